@@ -1,0 +1,53 @@
+#include "buffet/buffet_config.hpp"
+
+#include <fmt/format.h>
+
+#include "sv_module.hpp"
+
+namespace cello::gen {
+
+int BuffetConfig::slot_width() const { return bits_for(depth - 1); }
+int BuffetConfig::count_width() const { return bits_for(depth); }
+
+nlohmann::json BuffetConfig::to_json() const {
+  return {{"name", name},
+          {"depth", depth},
+          {"data_width", data_width},
+          {"index_width", index_width},
+          {"update", update},
+          {"scoreboard", scoreboard},
+          {"write_port", shared_write_port ? "shared" : "separate"},
+          {"shrink_sync", shrink_sync},
+          {"base_bound", base_bound},
+          {"ram", ram}};
+}
+
+BuffetConfig BuffetConfig::parse(ConfigReader& r) {
+  BuffetConfig c;
+  c.name = r.string("name", c.name);
+  if (c.name.empty() || !(std::isalpha(static_cast<unsigned char>(c.name[0]))))
+    r.fail("name", "must start with a letter");
+  for (char ch : c.name)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
+      r.fail("name", fmt::format("\"{}\" is not a valid SystemVerilog identifier", c.name));
+  c.depth = static_cast<int>(r.integer("depth", c.depth, 2, 1 << 20));
+  c.data_width = static_cast<int>(r.integer("data_width", c.data_width, 1, 4096));
+  int need = bits_for(c.depth - 1);
+  c.index_width = static_cast<int>(r.integer("index_width", need, 1, 32));
+  if (c.index_width < need)
+    r.fail("index_width", fmt::format("{} bits cannot address depth {} (needs at least {})", c.index_width,
+                                      c.depth, need));
+  c.update = r.boolean("update", c.update);
+  c.scoreboard = r.boolean("scoreboard", c.update);
+  if (c.scoreboard && !c.update) r.fail("scoreboard", "the RAW scoreboard needs the update path (update: true)");
+  c.shared_write_port = r.choice("write_port", "separate", {"separate", "shared"}) == "shared";
+  if (c.shared_write_port && !c.update)
+    r.fail("write_port", "a shared write port needs the update path (update: true)");
+  c.shrink_sync = r.boolean("shrink_sync", c.shrink_sync);
+  c.base_bound = r.boolean("base_bound", c.base_bound);
+  c.ram = r.choice("ram", c.ram, {"flop", "sram"});
+  r.finish();
+  return c;
+}
+
+}  // namespace cello::gen

@@ -1,0 +1,365 @@
+#include "buffet/buffet_gen.hpp"
+
+#include <fmt/format.h>
+
+#include "sv_expr.hpp"
+#include "sv_module.hpp"
+
+namespace cello::gen {
+
+namespace {
+
+// Widths and region expressions shared by every section of one buffet.
+struct Shape {
+  const BuffetConfig& c;
+  int SW, CW, XW, IW, W;
+  std::string size;     // CW-bit region size
+  std::string size_lo;  // size modulo 2^SW (SW bits): the wrap-around subtrahend
+  std::string end_x;    // XW-bit region end (one past the last slot)
+
+  explicit Shape(const BuffetConfig& cfg)
+      : c(cfg), SW(cfg.slot_width()), CW(cfg.count_width()), XW(SW + 1), IW(cfg.index_width), W(cfg.data_width) {
+    if (c.base_bound) {
+      size = "region_size";
+      size_lo = low_bits("region_size", CW, SW);
+      end_x = zext("bound_q", CW, XW);
+    } else {
+      size = sv_const(CW, c.depth);
+      size_lo = sv_const(SW, c.depth % (1LL << SW));
+      end_x = sv_const(XW, c.depth);
+    }
+  }
+
+  // slot = head + offset, wrapped into the region; sum_expr is XW bits wide and
+  // below end + size, so a single conditional subtraction suffices.
+  std::string wrap(const std::string& prefix, const std::string& sum_expr) const {
+    std::string lo = low_bits(prefix + "_sum", XW, SW);
+    return fmt::format("assign {0}_sum  = {1};\nassign {0}_slot = ({0}_sum >= {2}) ? ({3} - {4}) : {3};\n", prefix,
+                       sum_expr, end_x, lo, size_lo);
+  }
+  std::string head_plus(const std::string& off, int off_width) const {
+    return fmt::format("{} + {}", zext("head_q", SW, XW), zext(off, off_width, XW));
+  }
+  // Compares two unsigned values of different widths at a common width.
+  std::string less(const std::string& a, int wa, const std::string& b, int wb, const char* op = "<") const {
+    int w = std::max(wa, wb);
+    return fmt::format("({} {} {})", zext(a, wa, w), op, zext(b, wb, w));
+  }
+};
+
+void declare_ports(SvModule& m, const Shape& s) {
+  const auto& c = s.c;
+  m.input("clk", 1, "clock");
+  m.input("rst_n", 1, "synchronous active-low reset");
+  if (c.base_bound) {
+    m.input("cfg_base", s.SW, "first RAM slot of this buffet's region (sampled while rst_n is low)");
+    m.input("cfg_bound", s.CW, "one past the last slot of the region (sampled while rst_n is low)");
+  }
+  m.input("fill_valid", 1, "fill: producer offers fill_data");
+  m.output("fill_ready", 1, "fill: a free slot exists (and, shared port, the write port is granted)");
+  m.input("fill_data", s.W, "fill: element appended at the tail");
+  m.input("rd_req_valid", 1, "read request: index valid");
+  m.output("rd_req_ready", 1, "read request: accepted this cycle");
+  m.input("rd_req_idx", s.IW, "read request: index relative to the oldest element");
+  if (c.scoreboard) m.input("rd_req_will_update", 1, "read request: the slot will be updated; later reads wait");
+  m.output("rd_rsp_valid", 1, "read response: data valid (responses in request order)");
+  m.input("rd_rsp_ready", 1, "read response: consumer takes rd_rsp_data");
+  m.output("rd_rsp_data", s.W, "read response: element");
+  if (c.update) {
+    m.input("upd_valid", 1, "update: write upd_data at upd_idx");
+    m.output("upd_ready", 1, "update: accepted this cycle");
+    m.input("upd_idx", s.IW, "update: index relative to the oldest element");
+    m.input("upd_data", s.W, "update: new element value");
+  }
+  m.input("shr_valid", 1, "shrink: remove shr_num oldest elements");
+  m.output("shr_ready", 1, "shrink: accepted this cycle");
+  m.input("shr_num", s.CW, "shrink: element count (0..DEPTH)");
+  m.output("credit_valid", 1, "credits: free slots to return to the fill producer");
+  m.input("credit_ready", 1, "credits: producer takes credit_num");
+  m.output("credit_num", s.CW, "credits: count returned (DEPTH after reset, then each shrink)");
+  m.output("status_err", 4, "sticky errors: [0] read idx >= size, [1] illegal shrink, [2] illegal update, [3] bad region");
+}
+
+void region_logic(SvModule& m, const Shape& s) {
+  if (!s.c.base_bound) return;
+  m.signal("base_q", s.SW, "region base captured in reset");
+  m.signal("bound_q", s.CW, "region bound captured in reset");
+  m.signal("region_size", s.CW, "slots in the region");
+  m.signal("region_bad", 1, "region empty or past the RAM");
+  // A bound past the RAM is only representable when DEPTH < 2^CW - 1.
+  std::string past_ram = s.c.depth < (1LL << s.CW) - 1
+                             ? fmt::format(" || (bound_q > {})", sv_const(s.CW, s.c.depth))
+                             : std::string();
+  m.section("Runtime region [base, bound): several buffets may share one RAM", fmt::format(R"(
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    base_q  <= cfg_base;
+    bound_q <= cfg_bound;
+  end
+end
+assign region_size = bound_q - {base};
+assign region_bad  = (bound_q <= {base}){past_ram};
+)",
+                                                                                                 fmt::arg("base", zext("base_q", s.SW, s.CW)),
+                                                                                                 fmt::arg("past_ram", past_ram)));
+}
+
+}  // namespace
+
+void add_buffet(Design& design, const BuffetConfig& c) {
+  Shape s(c);
+  const bool sram = c.ram == "sram";
+  const int nwr = (c.update && !c.shared_write_port) ? 2 : 1;
+  const std::string ok = c.base_bound ? " && !region_bad" : "";
+
+  SvModule m(c.name,
+             "Buffet: explicitly decoupled staging buffer with fill / read / update / shrink\n"
+             "and credit flow (buffets paper, Algorithm 1). Indices are relative to the\n"
+             "oldest element. All ports see the state at the start of a cycle: a read or\n"
+             "update accepted together with a shrink uses the old head; the shrink's new\n"
+             "head is seen from the next cycle. A read's data is captured when it is\n"
+             "accepted, so a later shrink (and the fills it allows) never changes it.");
+  m.record_config(c.to_json());
+  m.note(fmt::format("Options: update path {}, RAW scoreboard {}, {} write port, shrink sync {}, base/bound {}, {} RAM.",
+                     c.update ? "on" : "off (upd_* ports removed)", c.scoreboard ? "on" : "off",
+                     c.shared_write_port ? "shared" : (c.update ? "separate" : "single"),
+                     c.shrink_sync ? "on" : "off", c.base_bound ? "on" : "off",
+                     sram ? "1-cycle-latency SRAM" : "flop-array"));
+  declare_ports(m, s);
+
+  m.localparam("DEPTH", std::to_string(c.depth), "physical slots");
+  m.signal("head_q", s.SW, "slot of the oldest element");
+  m.signal("occ_q", s.CW, "elements in the window (0..size)");
+  m.signal("credit_q", s.CW, "credits not yet returned to the producer");
+  m.signal("err_q", 4, "sticky status bits");
+  region_logic(m, s);
+
+  // ---- fill
+  m.signal("fill_space", 1, "a free slot exists");
+  m.signal("fill_fire", 1, "fill handshake");
+  m.signal("fill_sum", s.XW, "head + occupancy before wrap");
+  m.signal("fill_slot", s.SW, "tail slot written by a fill");
+  std::string fill_ready = "fill_space" + ok;
+  if (c.shared_write_port) fill_ready += " && !(upd_valid && !prefer_fill_q)";
+  m.section("Fill: append at the tail", fmt::format(R"(
+assign fill_space = {space};
+assign fill_ready = {ready};
+assign fill_fire  = fill_valid && fill_ready;
+{wrap})",
+                                                     fmt::arg("space", s.less("occ_q", s.CW, s.size, s.CW)),
+                                                     fmt::arg("ready", fill_ready),
+                                                     fmt::arg("wrap", s.wrap("fill", s.head_plus(low_bits("occ_q", s.CW, s.SW), s.SW)))));
+
+  // ---- read request
+  m.signal("rd_fire", 1, "read request handshake");
+  m.signal("rd_idx_bad", 1, "index can never be in the window: dropped and flagged");
+  m.signal("rd_in_window", 1, "index below occupancy");
+  m.signal("rd_take", 1, "accepted read that produces a response");
+  m.signal("rd_sum", s.XW, "head + index before wrap");
+  m.signal("rd_slot", s.SW, "slot read");
+  m.signal("rsp_room", 1, "response path can take one more read this cycle");
+  m.signal("ram_rdata", s.W, "RAM read data");
+  std::string hazard;
+  if (c.scoreboard) {
+    m.signal("pending_q", c.depth, "RAW scoreboard: slot read with will_update, update not yet landed");
+    hazard = " && !pending_q[rd_slot]";
+  }
+  m.section("Read request: wait until the index is filled and not awaiting an update", fmt::format(R"(
+assign rd_idx_bad   = {bad};
+assign rd_in_window = {inwin};
+assign rd_req_ready = rd_idx_bad || (rd_in_window{hazard} && rsp_room);
+assign rd_fire      = rd_req_valid && rd_req_ready;
+assign rd_take      = rd_fire && !rd_idx_bad;
+{wrap})",
+                                                                                                     fmt::arg("bad", s.less("rd_req_idx", s.IW, s.size, s.CW, ">=")),
+                                                                                                     fmt::arg("inwin", s.less("rd_req_idx", s.IW, "occ_q", s.CW)),
+                                                                                                     fmt::arg("hazard", hazard),
+                                                                                                     fmt::arg("wrap", s.wrap("rd", s.head_plus(low_bits("rd_req_idx", s.IW, s.SW), s.SW)))));
+
+  // ---- read response
+  if (!sram) {
+    m.signal("rsp_valid_q", 1, "response register full");
+    m.signal("rsp_data_q", s.W, "response register");
+    m.section("Read response: one register; the flop RAM is read combinationally at acceptance", R"(
+assign rsp_room = !rsp_valid_q || rd_rsp_ready;
+always_ff @(posedge clk) begin
+  if (!rst_n) rsp_valid_q <= 1'b0;
+  else if (rd_take) rsp_valid_q <= 1'b1;
+  else if (rd_rsp_ready) rsp_valid_q <= 1'b0;
+end
+always_ff @(posedge clk) begin
+  if (rd_take) rsp_data_q <= ram_rdata;
+end
+assign rd_rsp_valid = rsp_valid_q;
+assign rd_rsp_data  = rsp_data_q;)");
+  } else {
+    m.signal("inflight_q", 1, "a RAM read was issued last cycle; its data is on ram_rdata");
+    m.signal("rsp_cnt_q", 2, "responses held in the 2-entry output queue");
+    m.signal("rsp_q0", s.W, "output queue head");
+    m.signal("rsp_q1", s.W, "output queue second entry");
+    m.signal("rsp_pop", 1, "consumer takes the head");
+    m.section("Read response: the SRAM answers one cycle after the read; a 2-entry queue keeps 1 read/cycle under back-pressure", R"(
+assign rsp_pop  = (rsp_cnt_q != 2'd0) && rd_rsp_ready;
+// Issue only if the queue can hold this read's data next cycle.
+assign rsp_room = !(((rsp_cnt_q == 2'd2) || ((rsp_cnt_q == 2'd1) && inflight_q)) && !rsp_pop);
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    inflight_q <= 1'b0;
+    rsp_cnt_q  <= 2'd0;
+  end else begin
+    inflight_q <= rd_take;
+    rsp_cnt_q  <= rsp_cnt_q + {1'b0, inflight_q} - {1'b0, rsp_pop};
+  end
+end
+always_ff @(posedge clk) begin
+  if (rsp_pop) begin
+    rsp_q0 <= (rsp_cnt_q == 2'd2) ? rsp_q1 : ram_rdata;
+    if (rsp_cnt_q == 2'd2 && inflight_q) rsp_q1 <= ram_rdata;
+  end else if (inflight_q) begin
+    if (rsp_cnt_q == 2'd0) rsp_q0 <= ram_rdata;
+    else rsp_q1 <= ram_rdata;
+  end
+end
+assign rd_rsp_valid = rsp_cnt_q != 2'd0;
+assign rd_rsp_data  = rsp_q0;)");
+  }
+
+  // ---- update
+  if (c.update) {
+    m.signal("upd_fire", 1, "update handshake");
+    m.signal("upd_legal", 1, "update targets a slot in the window (awaiting an update, with scoreboard)");
+    m.signal("upd_take", 1, "accepted legal update: writes the RAM");
+    m.signal("upd_sum", s.XW, "head + index before wrap");
+    m.signal("upd_slot", s.SW, "slot written");
+    std::string legal = s.less("upd_idx", s.IW, "occ_q", s.CW);
+    if (c.scoreboard) legal += " && pending_q[upd_slot]";
+    std::string ready = c.shared_write_port ? "!(fill_valid && fill_space" + ok + " && prefer_fill_q)" : "1'b1";
+    m.section("Update: in-place write of an element in the window", fmt::format(R"(
+assign upd_ready = {ready};
+assign upd_fire  = upd_valid && upd_ready;
+assign upd_legal = {legal};
+assign upd_take  = upd_fire && upd_legal;
+{wrap})",
+                                                                                 fmt::arg("ready", ready), fmt::arg("legal", legal),
+                                                                                 fmt::arg("wrap", s.wrap("upd", s.head_plus(low_bits("upd_idx", s.IW, s.SW), s.SW)))));
+    if (c.shared_write_port) {
+      m.signal("prefer_fill_q", 1, "round-robin: fill wins the next conflict");
+      m.section("Shared write port: fill and update alternate when both want it", R"(
+always_ff @(posedge clk) begin
+  if (!rst_n) prefer_fill_q <= 1'b0;
+  else if (fill_fire) prefer_fill_q <= 1'b0;
+  else if (upd_fire) prefer_fill_q <= 1'b1;
+end)");
+    }
+  }
+
+  if (c.scoreboard) {
+    m.section("RAW scoreboard: set by a will_update read, cleared by the update or a new fill", R"(
+always_ff @(posedge clk) begin
+  if (!rst_n) pending_q <= '0;
+  else begin
+    if (fill_fire) pending_q[fill_slot] <= 1'b0;
+    if (upd_take) pending_q[upd_slot] <= 1'b0;
+    if (rd_take && rd_req_will_update) pending_q[rd_slot] <= 1'b1;
+  end
+end)");
+  }
+
+  // ---- shrink
+  m.signal("shr_fits", 1, "shr_num <= occupancy");
+  m.signal("shr_bad", 1, "illegal shrink: dropped and flagged");
+  m.signal("shr_take", 1, "accepted legal shrink");
+  m.signal("shr_amount", s.CW, "elements removed this cycle");
+  m.signal("shr_sum", s.XW, "head + shr_num before wrap");
+  m.signal("shr_slot", s.SW, "new head after the shrink");
+  std::string shr_bad = c.shrink_sync ? s.less("shr_num", s.CW, s.size, s.CW, ">") : "!shr_fits";
+  std::string shr_ready = c.shrink_sync ? "shr_fits || shr_bad" : "1'b1";
+  m.section(c.shrink_sync ? "Shrink: waits until shr_num <= occupancy, then frees slots and returns credits"
+                          : "Shrink: no synchronisation (design guarantees shr_num <= occupancy); violations are flagged",
+            fmt::format(R"(
+assign shr_fits   = {fits};
+assign shr_bad    = {bad};
+assign shr_ready  = {ready};
+assign shr_take   = shr_valid && shr_ready && !shr_bad;
+assign shr_amount = shr_take ? shr_num : {zero};
+{wrap})",
+                        fmt::arg("fits", s.less("shr_num", s.CW, "occ_q", s.CW, "<=")), fmt::arg("bad", shr_bad),
+                        fmt::arg("ready", shr_ready), fmt::arg("zero", sv_const(s.CW, 0)),
+                        fmt::arg("wrap", s.wrap("shr", s.head_plus("shr_num", s.CW)))));
+
+  // ---- state
+  std::string head_reset = c.base_bound ? "cfg_base" : sv_const(s.SW, 0);
+  std::string credit_reset = c.base_bound ? "cfg_bound - " + zext("cfg_base", s.SW, s.CW) : sv_const(s.CW, c.depth);
+  m.section("Window state and credits", fmt::format(R"(
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    head_q   <= {head_reset};
+    occ_q    <= {zero};
+    credit_q <= {credit_reset};
+  end else begin
+    if (shr_take) head_q <= shr_slot;
+    occ_q    <= occ_q + {fill_inc} - shr_amount;
+    credit_q <= (credit_valid && credit_ready ? {zero} : credit_q) + shr_amount;
+  end
+end
+assign credit_valid = (credit_q != {zero}){ok};
+assign credit_num   = credit_q;)",
+                                                    fmt::arg("head_reset", head_reset), fmt::arg("credit_reset", credit_reset),
+                                                    fmt::arg("zero", sv_const(s.CW, 0)),
+                                                    fmt::arg("fill_inc", zext("fill_fire", 1, s.CW)), fmt::arg("ok", ok)));
+
+  std::string upd_err = c.update ? "upd_fire && !upd_legal" : "1'b0";
+  std::string region_err = c.base_bound ? "region_bad" : "1'b0";
+  m.section("Status: illegal commands are dropped and reported, never hang the buffet", fmt::format(R"(
+always_ff @(posedge clk) begin
+  if (!rst_n) err_q <= 4'd0;
+  else err_q <= err_q | {{{region}, {upd}, shr_valid && shr_bad, rd_fire && rd_idx_bad}};
+end
+assign status_err = err_q;)",
+                                                                                                     fmt::arg("region", region_err), fmt::arg("upd", upd_err)));
+
+  // ---- RAM
+  design.primitives.insert(sram ? "ram_sram" : "ram_flop");
+  std::string we, waddr, wdata;
+  if (nwr == 2) {
+    we = "{upd_take, fill_fire}";
+    waddr = "{upd_slot, fill_slot}";
+    wdata = "{upd_data, fill_data}";
+  } else if (c.shared_write_port) {
+    m.signal("ram_we", 1, "shared write port enable");
+    m.signal("ram_waddr", s.SW, "shared write port address");
+    m.signal("ram_wdata", s.W, "shared write port data");
+    m.section("Shared write port mux (arbitration above guarantees one writer)", R"(
+assign ram_we    = fill_fire || upd_take;
+assign ram_waddr = fill_fire ? fill_slot : upd_slot;
+assign ram_wdata = fill_fire ? fill_data : upd_data;)");
+    we = "ram_we";
+    waddr = "ram_waddr";
+    wdata = "ram_wdata";
+  } else {
+    we = "fill_fire";
+    waddr = "fill_slot";
+    wdata = "fill_data";
+  }
+  auto& ram = m.instantiate(sram ? "ram_sram" : "ram_flop", "u_ram")
+                  .param("DEPTH", "DEPTH")
+                  .param("WIDTH", std::to_string(s.W))
+                  .param("AW", std::to_string(s.SW))
+                  .param("NWR", std::to_string(nwr))
+                  .connect("clk", "clk")
+                  .connect("we", we)
+                  .connect("waddr", waddr)
+                  .connect("wdata", wdata);
+  if (sram) ram.connect("re", "rd_take");
+  ram.connect("raddr", "rd_slot").connect("rdata", "ram_rdata");
+
+  nlohmann::json block = {{"kind", "buffet"}, {"module", c.name}, {"params", c.to_json()}};
+  nlohmann::json ports = nlohmann::json::array();
+  for (const auto& p : m.ports())
+    ports.push_back({{"name", p.name}, {"dir", p.dir == Dir::In ? "input" : "output"}, {"width", p.width}});
+  block["ports"] = ports;
+  design.blocks.push_back(block);
+  design.modules.push_back(std::move(m));
+}
+
+}  // namespace cello::gen

@@ -1,0 +1,45 @@
+// Validating reader over one JSON object of a hardware config. Every accessor
+// checks the type and range of a key and throws cello::Error naming the file,
+// the key path (e.g. "buffets[2].depth") and the reason. finish() rejects keys
+// that no accessor asked for, so typos never pass silently.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cello::gen {
+
+class ConfigReader {
+ public:
+  ConfigReader(const nlohmann::json& obj, std::string file, std::string path);
+
+  bool has(const std::string& key) const;
+  int64_t integer(const std::string& key, int64_t fallback, int64_t min, int64_t max);
+  int64_t required_integer(const std::string& key, int64_t min, int64_t max);
+  bool boolean(const std::string& key, bool fallback);
+  std::string string(const std::string& key, const std::string& fallback);
+  std::string choice(const std::string& key, const std::string& fallback, const std::vector<std::string>& allowed);
+  ConfigReader object(const std::string& key);
+  std::vector<ConfigReader> objects(const std::string& key);
+
+  // Throws for any key that was present but never read.
+  void finish() const;
+  [[noreturn]] void fail(const std::string& key, const std::string& reason) const;
+  std::string where(const std::string& key) const;
+  const std::string& file() const { return file_; }
+
+ private:
+  const nlohmann::json* lookup(const std::string& key);
+  const nlohmann::json& obj_;
+  std::string file_, path_;
+  std::set<std::string> used_;
+};
+
+// Parses JSON text, turning syntax errors into one-line cello::Error.
+nlohmann::json parse_json_file(const std::string& path);
+
+}  // namespace cello::gen

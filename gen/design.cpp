@@ -1,0 +1,62 @@
+#include "design.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "common/error.hpp"
+
+namespace cello::gen {
+
+namespace {
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path);
+  if (!out) throw Error(path.string(), "", "cannot write file");
+  out << text;
+  if (!out) throw Error(path.string(), "", "write failed");
+}
+}  // namespace
+
+std::string config_hash(const nlohmann::json& config) {
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : config.dump()) {  // nlohmann::json objects dump with sorted keys
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+std::vector<std::filesystem::path> write_design(const Design& design, const nlohmann::json& config,
+                                                const std::filesystem::path& out_dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) throw Error(out_dir.string(), "", "cannot create output directory: " + ec.message());
+
+  std::vector<std::filesystem::path> files;
+  for (const auto& prim : design.primitives) {
+    files.push_back(out_dir / (prim + ".sv"));
+    write_text(files.back(), rtl_primitive(prim));
+  }
+  nlohmann::json modules = nlohmann::json::array();
+  for (const auto& m : design.modules) {
+    files.push_back(out_dir / (m.name() + ".sv"));
+    write_text(files.back(), m.render());
+    modules.push_back(m.name());
+  }
+  std::string filelist;
+  for (const auto& f : files) filelist += std::filesystem::absolute(f).lexically_normal().string() + "\n";
+  write_text(out_dir / "files.f", filelist);
+
+  nlohmann::json manifest = {
+      {"generator", "cello gen"},
+      {"config_hash", config_hash(config)},
+      {"config", config},
+      {"primitives", design.primitives},
+      {"modules", modules},
+      {"blocks", design.blocks},
+  };
+  write_text(out_dir / "manifest.json", manifest.dump(2) + "\n");
+  return files;
+}
+
+}  // namespace cello::gen

@@ -1,0 +1,34 @@
+// A generated design: the specialised modules of one hardware config plus the
+// hand-written rtl/ primitives they instantiate. write_design() lays it out as
+// DIR/<module>.sv (one module per file), DIR/files.f and DIR/manifest.json.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sv_module.hpp"
+
+namespace cello::gen {
+
+struct Design {
+  std::vector<SvModule> modules;     // in dependency order: leaves first
+  std::set<std::string> primitives;  // names of rtl/ primitives used (file stem)
+  nlohmann::json blocks = nlohmann::json::array();  // manifest entry per generated block
+};
+
+// Writes the design; returns the list of files in filelist order.
+std::vector<std::filesystem::path> write_design(const Design& design, const nlohmann::json& config,
+                                                const std::filesystem::path& out_dir);
+
+// Stable 64-bit FNV-1a hash of the canonical (sorted-key, compact) config JSON.
+std::string config_hash(const nlohmann::json& config);
+
+// Source text of an rtl/ primitive embedded at build time; throws if unknown.
+const std::string& rtl_primitive(const std::string& name);
+std::vector<std::string> rtl_primitive_names();
+
+}  // namespace cello::gen

@@ -1,0 +1,19 @@
+#include "gen_command.hpp"
+
+#include "config_reader.hpp"
+
+namespace cello::gen {
+
+GenResult run_gen(const std::string& config_path, const std::string& out_dir) {
+  nlohmann::json raw = config_path.empty() ? default_hw_config_json() : parse_json_file(config_path);
+  GenResult r;
+  r.config = parse_hw_config(raw, config_path.empty() ? "<default config>" : config_path);
+  nlohmann::json canonical = r.config.to_json();
+  Design d = generate_design(r.config);
+  r.files = write_design(d, canonical, out_dir).size();
+  r.out_dir = out_dir;
+  r.hash = config_hash(canonical);
+  return r;
+}
+
+}  // namespace cello::gen

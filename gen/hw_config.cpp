@@ -1,0 +1,44 @@
+#include "hw_config.hpp"
+
+#include <set>
+
+#include "buffet/buffet_gen.hpp"
+#include "common/error.hpp"
+
+namespace cello::gen {
+
+nlohmann::json HwConfig::to_json() const {
+  nlohmann::json j = {{"name", name}};
+  j["buffets"] = nlohmann::json::array();
+  for (const auto& b : buffets) j["buffets"].push_back(b.to_json());
+  return j;
+}
+
+HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
+  ConfigReader r(j, file, "");
+  HwConfig c;
+  c.name = r.string("name", c.name);
+  std::set<std::string> names;
+  for (auto& b : r.objects("buffets")) {
+    c.buffets.push_back(BuffetConfig::parse(b));
+    if (!names.insert(c.buffets.back().name).second)
+      b.fail("name", "duplicate module name \"" + c.buffets.back().name + "\"");
+  }
+  r.finish();
+  return c;
+}
+
+HwConfig load_hw_config(const std::string& path) { return parse_hw_config(parse_json_file(path), path); }
+
+nlohmann::json default_hw_config_json() {
+  return {{"name", "cello_default"},
+          {"buffets", {{{"name", "buffet_default"}, {"depth", 64}, {"data_width", 32}}}}};
+}
+
+Design generate_design(const HwConfig& cfg) {
+  Design d;
+  for (const auto& b : cfg.buffets) add_buffet(d, b);
+  return d;
+}
+
+}  // namespace cello::gen

@@ -1,0 +1,29 @@
+// The hardware config that `cello gen` reads: a name plus one section per block
+// kind. Each block kind owns its own *_config.hpp with parse() and to_json().
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "buffet/buffet_config.hpp"
+#include "design.hpp"
+
+namespace cello::gen {
+
+struct HwConfig {
+  std::string name = "cello";
+  std::vector<BuffetConfig> buffets;
+
+  nlohmann::json to_json() const;  // canonical form, all defaults filled in
+};
+
+HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file);
+HwConfig load_hw_config(const std::string& path);
+// The embedded default design used by `cello demo` and when no --config is given.
+nlohmann::json default_hw_config_json();
+
+// Generates every block of the config.
+Design generate_design(const HwConfig& cfg);
+
+}  // namespace cello::gen

@@ -1,0 +1,20 @@
+# Sources of the generator library, shared by the main build (gen/CMakeLists.txt)
+# and the configure-time host build (gen/host/CMakeLists.txt).
+set(CELLO_GEN_DIR ${CMAKE_CURRENT_LIST_DIR})
+set(CELLO_SW_DIR ${CMAKE_CURRENT_LIST_DIR}/../sw)
+set(CELLO_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/../rtl)
+file(GLOB_RECURSE CELLO_GEN_SOURCES CONFIGURE_DEPENDS ${CELLO_GEN_DIR}/*.cpp)
+list(FILTER CELLO_GEN_SOURCES EXCLUDE REGEX "/host/")
+file(GLOB CELLO_RTL_PRIMITIVES CONFIGURE_DEPENDS ${CELLO_RTL_DIR}/*.sv)
+
+function(cello_add_gen_library target)
+  set(embedded ${CMAKE_CURRENT_BINARY_DIR}/rtl_primitives.cpp)
+  add_custom_command(OUTPUT ${embedded}
+    COMMAND ${CMAKE_COMMAND} -DRTL_DIR=${CELLO_RTL_DIR} -DOUT=${embedded} -P ${CELLO_GEN_DIR}/embed_rtl.cmake
+    DEPENDS ${CELLO_RTL_PRIMITIVES} ${CELLO_GEN_DIR}/embed_rtl.cmake
+    COMMENT "Embedding rtl/ primitives")
+  add_library(${target} STATIC ${CELLO_GEN_SOURCES} ${embedded})
+  target_include_directories(${target} PUBLIC ${CELLO_GEN_DIR} ${CELLO_SW_DIR})
+  target_link_libraries(${target} PUBLIC fmt::fmt nlohmann_json::nlohmann_json)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
+endfunction()

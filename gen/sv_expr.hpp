@@ -1,0 +1,14 @@
+// Width-exact SystemVerilog expression helpers. The generator knows every width,
+// so it pads and compares explicitly and Verilator's WIDTH lint stays quiet.
+#pragma once
+
+#include <string>
+
+namespace cello::gen {
+
+// Zero-extends a `from`-bit expression to `to` bits ({pad, expr}); no-op if equal.
+std::string zext(const std::string& expr, int from, int to);
+// The low `bits` bits of a `width`-bit signal name (the name itself if equal).
+std::string low_bits(const std::string& name, int width, int bits);
+
+}  // namespace cello::gen

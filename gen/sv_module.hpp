@@ -1,0 +1,89 @@
+// A small structured model of one SystemVerilog module, so module generators
+// declare ports, parameters, signals and instances as data and only write the
+// behavioural bodies as text. render() lays the module out in a fixed, readable
+// order: header comment, port list, localparams, signals, instances, sections.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cello::gen {
+
+// "logic" for width 1, "logic [W-1:0]" otherwise.
+std::string logic_type(int width);
+// Number of bits needed to hold values 0..max_value (at least 1).
+int bits_for(long long max_value);
+// A sized SystemVerilog literal, e.g. sv_const(8, 5) == "8'd5".
+std::string sv_const(int width, long long value);
+
+enum class Dir { In, Out };
+
+struct Port {
+  Dir dir;
+  std::string name;
+  int width;
+  std::string comment;
+};
+
+struct Signal {
+  std::string name;
+  int width;
+  std::string comment;
+  int array_depth = 0;  // >0: unpacked array [0:depth-1]
+};
+
+struct LocalParam {
+  std::string name;
+  std::string value;
+  std::string comment;
+};
+
+class Instance {
+ public:
+  Instance(std::string module, std::string name) : module_(std::move(module)), name_(std::move(name)) {}
+  Instance& param(const std::string& name, const std::string& value);
+  Instance& connect(const std::string& port, const std::string& expr);
+  std::string render() const;
+
+ private:
+  std::string module_, name_;
+  std::vector<std::pair<std::string, std::string>> params_, conns_;
+};
+
+class SvModule {
+ public:
+  SvModule(std::string name, std::string purpose) : name_(std::move(name)), purpose_(std::move(purpose)) {}
+
+  const std::string& name() const { return name_; }
+
+  // The configuration recorded in the header comment (pretty-printed JSON).
+  void record_config(const nlohmann::json& cfg) { config_ = cfg; }
+  // Extra free-text lines for the header (interface notes, options removed...).
+  void note(const std::string& line) { notes_.push_back(line); }
+
+  void input(const std::string& name, int width, const std::string& comment);
+  void output(const std::string& name, int width, const std::string& comment);
+  void localparam(const std::string& name, const std::string& value, const std::string& comment);
+  void signal(const std::string& name, int width, const std::string& comment);
+  void array(const std::string& name, int width, int depth, const std::string& comment);
+  Instance& instantiate(const std::string& module, const std::string& inst_name);
+  // A titled block of behavioural SystemVerilog (always_ff / always_comb / assigns).
+  void section(const std::string& title, const std::string& body);
+
+  const std::vector<Port>& ports() const { return ports_; }
+  std::string render() const;
+
+ private:
+  std::string name_, purpose_;
+  nlohmann::json config_;
+  std::vector<std::string> notes_;
+  std::vector<Port> ports_;
+  std::vector<LocalParam> params_;
+  std::vector<Signal> signals_;
+  std::vector<Instance> instances_;
+  std::vector<std::pair<std::string, std::string>> sections_;
+};
+
+}  // namespace cello::gen

@@ -1,0 +1,28 @@
+// ram_flop -- flop-array RAM with NWR write ports and one combinational read port.
+// Hand-written primitive (rtl/), copied verbatim into every `cello gen` output.
+// Write ports are independent; callers never write one address from two ports in
+// the same cycle. A read of an address written in the same cycle returns the old
+// value (the write lands at the clock edge).
+module ram_flop #(
+  parameter int DEPTH = 16,
+  parameter int WIDTH = 32,
+  parameter int AW    = 4,
+  parameter int NWR   = 1
+) (
+  input  logic                 clk,
+  input  logic [NWR-1:0]       we,     // write enables, one per port
+  input  logic [NWR*AW-1:0]    waddr,  // port p at [p*AW +: AW]
+  input  logic [NWR*WIDTH-1:0] wdata,  // port p at [p*WIDTH +: WIDTH]
+  input  logic [AW-1:0]        raddr,
+  output logic [WIDTH-1:0]     rdata
+);
+  logic [WIDTH-1:0] mem [0:DEPTH-1];
+
+  always_ff @(posedge clk) begin
+    for (int p = 0; p < NWR; p++) begin
+      if (we[p]) mem[waddr[p*AW +: AW]] <= wdata[p*WIDTH +: WIDTH];
+    end
+  end
+
+  assign rdata = mem[raddr];
+endmodule

@@ -1,0 +1,88 @@
+#include "buffet/buffet_model.hpp"
+
+#include <stdexcept>
+
+namespace cello::buffet {
+
+const char* to_string(Wait w) {
+  switch (w) {
+    case Wait::Ready: return "ready";
+    case Wait::NotFilled: return "index not filled";
+    case Wait::AwaitingUpdate: return "slot awaiting an update";
+    case Wait::NotAwaiting: return "slot not awaiting an update";
+    case Wait::Occupancy: return "shrink exceeds occupancy";
+    case Wait::Full: return "buffet full";
+    case Wait::Never: return "beyond the buffet size";
+  }
+  return "?";
+}
+
+BuffetModel::BuffetModel(unsigned size, bool scoreboard)
+    : size_(size), scoreboard_(scoreboard), credits_pending_(size), credits_offered_(size),
+      data_(size, 0), up_to_date_(size, true) {
+  if (size == 0) throw std::invalid_argument("buffet size must be positive");
+}
+
+Wait BuffetModel::check_fill() const { return occupancy_ < size_ ? Wait::Ready : Wait::Full; }
+
+void BuffetModel::fill(uint64_t data) {
+  if (check_fill() != Wait::Ready) throw std::logic_error("fill into a full buffet");
+  unsigned s = slot(occupancy_);
+  data_[s] = data;
+  up_to_date_[s] = true;
+  ++occupancy_;
+}
+
+Wait BuffetModel::check_read(uint64_t index) const {
+  if (index >= size_) return Wait::Never;
+  if (index >= occupancy_) return Wait::NotFilled;
+  if (scoreboard_ && !up_to_date_[slot(index)]) return Wait::AwaitingUpdate;
+  return Wait::Ready;
+}
+
+uint64_t BuffetModel::read(uint64_t index, bool will_update) {
+  if (check_read(index) != Wait::Ready) throw std::logic_error("read not ready");
+  unsigned s = slot(index);
+  if (scoreboard_ && will_update) up_to_date_[s] = false;
+  return data_[s];
+}
+
+bool BuffetModel::awaiting_update(uint64_t index) const {
+  return index < occupancy_ && !up_to_date_[slot(index)];
+}
+
+Wait BuffetModel::check_update(uint64_t index) const {
+  if (index >= size_) return Wait::Never;
+  if (index >= occupancy_) return Wait::NotFilled;
+  if (scoreboard_ && up_to_date_[slot(index)]) return Wait::NotAwaiting;
+  return Wait::Ready;
+}
+
+void BuffetModel::update(uint64_t index, uint64_t data) {
+  if (check_update(index) != Wait::Ready) throw std::logic_error("illegal update");
+  unsigned s = slot(index);
+  data_[s] = data;
+  up_to_date_[s] = true;
+}
+
+Wait BuffetModel::check_shrink(uint64_t num) const {
+  if (num > size_) return Wait::Never;
+  // Algorithm 1 writes wait_until(num < occupancy); we allow num == occupancy so
+  // that a buffet can be emptied completely (see docs/buffet.md).
+  return num <= occupancy_ ? Wait::Ready : Wait::Occupancy;
+}
+
+void BuffetModel::shrink(uint64_t num) {
+  if (check_shrink(num) != Wait::Ready) throw std::logic_error("illegal shrink");
+  head_ = static_cast<unsigned>((head_ + num) % size_);
+  occupancy_ -= static_cast<unsigned>(num);
+  credits_pending_ += static_cast<unsigned>(num);
+  credits_offered_ += num;
+}
+
+void BuffetModel::take_credits(unsigned n) {
+  if (n > credits_pending_) throw std::logic_error("more credits taken than offered");
+  credits_pending_ -= n;
+}
+
+}  // namespace cello::buffet

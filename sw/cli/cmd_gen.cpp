@@ -1,0 +1,33 @@
+// `cello gen --config cfg.json --out DIR`
+#include <fmt/core.h>
+
+#include "cli/commands.hpp"
+#include "gen_command.hpp"
+
+namespace cello::cli {
+
+void add_gen_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("gen", "generate SystemVerilog, files.f and manifest.json from a hardware config");
+  auto config = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>("rtl_out");
+  auto json = std::make_shared<std::string>();
+  cmd->add_option("--config", *config, "hardware config (JSON, see docs/config.md); default: the embedded default")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--out", *out, "output directory")->capture_default_str();
+  cmd->add_option("--json", *json, "write a JSON report here");
+  cmd->callback([=] {
+    auto r = gen::run_gen(*config, *out);
+    fmt::print("cello gen: {} -> {} ({} files, config hash {})\n", r.config.name, r.out_dir, r.files, r.hash);
+    for (const auto& b : r.config.buffets)
+      fmt::print("  buffet {}: depth {}, {} bits, update {}, scoreboard {}, {} write port, {} RAM\n", b.name, b.depth,
+                 b.data_width, b.update ? "on" : "off", b.scoreboard ? "on" : "off",
+                 b.shared_write_port ? "shared" : "separate", b.ram);
+    write_json_report(*json, {{"command", "gen"},
+                              {"out_dir", r.out_dir},
+                              {"files", r.files},
+                              {"config_hash", r.hash},
+                              {"config", r.config.to_json()}});
+  });
+}
+
+}  // namespace cello::cli
