@@ -6,7 +6,8 @@
 
 namespace cello::cli {
 
-void add_gen_command(CLI::App& app) {
+namespace {
+void add_gen(CLI::App& app) {
   auto* cmd = app.add_subcommand("gen", "generate SystemVerilog, files.f and manifest.json from a hardware config");
   auto config = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>("rtl_out");
@@ -29,5 +30,8 @@ void add_gen_command(CLI::App& app) {
                               {"config", r.config.to_json()}});
   });
 }
+}  // namespace
+
+CELLO_COMMAND("gen", add_gen);
 
 }  // namespace cello::cli

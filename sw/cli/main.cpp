@@ -10,9 +10,7 @@
 int main(int argc, char** argv) {
   CLI::App app{"cello: generator, compiler, simulator and models for the CELLO tensor accelerator"};
   app.require_subcommand(1);
-  cello::cli::add_gen_command(app);
-  cello::cli::add_demo_command(app);
-  cello::cli::add_bench_command(app);
+  cello::cli::add_registered_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

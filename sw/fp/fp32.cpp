@@ -1,0 +1,33 @@
+#include "fp/fp32.hpp"
+
+#include <cmath>
+#include <cstring>
+
+namespace cello::fp {
+
+uint32_t bits_of(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+float float_of(uint32_t bits) {
+  float x;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+float flush_subnormal(float x) {
+  uint32_t u = bits_of(x);
+  if ((u & 0x7f800000u) == 0) return float_of(u & 0x80000000u);
+  return x;
+}
+
+float fma32(float a, float b, float c) {
+  return flush_subnormal(std::fmaf(flush_subnormal(a), flush_subnormal(b), flush_subnormal(c)));
+}
+
+float add32(float a, float b) { return fma32(a, 1.0f, b); }
+float mul32(float a, float b) { return fma32(a, b, -0.0f); }
+
+}  // namespace cello::fp
