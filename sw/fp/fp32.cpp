@@ -24,10 +24,18 @@ float flush_subnormal(float x) {
 }
 
 float fma32(float a, float b, float c) {
-  return flush_subnormal(std::fmaf(flush_subnormal(a), flush_subnormal(b), flush_subnormal(c)));
+  // std::fmaf rounds once with IEEE gradual underflow; the subnormal flush of
+  // the result is applied to that rounded value (see fp32.hpp, rule 3).
+  float r = flush_subnormal(std::fmaf(flush_subnormal(a), flush_subnormal(b), flush_subnormal(c)));
+  if (std::isnan(r)) return float_of(kCanonicalNaN);
+  return r;
 }
 
 float add32(float a, float b) { return fma32(a, 1.0f, b); }
 float mul32(float a, float b) { return fma32(a, b, -0.0f); }
+
+uint32_t fma32_bits(uint32_t a, uint32_t b, uint32_t c) {
+  return bits_of(fma32(float_of(a), float_of(b), float_of(c)));
+}
 
 }  // namespace cello::fp
