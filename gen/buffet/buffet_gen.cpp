@@ -130,7 +130,8 @@ void add_buffet(Design& design, const BuffetConfig& c) {
   m.localparam("DEPTH", std::to_string(c.depth), "physical slots");
   m.signal("head_q", s.SW, "slot of the oldest element");
   m.signal("occ_q", s.CW, "elements in the window (0..size)");
-  m.signal("credit_q", s.CW, "credits not yet returned to the producer");
+  m.signal("credit_q", s.CW, "credits on offer to the producer (held until taken)");
+  m.signal("credit_acc_q", s.CW, "credits freed while credit_q waits");
   m.signal("err_q", 4, "sticky status bits");
   region_logic(m, s);
 
@@ -273,7 +274,11 @@ end)");
   m.signal("shr_sum", s.XW, "head + shr_num before wrap");
   m.signal("shr_slot", s.SW, "new head after the shrink");
   std::string shr_bad = c.shrink_sync ? s.less("shr_num", s.CW, s.size, s.CW, ">") : "!shr_fits";
-  std::string shr_ready = c.shrink_sync ? "shr_fits || shr_bad" : "1'b1";
+  // A read or update offered in the same cycle is ordered before the shrink: the
+  // shrink waits until they are accepted, so it can never overtake them.
+  std::string same_cycle = "(!rd_req_valid || rd_req_ready)";
+  if (c.update && c.shared_write_port) same_cycle += " && (!upd_valid || upd_ready)";
+  std::string shr_ready = c.shrink_sync ? "(shr_fits || shr_bad) && " + same_cycle : same_cycle;
   m.section(c.shrink_sync ? "Shrink: waits until shr_num <= occupancy, then frees slots and returns credits"
                           : "Shrink: no synchronisation (design guarantees shr_num <= occupancy); violations are flagged",
             fmt::format(R"(
@@ -293,13 +298,24 @@ assign shr_amount = shr_take ? shr_num : {zero};
   m.section("Window state and credits", fmt::format(R"(
 always_ff @(posedge clk) begin
   if (!rst_n) begin
-    head_q   <= {head_reset};
-    occ_q    <= {zero};
-    credit_q <= {credit_reset};
+    head_q <= {head_reset};
+    occ_q  <= {zero};
   end else begin
     if (shr_take) head_q <= shr_slot;
-    occ_q    <= occ_q + {fill_inc} - shr_amount;
-    credit_q <= (credit_valid && credit_ready ? {zero} : credit_q) + shr_amount;
+    occ_q <= occ_q + {fill_inc} - shr_amount;
+  end
+end
+// credit_q is on offer and holds until taken; shrinks meanwhile collect in
+// credit_acc_q and are offered together once the port is free.
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    credit_q     <= {credit_reset};
+    credit_acc_q <= {zero};
+  end else if (!credit_valid || credit_ready) begin
+    credit_q     <= credit_acc_q + shr_amount;
+    credit_acc_q <= {zero};
+  end else begin
+    credit_acc_q <= credit_acc_q + shr_amount;
   end
 end
 assign credit_valid = (credit_q != {zero}){ok};
