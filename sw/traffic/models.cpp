@@ -165,101 +165,158 @@ Traffic cache_model(const Workload& w, Config c, const ModelParams& p, const Ana
   return t;
 }
 
-// Drives the CHORD functional model with the op-by-op access walk.
+// What the CHORD-backed configurations do with each tensor: whether it lives in
+// CHORD, which ops read it from there, and the RIFF commands around every op.
+struct ChordPlan {
+  std::vector<bool> bound;              // per tensor: registered in CHORD
+  std::vector<std::vector<int>> reads;  // per tensor: ops reading it through CHORD
+  std::vector<std::vector<RiffCmd>> pre, post;  // per op
+};
+
+RiffCmd command(int t, RiffCmd::Action act, const std::vector<int>& reads, int after) {
+  RiffCmd c;
+  c.tensor = t;
+  c.action = act;
+  auto it = std::upper_bound(reads.begin(), reads.end(), after);
+  if (it != reads.end()) {
+    c.distance = static_cast<uint32_t>(*it - after);
+    c.remaining = static_cast<uint32_t>(reads.end() - it);
+  }
+  return c;
+}
+
+// CELLO from a SCORE schedule: its bindings, memory reads and commands.
+ChordPlan plan_from_score(const Workload& w) {
+  ChordPlan pl;
+  const size_t T = w.tensors.size();
+  pl.bound.assign(T, false);
+  pl.reads.assign(T, {});
+  for (size_t t = 0; t < T; ++t) {
+    pl.bound[t] = w.tensors[t].bind == Bind::Chord;
+    pl.reads[t] = w.tensors[t].mem_reads;
+  }
+  pl.pre.assign(w.ops.size(), {});
+  pl.post.assign(w.ops.size(), {});
+  for (size_t i = 0; i < w.ops.size(); ++i)
+    for (const auto& c : w.ops[i].riff) (c.action == RiffCmd::Action::Register ? pl.pre : pl.post)[i].push_back(c);
+  return pl;
+}
+
+// Derived commands with SCORE's conventions (score/riff.hpp): Register before
+// the first write (or, for an application input read more than once, before
+// its first read, which fills CHORD), Update after every read with reads to
+// come, Release after the last read (a final output is written back first).
+// PRELUDE-only routes every consumer through CHORD; CELLO only the consumers
+// that are not pipelined.
+ChordPlan plan_derived(const Workload& w, const Analysis& a, bool prelude) {
+  ChordPlan pl;
+  const size_t T = w.tensors.size();
+  pl.bound.assign(T, false);
+  pl.reads.assign(T, {});
+  pl.pre.assign(w.ops.size(), {});
+  pl.post.assign(w.ops.size(), {});
+  for (size_t t = 0; t < T; ++t) {
+    const auto& x = w.tensors[t];
+    if (x.input) {
+      if (a.consumers[t].size() >= 2) {
+        pl.bound[t] = true;
+        pl.reads[t] = a.consumers[t];
+      }
+      continue;
+    }
+    if (a.producer[t] < 0) continue;
+    for (size_t e = 0; e < a.consumers[t].size(); ++e)
+      if (prelude || !pipelined(a.classes[t][e])) pl.reads[t].push_back(a.consumers[t][e]);
+    pl.bound[t] = x.output || !pl.reads[t].empty();
+  }
+  for (size_t i = 0; i < w.ops.size(); ++i) {
+    const int op = static_cast<int>(i);
+    std::vector<int> read;
+    for (const auto& in : w.ops[i].in)
+      if (std::find(read.begin(), read.end(), in.tensor) == read.end()) read.push_back(in.tensor);
+    for (int t : read)
+      if (w.tensors[static_cast<size_t>(t)].input && pl.bound[static_cast<size_t>(t)] &&
+          pl.reads[static_cast<size_t>(t)].front() == op)
+        pl.pre[i].push_back(command(t, RiffCmd::Action::Register, pl.reads[static_cast<size_t>(t)], op - 1));
+    const int out = w.ops[i].out;
+    if (pl.bound[static_cast<size_t>(out)])
+      pl.pre[i].push_back(command(out, RiffCmd::Action::Register, pl.reads[static_cast<size_t>(out)], op - 1));
+    for (int t : read) {
+      const auto& r = pl.reads[static_cast<size_t>(t)];
+      if (!pl.bound[static_cast<size_t>(t)] || !std::binary_search(r.begin(), r.end(), op)) continue;
+      auto c = command(t, RiffCmd::Action::Update, r, op);
+      if (c.remaining == 0) c.action = RiffCmd::Action::Release;
+      pl.post[i].push_back(c);
+    }
+    if (pl.bound[static_cast<size_t>(out)] && pl.reads[static_cast<size_t>(out)].empty())
+      pl.post[i].push_back(command(out, RiffCmd::Action::Release, {}, op));
+  }
+  return pl;
+}
+
+// Drives the CHORD functional model with the op-by-op access walk and a plan.
+// DRAM traffic: CHORD's own reads (misses) and writes (spills, evictions),
+// plus first-read fills of inputs, traffic of tensors that found the table
+// full, and write-back of final outputs still resident when released or at the
+// end. Inputs are clean: CHORD's write-backs of input words are not counted.
 class ChordSink : public Sink {
  public:
-  ChordSink(const Workload& w, const Analysis& a, const Footprint& f, const Layout& L, const ModelParams& p, bool cello)
-      : w_(w), a_(a), f_(f), L_(L), k_(w.tensors.size()) {
+  ChordSink(const Workload& w, const Footprint& f, const Layout& L, const ModelParams& p, bool riff, ChordPlan plan)
+      : w_(w), f_(f), L_(L), k_(w.tensors.size()), plan_(std::move(plan)) {
     chord::Geometry g;
     g.sram_words = static_cast<uint32_t>(p.sram_bytes / p.line_bytes);
     g.entries = p.chord_entries;
     g.extents = p.chord_extents;
-    g.riff = cello;
-    uint64_t top = std::max<uint64_t>(L.total, 2);
+    g.riff = riff;
+    const uint64_t top = std::max<uint64_t>({L.total, g.sram_words, 2});
     g.addr_bits = 1;
     while (g.addr_bits < 48 && (1ull << g.addr_bits) <= top) ++g.addr_bits;
-    unsigned sram_bits = 1;
-    while ((1ull << sram_bits) <= g.sram_words) ++sram_bits;
-    g.addr_bits = std::max(g.addr_bits, sram_bits);
     g.id_bits = 32;
     g.dist_bits = 16;
     g.uses_bits = 16;
     model_ = std::make_unique<chord::ChordModel>(g);
     const size_t T = w.tensors.size();
-    bound_.assign(T, false);
-    via_chord_.assign(T, {});
-    reads_.assign(T, {});
-    bypass_.assign(T, false);
-    registered_.assign(T, false);
-    for (size_t t = 0; t < T; ++t) {
-      if (w.tensors[t].input || a.producer[t] < 0) continue;
-      bool any = w.tensors[t].output;
-      for (size_t e = 0; e < a.consumers[t].size(); ++e) {
-        bool through = !cello || !pipelined(a.classes[t][e]);
-        via_chord_[t].push_back(through);
-        if (through) {
-          reads_[t].push_back(a.consumers[t][e]);
-          any = true;
-        }
-      }
-      bound_[t] = any;
-    }
+    state_.assign(T, State::Idle);
+    filled_.assign(T, false);
   }
 
   void op_begin(size_t op) override {
-    op_ = op;
-    // Refresh the reuse metadata of every registered tensor relative to this op.
-    for (size_t t : live_) {
-      auto r = model_->update(id(t), meta(t, op));
-      (void)r;
-    }
-    const size_t out = static_cast<size_t>(w_.ops[op].out);
-    if (bound_[out]) {
-      auto r = model_->register_tensor(id(out), L_.base[out], L_.base[out] + f_.granules[out], meta(out, op));
-      if (r.status == chord::Status::Ok) {
-        registered_[out] = true;
-        live_.push_back(out);
-      } else {
-        bypass_[out] = true;
-        ++bypass_count_;
-      }
-    }
+    op_ = static_cast<int>(op);
+    for (const auto& c : plan_.pre[op]) apply(c);
   }
-
   void op_end(size_t op) override {
-    for (size_t i = 0; i < live_.size();) {
-      size_t t = live_[i];
-      if (!w_.tensors[t].output && (reads_[t].empty() || reads_[t].back() <= static_cast<int>(op))) {
-        model_->release(id(t));
-        live_[i] = live_.back();
-        live_.pop_back();
-      } else {
-        ++i;
-      }
-    }
+    for (const auto& c : plan_.post[op]) apply(c);
   }
 
   void read(int ti, uint64_t lo, uint64_t hi) override {
     const size_t t = static_cast<size_t>(ti);
-    if (w_.tensors[t].input) {
-      k_.rd[t] += hi - lo;
+    const auto& x = w_.tensors[t];
+    const bool mem = std::binary_search(plan_.reads[t].begin(), plan_.reads[t].end(), op_);
+    if (x.input && (!plan_.bound[t] || state_[t] != State::Live)) {
+      k_.rd[t] += hi - lo;  // from DRAM (unbound input, or the table was full)
       return;
     }
-    if (!reads_through(t)) return;  // served by a pipeline buffer
-    if (bypass_[t]) {
+    if (!plan_.bound[t] || !mem) return;  // pipeline buffer / register file
+    if (state_[t] != State::Live) {
       k_.rd[t] += hi - lo;
       return;
     }
     const uint64_t base = L_.base[t];
     const uint32_t tid = id(t);
-    for (uint64_t g = lo; g < hi; ++g) model_->read(tid, base + g);
+    if (x.input && !filled_[t]) {
+      // First read: the words come from DRAM and are written into CHORD.
+      k_.rd[t] += hi - lo;
+      for (uint64_t g = lo; g < hi; ++g) model_->write(tid, base + g);
+    } else {
+      for (uint64_t g = lo; g < hi; ++g) model_->read(tid, base + g);
+    }
     accesses_ += hi - lo;
   }
 
   void write(int ti, uint64_t lo, uint64_t hi) override {
     const size_t t = static_cast<size_t>(ti);
-    if (!bound_[t]) return;  // pipelined only: never leaves the chip
-    if (bypass_[t]) {
+    if (!plan_.bound[t]) return;  // never leaves the chip
+    if (state_[t] != State::Live) {
       k_.wr[t] += hi - lo;
       return;
     }
@@ -270,15 +327,12 @@ class ChordSink : public Sink {
   }
 
   Traffic finish_run(Config c, const ModelParams& p) {
-    // Final outputs still resident are written back; everything else is dead.
-    for (size_t t : live_) {
-      int e = model_->find(id(t));
-      if (e >= 0 && w_.tensors[t].output) k_.wr[t] += model_->table()[static_cast<size_t>(e)].res_len;
-    }
+    for (size_t t = 0; t < w_.tensors.size(); ++t)
+      if (state_[t] == State::Live) retire(t, false);
     for (size_t t = 0; t < w_.tensors.size(); ++t) {
       auto s = model_->stats(id(t));
       k_.rd[t] += s.dram_reads;
-      k_.wr[t] += s.dram_writes;
+      if (!w_.tensors[t].input) k_.wr[t] += s.dram_writes;
     }
     Traffic r = finish(c, p, k_, w_);
     auto tot = model_->totals();
@@ -291,45 +345,66 @@ class ChordSink : public Sink {
   }
 
  private:
+  enum class State { Idle, Live, Bypass, Done };
   static uint32_t id(size_t t) { return static_cast<uint32_t>(t + 1); }
-  bool reads_through(size_t t) const {
-    const auto& cons = a_.consumers[t];
-    auto it = std::find(cons.begin(), cons.end(), static_cast<int>(op_));
-    if (it == cons.end()) return false;
-    return via_chord_[t][static_cast<size_t>(it - cons.begin())];
-  }
-  chord::ReuseMeta meta(size_t t, size_t op) const {
+  static chord::ReuseMeta meta(const RiffCmd& c) {
     chord::ReuseMeta m;
-    uint32_t uses = 0;
-    int next = -1;
-    for (int c : reads_[t])
-      if (c >= static_cast<int>(op)) {
-        if (next < 0) next = c;
-        ++uses;
-      }
-    m.uses = std::min<uint32_t>(uses, 0xffff);
-    m.next_use = next < 0 ? 0xffff : static_cast<uint32_t>(std::min<int>(next - static_cast<int>(op), 0xfffe));
+    m.uses = std::min<uint32_t>(c.remaining, 0xffff);
+    m.next_use = c.remaining ? std::min<uint32_t>(c.distance, 0xfffe) : 0xffff;
     return m;
+  }
+  void apply(const RiffCmd& c) {
+    const size_t t = static_cast<size_t>(c.tensor);
+    switch (c.action) {
+      case RiffCmd::Action::Register: {
+        if (state_[t] == State::Live) {
+          model_->update(id(t), meta(c));
+          break;
+        }
+        auto r = model_->register_tensor(id(t), L_.base[t], L_.base[t] + f_.granules[t], meta(c));
+        if (r.status == chord::Status::Ok) {
+          state_[t] = State::Live;
+        } else {
+          state_[t] = State::Bypass;
+          ++bypass_count_;
+        }
+        break;
+      }
+      case RiffCmd::Action::Update:
+        if (state_[t] == State::Live) model_->update(id(t), meta(c));
+        if (w_.tensors[t].input) filled_[t] = true;
+        break;
+      case RiffCmd::Action::Release:
+        if (state_[t] == State::Live) retire(t, true);
+        break;
+    }
+  }
+  // A final output's resident words are written back before its entry goes.
+  void retire(size_t t, bool release) {
+    int e = model_->find(id(t));
+    if (e >= 0 && w_.tensors[t].output) k_.wr[t] += model_->table()[static_cast<size_t>(e)].res_len;
+    if (release) model_->release(id(t));
+    state_[t] = State::Done;
   }
 
   const Workload& w_;
-  const Analysis& a_;
   const Footprint& f_;
   const Layout& L_;
   Counter k_;
+  ChordPlan plan_;
   std::unique_ptr<chord::ChordModel> model_;
-  std::vector<bool> bound_, bypass_, registered_;
-  std::vector<std::vector<bool>> via_chord_;
-  std::vector<std::vector<int>> reads_;  // ops reading the tensor through CHORD
-  std::vector<size_t> live_;
-  size_t op_ = 0;
+  std::vector<State> state_;
+  std::vector<bool> filled_;
+  int op_ = 0;
   uint64_t accesses_ = 0;
   uint64_t bypass_count_ = 0;
 };
 
 Traffic chord_model(const Workload& w, Config c, const ModelParams& p, const Analysis& a, const Footprint& f) {
   Layout L = layout(w, a, f);
-  ChordSink sink(w, a, f, L, p, c == Config::CELLO);
+  const bool cello = c == Config::CELLO;
+  ChordPlan plan = cello && w.score ? plan_from_score(w) : plan_derived(w, a, !cello);
+  ChordSink sink(w, f, L, p, cello, std::move(plan));
   WalkOptions opt;
   opt.gather_as_stream = true;  // oracle intra-op reuse, as Flexagon-like
   walk(w, f, sink, opt);

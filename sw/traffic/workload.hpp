@@ -34,6 +34,10 @@ struct CsrPattern {
   uint64_t nnz() const { return col.size(); }
 };
 
+// Where SCORE placed a tensor (CELLO only): CHORD, or on chip for good
+// (pipeline buffers, register file).
+enum class Bind { Chord, OnChip };
+
 struct Tensor {
   std::string name;
   // Versions of one variable (R.1, R.2...) name the same storage; the address
@@ -43,6 +47,10 @@ struct Tensor {
   std::shared_ptr<const CsrPattern> csr;  // set for CSR tensors
   bool input = false;                     // provided by the application (starts in DRAM)
   bool output = false;                    // final result (must end in DRAM)
+  // SCORE-driven workloads only (Workload::score): binding and the ops that
+  // read the tensor from its binding rather than from a pipeline buffer.
+  Bind bind = Bind::Chord;
+  std::vector<int> mem_reads;
 
   bool sparse() const { return static_cast<bool>(csr); }
   // Words in memory: dense rows x row_words; CSR row pointers + indices + values.
@@ -55,12 +63,23 @@ struct Operand {
   int index_by = -1;  // Gather: the CSR tensor whose column indices select the rows
 };
 
+// A RIFF command SCORE issues around an op (see score/riff.hpp): Register
+// before the op, Update / Release after it.
+struct RiffCmd {
+  enum class Action { Register, Update, Release };
+  int tensor = -1;
+  Action action = Action::Update;
+  uint32_t distance = 0;   // ops until the next memory read (0 = none)
+  uint32_t remaining = 0;  // memory reads still to come
+};
+
 struct Op {
   std::string name;
   std::vector<Operand> in;
   int out = -1;
   Use out_use = Use::Stream;
   uint64_t macs = 0;
+  std::vector<RiffCmd> riff;  // SCORE-driven workloads only
 };
 
 struct Edge {
@@ -75,6 +94,9 @@ struct Workload {
   std::vector<Tensor> tensors;
   std::vector<Op> ops;  // schedule order
   std::vector<Edge> edges;
+  // True when bindings, mem_reads and RIFF commands come from a SCORE
+  // schedule; CELLO then follows them instead of deriving its own.
+  bool score = false;
 
   // Throws cello::Error naming the workload and the broken rule: indices in
   // range, every produced tensor produced once and before use, inputs never
