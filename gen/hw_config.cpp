@@ -3,6 +3,7 @@
 #include <set>
 
 #include "buffet/buffet_gen.hpp"
+#include "chord/chord_gen.hpp"
 #include "common/error.hpp"
 
 namespace cello::gen {
@@ -11,6 +12,10 @@ nlohmann::json HwConfig::to_json() const {
   nlohmann::json j = {{"name", name}};
   j["buffets"] = nlohmann::json::array();
   for (const auto& b : buffets) j["buffets"].push_back(b.to_json());
+  if (!chords.empty()) {
+    j["chord"] = nlohmann::json::array();
+    for (const auto& ch : chords) j["chord"].push_back(ch.to_json());
+  }
   return j;
 }
 
@@ -23,6 +28,12 @@ HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
     c.buffets.push_back(BuffetConfig::parse(b));
     if (!names.insert(c.buffets.back().name).second)
       b.fail("name", "duplicate module name \"" + c.buffets.back().name + "\"");
+  }
+  for (auto& ch : r.objects("chord")) {
+    c.chords.push_back(ChordConfig::parse(ch));
+    const std::string& n = c.chords.back().name;
+    for (const std::string& m : {n, n + "_riff_table", n + "_prelude"})
+      if (!names.insert(m).second) ch.fail("name", "duplicate module name \"" + m + "\"");
   }
   r.finish();
   return c;
@@ -38,6 +49,7 @@ nlohmann::json default_hw_config_json() {
 Design generate_design(const HwConfig& cfg) {
   Design d;
   for (const auto& b : cfg.buffets) add_buffet(d, b);
+  for (const auto& ch : cfg.chords) add_chord(d, ch);
   return d;
 }
 

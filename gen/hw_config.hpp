@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "buffet/buffet_config.hpp"
+#include "chord/chord_config.hpp"
 #include "design.hpp"
 
 namespace cello::gen {
@@ -14,6 +15,7 @@ namespace cello::gen {
 struct HwConfig {
   std::string name = "cello";
   std::vector<BuffetConfig> buffets;
+  std::vector<ChordConfig> chords;  // "chord": CHORD buffers (docs/config.md)
 
   nlohmann::json to_json() const;  // canonical form, all defaults filled in
 };
