@@ -329,7 +329,7 @@ assign credit_num   = credit_q;)",
   m.section("Status: illegal commands are dropped and reported, never hang the buffet", fmt::format(R"(
 always_ff @(posedge clk) begin
   if (!rst_n) err_q <= 4'd0;
-  else err_q <= err_q | {{{region}, {upd}, shr_valid && shr_bad, rd_fire && rd_idx_bad}};
+  else err_q <= err_q | {{{region}, {upd}, shr_valid && shr_ready && shr_bad, rd_fire && rd_idx_bad}};
 end
 assign status_err = err_q;)",
                                                                                                      fmt::arg("region", region_err), fmt::arg("upd", upd_err)));

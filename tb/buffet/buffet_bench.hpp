@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -50,7 +51,8 @@ class BuffetBench {
   // base/bound: runtime region when F.base_bound (ignored otherwise).
   BuffetBench(uint64_t seed, unsigned base = 0, unsigned bound = F.depth)
       : rng_(seed), base_(F.base_bound ? base : 0), size_((F.base_bound ? bound : F.depth) - base_),
-        model_(size_, F.scoreboard), bound_(F.base_bound ? bound : F.depth) {
+        // an empty region is only constructed to test status_err
+        model_(std::max(size_, 1u), F.scoreboard), bound_(F.base_bound ? bound : F.depth) {
     credit_offer_ = size_;
     auto& d = sim_.dut();
     if constexpr (F.base_bound) {
@@ -101,6 +103,51 @@ class BuffetBench {
   }
 
   uint8_t status() { return static_cast<uint8_t>(sim_.dut().status_err); }
+
+  // Clock cycles with every input idle.
+  void idle(int cycles) {
+    idle_inputs();
+    for (int i = 0; i < cycles; ++i) {
+      sim_.settle();
+      sim_.tick();
+    }
+  }
+
+  // Drives one operation for a single cycle with every other port idle and
+  // returns whether the buffet accepted it. The model is not told: this is for
+  // illegal operations, which must have no effect.
+  bool issue_unchecked(const BuffetOp& op) {
+    auto& d = sim_.dut();
+    idle_inputs();
+    switch (op.kind) {
+      case BuffetOp::Read:
+        d.rd_req_valid = 1;
+        d.rd_req_idx = op.idx;
+        break;
+      case BuffetOp::Update:
+        if constexpr (F.update) {
+          d.upd_valid = 1;
+          d.upd_idx = op.idx;
+          d.upd_data = op.data;
+        }
+        break;
+      case BuffetOp::Shrink:
+        d.shr_valid = 1;
+        d.shr_num = op.num;
+        break;
+    }
+    sim_.settle();
+    bool ready = op.kind == BuffetOp::Read ? d.rd_req_ready : op.kind == BuffetOp::Shrink ? d.shr_ready : 0;
+    if constexpr (F.update) {
+      if (op.kind == BuffetOp::Update) {
+        ready = d.upd_ready;
+        prefer_fill_ = prefer_fill_ || ready;  // the arbiter saw an update handshake
+      }
+    }
+    sim_.tick();
+    idle_inputs();
+    return ready;
+  }
 
   [[noreturn]] void fail(const std::string& what) {
     throw Failure(fmt::format("cycle {}: {} (replay with CELLO_SEED={})", sim_.cycle(), what, rng_.seed()));

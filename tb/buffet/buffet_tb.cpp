@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include "Vbuffet.h"
+#if BUFFET_BASE_BOUND
+#include "Vbuffet___024root.h"
+#endif
 #include "buffet/buffet_bench.hpp"
 
 using namespace cello::tb;
@@ -17,7 +20,7 @@ using Bench = BuffetBench<Vbuffet, kFeatures>;
 
 // Runtime region used when the buffet has base/bound: a strict sub-range when the
 // RAM is big enough, so that slot arithmetic is offset and wraps early.
-constexpr unsigned kBase = BUFFET_BASE_BOUND && BUFFET_DEPTH >= 4 ? 1 : 0;
+constexpr unsigned kBase = BUFFET_BASE_BOUND ? 1 : 0;
 constexpr unsigned kBound = BUFFET_BASE_BOUND && BUFFET_DEPTH >= 4 ? BUFFET_DEPTH - 1 : BUFFET_DEPTH;
 
 size_t ops_per_mix() {
@@ -52,9 +55,25 @@ void run_mix(BuffetMix mix, uint64_t seed) {
   } catch (const Failure& f) {
     FAIL(f.what());
   }
+  CHECK(bench.status() == 0);  // legal traffic never raises an error
   CHECK(sum.responses == sum.reads);
   CHECK(sum.reads + sum.updates + sum.shrinks >= total);
   CHECK(sum.credits_received == sum.credits_expected);
+}
+
+// Runs a short stalled random mix and fails on any mismatch: used after illegal
+// operations to show that they left the buffet intact.
+void still_works(Bench& bench) {
+  BuffetProgram prog(bench.size(), kFeatures.width, kFeatures.update, kFeatures.scoreboard, kFeatures.shrink_sync,
+                     bench.rng());
+  append_mix(prog, BuffetMix::Random, 3000, bench.rng());
+  bench.run(prog.take(), BuffetRates{0.7, 0.8, 0.8, 0.8, 0.7, 0.6});
+}
+
+constexpr unsigned bits_for(unsigned v) {
+  unsigned b = 1;
+  while ((1u << b) <= v) ++b;
+  return b;
 }
 
 }  // namespace
@@ -88,4 +107,80 @@ TEST_CASE("unstalled streaming sustains one fill and one read per cycle", "[buff
   INFO("reads/cycle " << reads_per_cycle << ", fills/cycle " << fills_per_cycle);
   CHECK(reads_per_cycle >= 0.99);
   CHECK(fills_per_cycle >= 0.99);
+}
+
+#if BUFFET_BASE_BOUND
+// Buffets that share a RAM must stay inside their region: fill sentinels outside
+// it, run every mix, and check that no sentinel changed.
+TEST_CASE("base/bound: the RAM outside the region is never written", "[buffet]") {
+  Bench bench(seed_from_env(7), kBase, kBound);
+  INFO("seed " << bench.seed() << ", region [" << kBase << ", " << kBound << ") of " << kFeatures.depth);
+  auto& mem = bench.sim().dut().rootp->BUFFET_MEM;
+  auto sentinel = [](unsigned i) { return static_cast<uint64_t>(0x5a5a5a5a5a5a5a5aULL ^ i) & ((kFeatures.width >= 64) ? ~0ULL : ((1ULL << kFeatures.width) - 1)); };
+  unsigned outside = 0;
+  for (unsigned i = 0; i < kFeatures.depth; ++i)
+    if (i < kBase || i >= kBound) mem[i] = sentinel(i), ++outside;
+  REQUIRE(outside > 0);
+  try {
+    for (auto mix : {BuffetMix::Streaming, BuffetMix::SlidingWindow, BuffetMix::UpdateRaw, BuffetMix::FullEmpty,
+                     BuffetMix::Random}) {
+      BuffetProgram prog(bench.size(), kFeatures.width, kFeatures.update, kFeatures.scoreboard, kFeatures.shrink_sync,
+                         bench.rng());
+      append_mix(prog, mix, 2000, bench.rng());
+      bench.run(prog.take(), BuffetRates{0.7, 0.8, 0.8, 0.8, 0.7, 0.6});
+    }
+  } catch (const Failure& f) {
+    FAIL(f.what());
+  }
+  for (unsigned i = 0; i < kFeatures.depth; ++i)
+    if (i < kBase || i >= kBound) CHECK(static_cast<uint64_t>(mem[i]) == sentinel(i));
+}
+#endif
+
+TEST_CASE("illegal commands are dropped, reported in status_err and harmless", "[buffet]") {
+  const unsigned size = kBound - kBase;
+  auto check = [&](const char* what, BuffetOp op, unsigned bit) {
+    Bench bench(seed_from_env(8), kBase, kBound);
+    INFO(what << ", seed " << bench.seed());
+    REQUIRE(bench.status() == 0);
+    CHECK(bench.issue_unchecked(op));  // accepted (dropped), never left hanging
+    CHECK(bench.status() == (1u << bit));
+    try {
+      still_works(bench);
+    } catch (const Failure& f) {
+      FAIL(f.what());
+    }
+    CHECK(bench.status() == (1u << bit));  // sticky, and nothing else was flagged
+  };
+  int checked = 0;
+  if ((1ull << kFeatures.index_width) > size) {
+    BuffetOp op{BuffetOp::Read};
+    op.idx = size;
+    check("read index == size", op, 0), ++checked;
+  }
+  BuffetOp shr{BuffetOp::Shrink};
+  if (!kFeatures.shrink_sync) {
+    shr.num = 1;  // occupancy is 0 right after reset
+    check("unsynchronised shrink beyond occupancy", shr, 1), ++checked;
+  } else if ((1u << bits_for(kFeatures.depth)) - 1 > size) {
+    shr.num = size + 1;
+    check("shrink beyond the size", shr, 1), ++checked;
+  }
+  if (kFeatures.update) {
+    BuffetOp upd{BuffetOp::Update};
+    upd.idx = 0;  // nothing filled yet
+    check("update outside the window", upd, 2), ++checked;
+  }
+#if BUFFET_BASE_BOUND
+  {
+    Bench bad(seed_from_env(9), 1, 1);  // empty region
+    bad.idle(1);
+    CHECK(bad.status() == 8);
+    CHECK(bad.sim().dut().credit_valid == 0);
+    CHECK(bad.sim().dut().fill_ready == 0);
+    ++checked;
+  }
+#endif
+  INFO("configuration offers " << checked << " representable illegal commands");
+  CHECK(checked >= 1);
 }
