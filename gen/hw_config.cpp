@@ -5,6 +5,8 @@
 #include "buffet/buffet_gen.hpp"
 #include "chord/chord_gen.hpp"
 #include "common/error.hpp"
+#include "mac_array/mac_array_gen.hpp"
+#include "regfile/regfile_gen.hpp"
 
 namespace cello::gen {
 
@@ -15,6 +17,14 @@ nlohmann::json HwConfig::to_json() const {
   if (!chords.empty()) {
     j["chord"] = nlohmann::json::array();
     for (const auto& ch : chords) j["chord"].push_back(ch.to_json());
+  }
+  if (!mac_arrays.empty()) {
+    j["mac_arrays"] = nlohmann::json::array();
+    for (const auto& a : mac_arrays) j["mac_arrays"].push_back(a.to_json());
+  }
+  if (!regfiles.empty()) {
+    j["regfiles"] = nlohmann::json::array();
+    for (const auto& f : regfiles) j["regfiles"].push_back(f.to_json());
   }
   return j;
 }
@@ -35,6 +45,17 @@ HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
     for (const std::string& m : {n, n + "_riff_table", n + "_prelude"})
       if (!names.insert(m).second) ch.fail("name", "duplicate module name \"" + m + "\"");
   }
+  for (auto& a : r.objects("mac_arrays")) {
+    c.mac_arrays.push_back(MacArrayConfig::parse(a));
+    const auto& ma = c.mac_arrays.back();
+    for (const std::string& m : {ma.name, ma.pe_name(), ma.rf_name()})
+      if (!names.insert(m).second) a.fail("name", "duplicate module name \"" + m + "\"");
+  }
+  for (auto& f : r.objects("regfiles")) {
+    c.regfiles.push_back(RegfileConfig::parse(f));
+    if (!names.insert(c.regfiles.back().name).second)
+      f.fail("name", "duplicate module name \"" + c.regfiles.back().name + "\"");
+  }
   r.finish();
   return c;
 }
@@ -50,6 +71,8 @@ Design generate_design(const HwConfig& cfg) {
   Design d;
   for (const auto& b : cfg.buffets) add_buffet(d, b);
   for (const auto& ch : cfg.chords) add_chord(d, ch);
+  for (const auto& a : cfg.mac_arrays) add_mac_array(d, a);
+  for (const auto& f : cfg.regfiles) add_regfile(d, f);
   return d;
 }
 

@@ -9,6 +9,8 @@
 #include "buffet/buffet_config.hpp"
 #include "chord/chord_config.hpp"
 #include "design.hpp"
+#include "mac_array/mac_array_config.hpp"
+#include "regfile/regfile_config.hpp"
 
 namespace cello::gen {
 
@@ -16,6 +18,9 @@ struct HwConfig {
   std::string name = "cello";
   std::vector<BuffetConfig> buffets;
   std::vector<ChordConfig> chords;  // "chord": CHORD buffers (docs/config.md)
+
+  std::vector<MacArrayConfig> mac_arrays;  // "mac_arrays": MAC arrays (docs/config.md)
+  std::vector<RegfileConfig> regfiles;     // "regfiles": stand-alone register files
 
   nlohmann::json to_json() const;  // canonical form, all defaults filled in
 };
