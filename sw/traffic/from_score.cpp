@@ -68,6 +68,12 @@ Workload from_schedule(const score::Schedule& s, const std::shared_ptr<const Csr
           y.row_words *= size;
       }
     }
+    if (t < s.tensors.size()) {
+      y.bind = s.tensors[t].binding == score::Binding::Chord ? Bind::Chord : Bind::OnChip;
+      y.mem_reads.assign(s.tensors[t].mem_reads.begin(), s.tensors[t].mem_reads.end());
+      std::sort(y.mem_reads.begin(), y.mem_reads.end());
+      y.mem_reads.erase(std::unique(y.mem_reads.begin(), y.mem_reads.end()), y.mem_reads.end());
+    }
     w.tensors.push_back(std::move(y));
   }
   for (size_t i = 0; i < p.ops.size(); ++i) {
@@ -104,6 +110,17 @@ Workload from_schedule(const score::Schedule& s, const std::shared_ptr<const Csr
         x.use = Use::Whole;
       o.in.push_back(x);
     }
+    if (os)
+      for (const auto& u : os->riff) {
+        RiffCmd c;
+        c.tensor = u.tensor;
+        c.action = u.action == score::RiffUpdate::Action::Register ? RiffCmd::Action::Register
+                   : u.action == score::RiffUpdate::Action::Update ? RiffCmd::Action::Update
+                                                                   : RiffCmd::Action::Release;
+        c.distance = static_cast<uint32_t>(std::max(0, u.distance));
+        c.remaining = static_cast<uint32_t>(std::max(0, u.remaining));
+        o.riff.push_back(c);
+      }
     o.out = op.out.tensor;
     o.out_use = (!host && outer >= 0 && subscripts(op.out, outer)) ? Use::Stream : Use::Whole;
     w.ops.push_back(std::move(o));
@@ -122,6 +139,7 @@ Workload from_schedule(const score::Schedule& s, const std::shared_ptr<const Csr
     }
     w.edges.push_back(x);
   }
+  w.score = s.tensors.size() == p.tensors.size() && s.ops.size() == p.ops.size();
   w.validate();
   return w;
 }

@@ -10,6 +10,8 @@
 //             the CSR's column rank is a Gather through it.
 //   edges     SCORE's class; a pipelined class whose edge SCORE did not bind to
 //             a pipeline buffer (loop orders incompatible) counts as sequential.
+//   CELLO     SCORE's tensor bindings, memory reads and RIFF commands
+//             (Workload::score), so CHORD sees exactly what SCORE would send.
 #pragma once
 
 #include <memory>

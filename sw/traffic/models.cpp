@@ -302,7 +302,7 @@ class ChordSink : public Sink {
       return;
     }
     const uint64_t base = L_.base[t];
-    const uint32_t tid = id(t);
+    const uint32_t tid = id(t, part(t, lo));
     if (x.input && !filled_[t]) {
       // First read: the words come from DRAM and are written into CHORD.
       k_.rd[t] += hi - lo;
@@ -321,7 +321,7 @@ class ChordSink : public Sink {
       return;
     }
     const uint64_t base = L_.base[t];
-    const uint32_t tid = id(t);
+    const uint32_t tid = id(t, part(t, lo));
     for (uint64_t g = lo; g < hi; ++g) model_->write(tid, base + g);
     accesses_ += hi - lo;
   }
@@ -329,11 +329,12 @@ class ChordSink : public Sink {
   Traffic finish_run(Config c, const ModelParams& p) {
     for (size_t t = 0; t < w_.tensors.size(); ++t)
       if (state_[t] == State::Live) retire(t, false);
-    for (size_t t = 0; t < w_.tensors.size(); ++t) {
-      auto s = model_->stats(id(t));
-      k_.rd[t] += s.dram_reads;
-      if (!w_.tensors[t].input) k_.wr[t] += s.dram_writes;
-    }
+    for (size_t t = 0; t < w_.tensors.size(); ++t)
+      for (unsigned q = 0; q < parts(t); ++q) {
+        auto s = model_->stats(id(t, q));
+        k_.rd[t] += s.dram_reads;
+        if (!w_.tensors[t].input) k_.wr[t] += s.dram_writes;
+      }
     Traffic r = finish(c, p, k_, w_);
     auto tot = model_->totals();
     r.chord_accesses = accesses_;
@@ -346,7 +347,19 @@ class ChordSink : public Sink {
 
  private:
   enum class State { Idle, Live, Bypass, Done };
-  static uint32_t id(size_t t) { return static_cast<uint32_t>(t + 1); }
+  // A CSR tensor is three CHORD tensors (row pointers, indices, values), each
+  // written in address order; commands apply to all three.
+  static uint32_t id(size_t t, unsigned part) { return static_cast<uint32_t>(t * 4 + part + 1); }
+  unsigned parts(size_t t) const { return w_.tensors[t].sparse() ? 3 : 1; }
+  unsigned part(size_t t, uint64_t g) const {
+    if (!w_.tensors[t].sparse()) return 0;
+    return g < f_.csr_col_at[t] ? 0 : g < f_.csr_val_at[t] ? 1 : 2;
+  }
+  std::pair<uint64_t, uint64_t> range(size_t t, unsigned q) const {
+    if (!w_.tensors[t].sparse()) return {0, f_.granules[t]};
+    const uint64_t b[4] = {0, f_.csr_col_at[t], f_.csr_val_at[t], f_.granules[t]};
+    return {b[q], b[q + 1]};
+  }
   static chord::ReuseMeta meta(const RiffCmd& c) {
     chord::ReuseMeta m;
     m.uses = std::min<uint32_t>(c.remaining, 0xffff);
@@ -358,20 +371,30 @@ class ChordSink : public Sink {
     switch (c.action) {
       case RiffCmd::Action::Register: {
         if (state_[t] == State::Live) {
-          model_->update(id(t), meta(c));
+          for (unsigned q = 0; q < parts(t); ++q) model_->update(id(t, q), meta(c));
           break;
         }
-        auto r = model_->register_tensor(id(t), L_.base[t], L_.base[t] + f_.granules[t], meta(c));
-        if (r.status == chord::Status::Ok) {
+        bool ok = true;
+        unsigned done = 0;
+        for (unsigned q = 0; q < parts(t) && ok; ++q) {
+          auto [lo, hi] = range(t, q);
+          if (lo == hi) continue;
+          ok = model_->register_tensor(id(t, q), L_.base[t] + lo, L_.base[t] + hi, meta(c)).status ==
+               chord::Status::Ok;
+          if (ok) done = q + 1;
+        }
+        if (ok) {
           state_[t] = State::Live;
         } else {
+          for (unsigned q = 0; q < done; ++q) model_->release(id(t, q));
           state_[t] = State::Bypass;
           ++bypass_count_;
         }
         break;
       }
       case RiffCmd::Action::Update:
-        if (state_[t] == State::Live) model_->update(id(t), meta(c));
+        if (state_[t] == State::Live)
+          for (unsigned q = 0; q < parts(t); ++q) model_->update(id(t, q), meta(c));
         if (w_.tensors[t].input) filled_[t] = true;
         break;
       case RiffCmd::Action::Release:
@@ -381,9 +404,12 @@ class ChordSink : public Sink {
   }
   // A final output's resident words are written back before its entry goes.
   void retire(size_t t, bool release) {
-    int e = model_->find(id(t));
-    if (e >= 0 && w_.tensors[t].output) k_.wr[t] += model_->table()[static_cast<size_t>(e)].res_len;
-    if (release) model_->release(id(t));
+    for (unsigned q = 0; q < parts(t); ++q) {
+      int e = model_->find(id(t, q));
+      if (e < 0) continue;
+      if (w_.tensors[t].output) k_.wr[t] += model_->table()[static_cast<size_t>(e)].res_len;
+      if (release) model_->release(id(t, q));
+    }
     state_[t] = State::Done;
   }
 
