@@ -1,22 +1,39 @@
 #!/usr/bin/env bash
-# Lint and synthesis gate for one generated design:
-#   scripts/check_rtl.sh CELLO_BIN CONFIG.json OUT_DIR
-# Generates the RTL, runs `verilator --lint-only -Wall` on every generated module
-# (any warning fails), then synthesises each one with Yosys and fails on latches.
+# Lint and synthesis gate.
+#   scripts/check_rtl.sh CELLO_BIN CONFIG.json OUT_DIR   generate a config, check every block
+#   scripts/check_rtl.sh --sv FILE.sv TOP                 check one hand-written module
+# Each module must pass `verilator --lint-only -Wall` with no warning at all, and
+# Yosys must synthesise it without inferring a latch.
 set -euo pipefail
+
+check_top() {  # check_top FILELIST TOP LOGDIR LABEL
+  local filelist=$1 top=$2 logs=$3 label=$4
+  if ! verilator --lint-only -Wall -f "$filelist" --top-module "$top" >"$logs/$top.lint.log" 2>&1; then
+    echo "check_rtl: lint failed for $top ($label):"; cat "$logs/$top.lint.log"; return 1
+  fi
+  local files
+  files=$(tr '\n' ' ' <"$filelist")
+  if ! yosys -q -l "$logs/$top.yosys.log" -p "read_verilog -sv $files; hierarchy -check -top $top; synth -top $top; select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr t:\$_DLATCH_* t:\$_DLATCHSR_* t:\$_SR_*; stat" >/dev/null 2>&1; then
+    echo "check_rtl: yosys failed or inferred a latch for $top ($label):"; grep -iE "error|latch|assert" "$logs/$top.yosys.log" | tail -5; return 1
+  fi
+  local cells
+  cells=$(grep -E "^ +Number of cells:" "$logs/$top.yosys.log" | tail -1 | awk '{print $4}')
+  echo "check_rtl: $top lint clean, synthesised without latches ($cells cells)"
+}
+
+if [ "${1:-}" = "--sv" ]; then
+  file=$(readlink -f "$2") top=$3
+  logs=$(mktemp -d)
+  echo "$file" >"$logs/files.f"
+  check_top "$logs/files.f" "$top" "$logs" "$file"
+  exit
+fi
+
 cello=$1 config=$2 out=$3
 rm -rf "$out"
-"$cello" gen --config "$config" --out "$out" --json "$out.gen.json" >/dev/null
+"$cello" gen --config "$config" --out "$out" >/dev/null
 mapfile -t tops < <(grep -o '"module": *"[^"]*"' "$out/manifest.json" | sed 's/.*"module": *"\([^"]*\)"/\1/')
 [ ${#tops[@]} -gt 0 ] || { echo "check_rtl: $config generated no blocks"; exit 1; }
 for top in "${tops[@]}"; do
-  if ! verilator --lint-only -Wall -f "$out/files.f" --top-module "$top" >"$out/$top.lint.log" 2>&1; then
-    echo "check_rtl: lint failed for $top ($config):"; cat "$out/$top.lint.log"; exit 1
-  fi
-  files=$(tr '\n' ' ' <"$out/files.f")
-  if ! yosys -q -l "$out/$top.yosys.log" -p "read_verilog -sv $files; hierarchy -check -top $top; synth -top $top; select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr t:\$_DLATCH_* t:\$_DLATCHSR_* t:\$_SR_*; stat" >/dev/null 2>&1; then
-    echo "check_rtl: yosys failed or inferred a latch for $top ($config):"; tail -20 "$out/$top.yosys.log"; exit 1
-  fi
-  cells=$(grep -E "^ +Number of cells:" "$out/$top.yosys.log" | tail -1 | awk '{print $4}')
-  echo "check_rtl: $top lint clean, synthesised without latches ($cells cells)"
+  check_top "$out/files.f" "$top" "$out" "$config"
 done

@@ -273,7 +273,12 @@ end)");
   m.signal("shr_amount", s.CW, "elements removed this cycle");
   m.signal("shr_sum", s.XW, "head + shr_num before wrap");
   m.signal("shr_slot", s.SW, "new head after the shrink");
-  std::string shr_bad = c.shrink_sync ? s.less("shr_num", s.CW, s.size, s.CW, ">") : "!shr_fits";
+  // With synchronisation only a count above the size is illegal; it cannot be
+  // expressed when the size is the largest shr_num value.
+  bool num_can_exceed = c.base_bound || c.depth < (1LL << s.CW) - 1;
+  std::string shr_bad = !c.shrink_sync ? "!shr_fits"
+                        : num_can_exceed ? s.less("shr_num", s.CW, s.size, s.CW, ">")
+                                         : "1'b0";
   // A read or update offered in the same cycle is ordered before the shrink: the
   // shrink waits until they are accepted, so it can never overtake them.
   std::string same_cycle = "(!rd_req_valid || rd_req_ready)";

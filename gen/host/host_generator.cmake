@@ -23,10 +23,11 @@ if(_rc)
   message(FATAL_ERROR "building gen/host failed:\n${_out}")
 endif()
 
-# cello_generate(<out-var> CONFIG <json file> DIR <output dir>)
-# Generates RTL for CONFIG into DIR and sets <out-var> to its filelist.
+# cello_generate(<out-var> CONFIG <json file, or - for the default> DIR <output dir> [HASH <var>])
+# Generates RTL for CONFIG into DIR and sets <out-var> to its filelist (and
+# <var> to the config hash recorded in the manifest).
 function(cello_generate out_var)
-  cmake_parse_arguments(G "" "CONFIG;DIR" "" ${ARGN})
+  cmake_parse_arguments(G "" "CONFIG;DIR;HASH" "" ${ARGN})
   execute_process(COMMAND ${CELLO_HOST_GEN} ${G_CONFIG} ${G_DIR}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(rc)
@@ -34,4 +35,8 @@ function(cello_generate out_var)
   endif()
   file(STRINGS ${G_DIR}/files.f files)
   set(${out_var} ${files} PARENT_SCOPE)
+  if(G_HASH)
+    string(STRIP "${out}" hash)
+    set(${G_HASH} ${hash} PARENT_SCOPE)
+  endif()
 endfunction()

@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::RuntimeError& e) {  // a check that ran and failed: its report is already printed
+    return e.get_exit_code();
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "cello: error: {}\n", e.what());
     return 2;

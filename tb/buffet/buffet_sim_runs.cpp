@@ -1,0 +1,88 @@
+#include "buffet/buffet_sim_runs.hpp"
+
+#include <chrono>
+
+#include "Vbench_buffet256.h"
+#include "Vdemo_buffet.h"
+#include "buffet/buffet_bench.hpp"
+
+namespace cello::tb {
+
+namespace {
+// Must match default_hw_config_json() (gen/hw_config.cpp) and bench_buffet256.json.
+constexpr BuffetFeatures kDefault{64, 32, 6, true, true, false, true, false, false};
+constexpr BuffetFeatures kBench{256, 32, 8, true, true, false, true, false, false};
+
+template <class Bench>
+BuffetStreamFigures timed_run(Bench& bench, std::vector<BuffetOp> ops, const BuffetRates& rates) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto st = bench.run(std::move(ops), rates);
+  BuffetStreamFigures f;
+  f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  f.cycles = st.cycles;
+  f.fills = st.fills;
+  f.reads = st.reads;
+  f.updates = st.updates;
+  return f;
+}
+}  // namespace
+
+std::string default_design_hash() { return CELLO_DEFAULT_CONFIG_HASH; }
+
+std::vector<BuffetMixReport> check_default_buffet(uint64_t seed, size_t ops_per_mix) {
+  std::vector<BuffetMixReport> out;
+  for (auto mix : {BuffetMix::Streaming, BuffetMix::SlidingWindow, BuffetMix::UpdateRaw, BuffetMix::FullEmpty,
+                   BuffetMix::Random}) {
+    BuffetMixReport r;
+    r.mix = to_string(mix);
+    BuffetBench<Vdemo_buffet, kDefault> bench(seed + out.size());
+    try {
+      BuffetProgram prog(bench.size(), kDefault.width, true, true, true, bench.rng());
+      append_mix(prog, mix, ops_per_mix, bench.rng());
+      r.ops = prog.length();
+      auto st = bench.run(prog.take(), BuffetRates{0.8, 0.8, 0.8, 0.8, 0.6, 0.5});
+      bench.drain_credits(st);
+      r.cycles = st.cycles;
+      r.responses = st.responses;
+      r.passed = bench.status() == 0;
+      if (!r.passed) r.failure = "status_err raised under legal traffic";
+    } catch (const Failure& f) {
+      r.failure = f.what();
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+BuffetStreamFigures bench_buffet_streaming(uint64_t elements) {
+  BuffetBench<Vbench_buffet256, kBench> bench(1);
+  BuffetProgram prog(bench.size(), kBench.width, false, true, true, bench.rng());
+  for (uint64_t i = 0; i < elements; ++i) {
+    prog.read(0);
+    prog.shrink(1);
+  }
+  return timed_run(bench, prog.take(), BuffetRates{});
+}
+
+BuffetStreamFigures bench_buffet_update_stream(uint64_t elements) {
+  BuffetBench<Vbench_buffet256, kBench> bench(2);
+  BuffetProgram prog(bench.size(), kBench.width, true, true, true, bench.rng());
+  const uint32_t tile = 128;
+  for (uint64_t done = 0; done < elements; done += tile) {
+    for (uint32_t i = 0; i < tile; ++i) {
+      prog.read(i, true);
+      prog.update(i);
+    }
+    prog.shrink(tile);
+  }
+  return timed_run(bench, prog.take(), BuffetRates{});
+}
+
+BuffetStreamFigures bench_buffet_random(uint64_t ops, uint64_t seed) {
+  BuffetBench<Vbench_buffet256, kBench> bench(seed);
+  BuffetProgram prog(bench.size(), kBench.width, true, true, true, bench.rng());
+  append_mix(prog, BuffetMix::Random, ops, bench.rng());
+  return timed_run(bench, prog.take(), BuffetRates{0.7, 0.7, 0.7, 0.7, 0.7, 0.7});
+}
+
+}  // namespace cello::tb
