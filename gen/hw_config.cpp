@@ -6,6 +6,7 @@
 #include "chord/chord_gen.hpp"
 #include "common/error.hpp"
 #include "mac_array/mac_array_gen.hpp"
+#include "pipeline_buffer/pipeline_buffer_gen.hpp"
 #include "regfile/regfile_gen.hpp"
 
 namespace cello::gen {
@@ -25,6 +26,10 @@ nlohmann::json HwConfig::to_json() const {
   if (!regfiles.empty()) {
     j["regfiles"] = nlohmann::json::array();
     for (const auto& f : regfiles) j["regfiles"].push_back(f.to_json());
+  }
+  if (!pipeline_buffers.empty()) {
+    j["pipeline_buffers"] = nlohmann::json::array();
+    for (const auto& b : pipeline_buffers) j["pipeline_buffers"].push_back(b.to_json());
   }
   return j;
 }
@@ -56,6 +61,12 @@ HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
     if (!names.insert(c.regfiles.back().name).second)
       f.fail("name", "duplicate module name \"" + c.regfiles.back().name + "\"");
   }
+  for (auto& pb : r.objects("pipeline_buffers")) {
+    c.pipeline_buffers.push_back(PipelineBufferConfig::parse(pb));
+    const auto& b = c.pipeline_buffers.back();
+    for (const std::string& m : {b.name, b.buffet_name()})
+      if (!names.insert(m).second) pb.fail("name", "duplicate module name \"" + m + "\"");
+  }
   r.finish();
   return c;
 }
@@ -73,6 +84,7 @@ Design generate_design(const HwConfig& cfg) {
   for (const auto& ch : cfg.chords) add_chord(d, ch);
   for (const auto& a : cfg.mac_arrays) add_mac_array(d, a);
   for (const auto& f : cfg.regfiles) add_regfile(d, f);
+  for (const auto& b : cfg.pipeline_buffers) add_pipeline_buffer(d, b);
   return d;
 }
 

@@ -10,6 +10,7 @@
 #include "chord/chord_config.hpp"
 #include "design.hpp"
 #include "mac_array/mac_array_config.hpp"
+#include "pipeline_buffer/pipeline_buffer_config.hpp"
 #include "regfile/regfile_config.hpp"
 
 namespace cello::gen {
@@ -21,6 +22,7 @@ struct HwConfig {
 
   std::vector<MacArrayConfig> mac_arrays;  // "mac_arrays": MAC arrays (docs/config.md)
   std::vector<RegfileConfig> regfiles;     // "regfiles": stand-alone register files
+  std::vector<PipelineBufferConfig> pipeline_buffers;  // "pipeline_buffers": producer->consumer tile buffers
 
   nlohmann::json to_json() const;  // canonical form, all defaults filled in
 };

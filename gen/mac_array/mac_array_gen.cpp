@@ -485,6 +485,7 @@ assign rf_rd_row   = withc_q ? {lo} - {one} : {lo};)",
                         fmt::arg("lo", low_bits("step_q", SW, RIW)), fmt::arg("one", sv_const(RIW, 1))));
   m.instantiate(c.rf_name(), "u_rf")
       .connect("clk", "clk")
+      .connect("rst_n", "rst_n")
       .connect("ld_valid", "rf_ld_valid")
       .connect("ld_ready", "rf_ld_ready")
       .connect("ld_row", "ld_row_q")

@@ -13,10 +13,12 @@ void add_regfile(Design& design, const RegfileConfig& c, bool block) {
              "Register file for a small fp32 tensor (up to 16 x 16): rows are loaded one per\n"
              "handshake from a ready/valid stream and read one row at a time; the read row is\n"
              "a broadcast vector (word w at rd_data[32*w +: 32]). The read is combinational and\n"
-             "sees a row written in the same cycle only from the next cycle on.");
+             "sees a row written in the same cycle only from the next cycle on. After reset\n"
+             "every row reads as zero until it is loaded.");
   m.record_config(c.to_json());
-  m.note(fmt::format("{} rows x {} fp32 words; no reset (pure storage), loads always accepted.", c.rows, c.cols));
+  m.note(fmt::format("{} rows x {} fp32 words; loads always accepted.", c.rows, c.cols));
   m.input("clk", 1, "clock");
+  m.input("rst_n", 1, "synchronous active-low reset (marks every row unloaded)");
   m.input("ld_valid", 1, "load: a row is offered");
   m.output("ld_ready", 1, "load: always ready (one row per cycle)");
   m.input("ld_row", RW, pow2 ? "load: row index" : "load: row index (rows >= ROWS are dropped)");
@@ -26,13 +28,24 @@ void add_regfile(Design& design, const RegfileConfig& c, bool block) {
   m.localparam("ROWS", std::to_string(c.rows), "rows");
   m.signal("ld_we", 1, "write enable");
   m.signal("ram_rdata", W, "RAM read data");
+  m.signal("loaded_q", c.rows, "row has been loaded since reset");
+  m.signal("rd_loaded", 1, "the row read is loaded");
   std::string in_range_ld = pow2 ? "" : fmt::format(" && (ld_row < {})", sv_const(RW, c.rows));
-  std::string rd = pow2 ? "ram_rdata" : fmt::format("(rd_row < {}) ? ram_rdata : {}'d0", sv_const(RW, c.rows), W);
+  // A 1-bit loaded_q is a plain logic and is never indexed.
+  std::string set_loaded = c.rows == 1 ? "loaded_q <= 1'b1;" : "loaded_q[ld_row] <= 1'b1;";
+  std::string rd_loaded = c.rows == 1 ? "loaded_q && (rd_row == 1'd0)"
+                                      : (pow2 ? "loaded_q[rd_row]"
+                                              : fmt::format("(rd_row < {}) && loaded_q[rd_row]", sv_const(RW, c.rows)));
   m.section("Load and broadcast read", fmt::format(R"(
-assign ld_ready = 1'b1;
-assign ld_we    = ld_valid{0};
-assign rd_data  = {1};)",
-                                                        in_range_ld, rd));
+assign ld_ready  = 1'b1;
+assign ld_we     = ld_valid{0};
+assign rd_loaded = {1};
+assign rd_data   = rd_loaded ? ram_rdata : {2}'d0;
+always_ff @(posedge clk) begin
+  if (!rst_n) loaded_q <= '0;
+  else if (ld_we) {3}
+end)",
+                                                        in_range_ld, rd_loaded, W, set_loaded));
   design.primitives.insert("ram_flop");
   m.instantiate("ram_flop", "u_ram")
       .param("DEPTH", "ROWS")
