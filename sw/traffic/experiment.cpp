@@ -114,6 +114,7 @@ StudyResult run_study(const Study& s, const Progress& progress) {
       jobs.push_back({i, Config::CELLO, sram, fmt::format("CELLO@{}MB", sram >> 20), words});
     R.problems.push_back(std::move(pr));
   }
+  R.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // Largest jobs first keeps both workers busy until the end.
   std::vector<size_t> order(jobs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;

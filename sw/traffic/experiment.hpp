@@ -56,7 +56,8 @@ struct ProblemResult {
 struct StudyResult {
   std::vector<ProblemResult> problems;
   std::vector<double> bandwidths_gbs;
-  double seconds = 0;
+  double seconds = 0;        // wall time of run_study
+  double setup_seconds = 0;  // SCORE compiles and workload views (serial)
   // Geomeans of CELLO vs Flexagon-like.
   double geomean_speedup = 0;                           // all problems x bandwidths
   std::vector<std::pair<std::string, double>> energy_by_workload;  // geomean energy ratio per workload

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 
 #include "chord/chord_model.hpp"
 #include "common/error.hpp"
@@ -443,6 +444,12 @@ Traffic run_model(const Workload& w, Config c, const ModelParams& p) {
   w.validate();
   p.validate(w.word_bytes);
   auto t0 = std::chrono::steady_clock::now();
+  auto cpu = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  };
+  const double c0 = cpu();
   const Analysis a = analyze(w);
   const Footprint f = footprint(w, p.line_bytes / w.word_bytes);
   Traffic t;
@@ -454,6 +461,7 @@ Traffic run_model(const Workload& w, Config c, const ModelParams& p) {
     default: t = explicit_model(w, c, p, a, f); break;
   }
   t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  t.cpu_seconds = cpu() - c0;
   return t;
 }
 

@@ -63,7 +63,8 @@ struct Traffic {
   uint64_t cache_accesses = 0, cache_hits = 0;
   uint64_t chord_accesses = 0, chord_read_hits = 0, chord_spills = 0, chord_evictions = 0;
   uint64_t chord_bypass_tensors = 0;  // tensors that found the RIFF table full
-  double seconds = 0;
+  double seconds = 0;      // wall time of the run
+  double cpu_seconds = 0;  // CPU time of the thread that ran it
   uint64_t total_bytes() const { return read_bytes + write_bytes; }
 };
 

@@ -81,6 +81,7 @@ nlohmann::json to_json(const Study& st, const StudyResult& r) {
                   {"chord_entries", st.params.chord_entries},
                   {"chord_extents", st.params.chord_extents}};
   j["seconds"] = r.seconds;
+  j["setup_seconds"] = r.setup_seconds;
   j["geomean"] = {{"cello_speedup", r.geomean_speedup},
                   {"cello_energy_ratio", r.geomean_energy_ratio},
                   {"paper_speedup", kPaperSpeedup},
@@ -112,6 +113,7 @@ nlohmann::json to_json(const Study& st, const StudyResult& r) {
       x["energy_j"] = c.perf.empty() ? 0.0 : c.perf[0].energy_j;
       x["energy_rel"] = c.energy_rel;
       x["seconds"] = c.traffic.seconds;
+      x["cpu_seconds"] = c.traffic.cpu_seconds;
       for (size_t b = 0; b < c.perf.size(); ++b)
         x["bandwidth"].push_back({{"gbs", r.bandwidths_gbs[b]},
                                   {"time_s", c.perf[b].time_s},
