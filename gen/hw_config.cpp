@@ -3,7 +3,11 @@
 #include <set>
 
 #include "buffet/buffet_gen.hpp"
+#include "chord/chord_gen.hpp"
 #include "common/error.hpp"
+#include "mac_array/mac_array_gen.hpp"
+#include "pipeline_buffer/pipeline_buffer_gen.hpp"
+#include "regfile/regfile_gen.hpp"
 
 namespace cello::gen {
 
@@ -11,6 +15,22 @@ nlohmann::json HwConfig::to_json() const {
   nlohmann::json j = {{"name", name}};
   j["buffets"] = nlohmann::json::array();
   for (const auto& b : buffets) j["buffets"].push_back(b.to_json());
+  if (!chords.empty()) {
+    j["chord"] = nlohmann::json::array();
+    for (const auto& ch : chords) j["chord"].push_back(ch.to_json());
+  }
+  if (!mac_arrays.empty()) {
+    j["mac_arrays"] = nlohmann::json::array();
+    for (const auto& a : mac_arrays) j["mac_arrays"].push_back(a.to_json());
+  }
+  if (!regfiles.empty()) {
+    j["regfiles"] = nlohmann::json::array();
+    for (const auto& f : regfiles) j["regfiles"].push_back(f.to_json());
+  }
+  if (!pipeline_buffers.empty()) {
+    j["pipeline_buffers"] = nlohmann::json::array();
+    for (const auto& b : pipeline_buffers) j["pipeline_buffers"].push_back(b.to_json());
+  }
   return j;
 }
 
@@ -23,6 +43,29 @@ HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
     c.buffets.push_back(BuffetConfig::parse(b));
     if (!names.insert(c.buffets.back().name).second)
       b.fail("name", "duplicate module name \"" + c.buffets.back().name + "\"");
+  }
+  for (auto& ch : r.objects("chord")) {
+    c.chords.push_back(ChordConfig::parse(ch));
+    const std::string& n = c.chords.back().name;
+    for (const std::string& m : {n, n + "_riff_table", n + "_prelude"})
+      if (!names.insert(m).second) ch.fail("name", "duplicate module name \"" + m + "\"");
+  }
+  for (auto& a : r.objects("mac_arrays")) {
+    c.mac_arrays.push_back(MacArrayConfig::parse(a));
+    const auto& ma = c.mac_arrays.back();
+    for (const std::string& m : {ma.name, ma.pe_name(), ma.rf_name()})
+      if (!names.insert(m).second) a.fail("name", "duplicate module name \"" + m + "\"");
+  }
+  for (auto& f : r.objects("regfiles")) {
+    c.regfiles.push_back(RegfileConfig::parse(f));
+    if (!names.insert(c.regfiles.back().name).second)
+      f.fail("name", "duplicate module name \"" + c.regfiles.back().name + "\"");
+  }
+  for (auto& pb : r.objects("pipeline_buffers")) {
+    c.pipeline_buffers.push_back(PipelineBufferConfig::parse(pb));
+    const auto& b = c.pipeline_buffers.back();
+    for (const std::string& m : {b.name, b.buffet_name()})
+      if (!names.insert(m).second) pb.fail("name", "duplicate module name \"" + m + "\"");
   }
   r.finish();
   return c;
@@ -38,6 +81,10 @@ nlohmann::json default_hw_config_json() {
 Design generate_design(const HwConfig& cfg) {
   Design d;
   for (const auto& b : cfg.buffets) add_buffet(d, b);
+  for (const auto& ch : cfg.chords) add_chord(d, ch);
+  for (const auto& a : cfg.mac_arrays) add_mac_array(d, a);
+  for (const auto& f : cfg.regfiles) add_regfile(d, f);
+  for (const auto& b : cfg.pipeline_buffers) add_pipeline_buffer(d, b);
   return d;
 }
 

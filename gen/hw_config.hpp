@@ -7,13 +7,22 @@
 #include <vector>
 
 #include "buffet/buffet_config.hpp"
+#include "chord/chord_config.hpp"
 #include "design.hpp"
+#include "mac_array/mac_array_config.hpp"
+#include "pipeline_buffer/pipeline_buffer_config.hpp"
+#include "regfile/regfile_config.hpp"
 
 namespace cello::gen {
 
 struct HwConfig {
   std::string name = "cello";
   std::vector<BuffetConfig> buffets;
+  std::vector<ChordConfig> chords;  // "chord": CHORD buffers (docs/config.md)
+
+  std::vector<MacArrayConfig> mac_arrays;  // "mac_arrays": MAC arrays (docs/config.md)
+  std::vector<RegfileConfig> regfiles;     // "regfiles": stand-alone register files
+  std::vector<PipelineBufferConfig> pipeline_buffers;  // "pipeline_buffers": producer->consumer tile buffers
 
   nlohmann::json to_json() const;  // canonical form, all defaults filled in
 };

@@ -1,0 +1,75 @@
+#include "chord/chord_config.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+
+#include "sv_module.hpp"
+
+namespace cello::gen {
+
+int ChordConfig::slot_width() const { return bits_for(depth - 1); }
+int ChordConfig::len_width() const { return bits_for(depth); }
+int ChordConfig::entry_width() const { return bits_for(entries - 1); }
+int ChordConfig::nruns_width() const { return bits_for(extents); }
+int ChordConfig::run_index_width() const { return bits_for(extents - 1); }
+
+int ChordConfig::entry_bits() const {
+  // valid, id, base, end, write pointer, resident length, run count,
+  // per run (SRAM start, cumulative end offset), next-use distance, uses.
+  return 1 + id_width + 3 * addr_width + len_width() + nruns_width() + extents * (slot_width() + len_width()) +
+         (riff ? dist_width + uses_width : 0);
+}
+
+nlohmann::json ChordConfig::to_json() const {
+  return {{"name", name},
+          {"depth", depth},
+          {"word_width", word_width},
+          {"entries", entries},
+          {"extents", extents},
+          {"addr_width", addr_width},
+          {"id_width", id_width},
+          {"dist_width", dist_width},
+          {"uses_width", uses_width},
+          {"riff", riff},
+          {"ram", ram},
+          {"read_queue", read_queue},
+          {"dram_queue", dram_queue},
+          {"counter_width", counter_width}};
+}
+
+ChordConfig ChordConfig::parse(ConfigReader& r) {
+  ChordConfig c;
+  c.name = r.string("name", c.name);
+  if (c.name.empty() || !std::isalpha(static_cast<unsigned char>(c.name[0]))) r.fail("name", "must start with a letter");
+  for (char ch : c.name)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
+      r.fail("name", fmt::format("\"{}\" is not a valid SystemVerilog identifier", c.name));
+  c.depth = static_cast<int>(r.integer("depth", c.depth, 2, 1 << 24));
+  c.word_width = static_cast<int>(r.integer("word_width", c.word_width, 1, 64));
+  c.entries = static_cast<int>(r.integer("entries", c.entries, 2, 256));
+  c.extents = static_cast<int>(r.integer("extents", c.extents, 1, 8));
+  c.addr_width = static_cast<int>(r.integer("addr_width", c.addr_width, 2, 48));
+  if (c.addr_width < c.len_width())
+    r.fail("addr_width", fmt::format("{} bits cannot address a tensor as long as the SRAM (depth {} needs {})",
+                                     c.addr_width, c.depth, c.len_width()));
+  c.id_width = static_cast<int>(r.integer("id_width", c.id_width, 1, 32));
+  c.dist_width = static_cast<int>(r.integer("dist_width", c.dist_width, 1, 24));
+  c.uses_width = static_cast<int>(r.integer("uses_width", c.uses_width, 1, 24));
+  c.riff = r.boolean("riff", c.riff);
+  c.ram = r.choice("ram", c.ram, {"flop", "sram"});
+  auto pow2 = [&](const char* key, int fallback) {
+    int v = static_cast<int>(r.integer(key, fallback, 2, 64));
+    if (v & (v - 1)) r.fail(key, fmt::format("{} is not a power of two", v));
+    return v;
+  };
+  c.read_queue = pow2("read_queue", c.read_queue);
+  c.dram_queue = pow2("dram_queue", c.dram_queue);
+  c.counter_width = static_cast<int>(r.integer("counter_width", c.counter_width, 8, 64));
+  if (c.counter_width < c.len_width())
+    r.fail("counter_width", fmt::format("must be at least {} bits for depth {}", c.len_width(), c.depth));
+  r.finish();
+  return c;
+}
+
+}  // namespace cello::gen

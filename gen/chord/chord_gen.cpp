@@ -1,0 +1,1094 @@
+#include "chord/chord_gen.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "sv_expr.hpp"
+#include "sv_module.hpp"
+
+namespace cello::gen {
+
+namespace {
+
+// Replaces every ${NAME} in a text template; unknown names are a generator bug.
+std::string expand(const std::string& tpl, const std::map<std::string, std::string>& vars) {
+  std::string out;
+  size_t i = 0;
+  while (i < tpl.size()) {
+    size_t p = tpl.find("${", i);
+    if (p == std::string::npos) {
+      out += tpl.substr(i);
+      break;
+    }
+    out += tpl.substr(i, p - i);
+    size_t q = tpl.find('}', p);
+    std::string key = tpl.substr(p + 2, q - p - 2);
+    auto it = vars.find(key);
+    if (it == vars.end()) throw std::logic_error("chord_gen: unknown template variable " + key);
+    out += it->second;
+    i = q + 1;
+  }
+  return out;
+}
+
+// Widths of one CHORD and the template variables every section uses.
+struct Shape {
+  const ChordConfig& c;
+  int T, K, D, AW, WW, IDW, DW, UW, IXW, LW, EW, NRW, RIW, KEYW, CW, RQ, DQ, RQW, DQW, RQC, DQC;
+  bool riff, sram;
+  std::map<std::string, std::string> v;
+
+  explicit Shape(const ChordConfig& cfg)
+      : c(cfg), T(cfg.entries), K(cfg.extents), D(cfg.depth), AW(cfg.addr_width), WW(cfg.word_width),
+        IDW(cfg.id_width), DW(cfg.dist_width), UW(cfg.uses_width), IXW(cfg.slot_width()), LW(cfg.len_width()),
+        EW(cfg.entry_width()), NRW(cfg.nruns_width()), RIW(cfg.run_index_width()), KEYW(cfg.key_width()),
+        CW(cfg.counter_width), RQ(cfg.read_queue), DQ(cfg.dram_queue), RQW(bits_for(cfg.read_queue - 1)),
+        DQW(bits_for(cfg.dram_queue - 1)), RQC(bits_for(cfg.read_queue)), DQC(bits_for(cfg.dram_queue)),
+        riff(cfg.riff), sram(cfg.ram == "sram") {
+    auto s = [](long long x) { return std::to_string(x); };
+    v = {{"T", s(T)},     {"K", s(K)},     {"D", s(D)},     {"AW", s(AW)},     {"WW", s(WW)},   {"IDW", s(IDW)},
+         {"DW", s(DW)},   {"UW", s(UW)},   {"IXW", s(IXW)}, {"LW", s(LW)},     {"EW", s(EW)},   {"NRW", s(NRW)},
+         {"RIW", s(RIW)}, {"KEYW", s(KEYW)}, {"CW", s(CW)}, {"RQ", s(RQ)},     {"DQ", s(DQ)},   {"RQW", s(RQW)},
+         {"DQW", s(DQW)}, {"RQC", s(RQC)}, {"DQC", s(DQC)}};
+  }
+  std::string x(const std::string& tpl) const { return expand(tpl, v); }
+  std::string x(const std::string& tpl, std::map<std::string, std::string> more) const {
+    for (const auto& kv : v) more.emplace(kv.first, kv.second);
+    return expand(tpl, more);
+  }
+  std::string k(int width, long long value) const { return sv_const(width, value); }
+};
+
+// One signal between the table and the controller, named from the table's side.
+struct Link {
+  std::string name;
+  int width;
+  bool table_out;
+  std::string comment;
+};
+
+std::vector<Link> links(const Shape& s) {
+  std::vector<Link> l = {
+      {"lr_id", s.IDW, false, "read lookup: tensor id"},
+      {"lr_addr", s.AW, false, "read lookup: global address"},
+      {"lr_found", 1, true, "read lookup: id registered"},
+      {"lr_entry", s.EW, true, "read lookup: its entry"},
+      {"lr_in_range", 1, true, "read lookup: base <= addr < end"},
+      {"lr_hit", 1, true, "read lookup: base <= addr < resident end"},
+      {"lr_slot", s.IXW, true, "read lookup: SRAM slot (valid on a hit)"},
+      {"lw_id", s.IDW, false, "write lookup: tensor id"},
+      {"lw_addr", s.AW, false, "write lookup: global address"},
+      {"lw_found", 1, true, "write lookup: id registered"},
+      {"lw_entry", s.EW, true, "write lookup: its entry"},
+      {"lw_in_order", 1, true, "write lookup: addr is the next write address"},
+      {"lw_prefix", 1, true, "write lookup: everything written so far is resident"},
+      {"lw_has_room", 1, true, "write lookup: resident length < capacity"},
+      {"lw_runs_full", 1, true, "write lookup: the entry holds EXTENTS runs"},
+      {"lw_slot", s.IXW, true, "write lookup: SRAM slot of the next resident word"},
+      {"lw_need", s.LW, true, "write lookup: words still to write (saturated at DEPTH)"},
+      {"lw_wptr", s.AW, true, "write lookup: write pointer"},
+      {"lw_res", s.LW, true, "write lookup: resident length"},
+      {"lw_nruns", s.NRW, true, "write lookup: runs in use"},
+      {"lw_cap", s.LW, true, "write lookup: capacity (sum of run lengths)"},
+      {"lw_last_end", s.IXW + 1, true, "write lookup: one past the last run's last slot"},
+      {"lc_id", s.IDW, false, "command lookup: tensor id"},
+      {"lc_found", 1, true, "command lookup: id registered"},
+      {"lc_entry", s.EW, true, "command lookup: its entry"},
+      {"free_found", 1, true, "a free (not valid) entry exists"},
+      {"free_entry", s.EW, true, "the lowest free entry"},
+      {"ls_entry", s.EW, false, "indexed view: entry (victim scan / steal source)"},
+      {"ls_spare", s.LW, true, "indexed view: spare words (capacity - resident)"},
+      {"ls_nruns", s.NRW, true, "indexed view: runs in use"},
+      {"ls_lastlen", s.LW, true, "indexed view: length of the last run"},
+      {"ls_last_start", s.IXW, true, "indexed view: first slot of the last run"},
+      {"ls_cap", s.LW, true, "indexed view: capacity"},
+  };
+  if (s.riff) {
+    l.push_back({"lw_dead", 1, true, "write lookup: no uses left (bypass)"});
+    l.push_back({"lw_key", s.KEYW, true, "write lookup: RIFF priority key"});
+    l.push_back({"ls_valid", 1, true, "indexed view: entry holds a tensor"});
+    l.push_back({"ls_res", s.LW, true, "indexed view: resident length"});
+    l.push_back({"ls_base", s.AW, true, "indexed view: global base address"});
+    l.push_back({"ls_key", s.KEYW, true, "indexed view: RIFF priority key"});
+  }
+  std::vector<Link> upd = {
+      {"ua_entry", s.EW, false, "update A: entry"},
+      {"ua_valid_we", 1, false, "update A: write the valid bit"},
+      {"ua_valid", 1, false, "update A: valid bit"},
+      {"ua_tensor_we", 1, false, "update A: write id, base, end"},
+      {"ua_id", s.IDW, false, "update A: tensor id"},
+      {"ua_base", s.AW, false, "update A: base address"},
+      {"ua_end", s.AW, false, "update A: end address"},
+      {"ua_wptr_we", 1, false, "update A: write the write pointer"},
+      {"ua_wptr", s.AW, false, "update A: write pointer"},
+      {"ua_res_we", 1, false, "update A: write the resident length"},
+      {"ua_res", s.LW, false, "update A: resident length"},
+      {"ua_run_we", 1, false, "update A: write one run"},
+      {"ua_run", s.RIW, false, "update A: run index"},
+      {"ua_rstart_we", 1, false, "update A: also write the run's start slot"},
+      {"ua_rstart", s.IXW, false, "update A: run start slot"},
+      {"ua_rend", s.LW, false, "update A: run cumulative end offset"},
+      {"ua_nruns_we", 1, false, "update A: write the run count"},
+      {"ua_nruns", s.NRW, false, "update A: run count"},
+      {"ub_entry", s.EW, false, "update B (steal source): entry"},
+      {"ub_run_we", 1, false, "update B: write the last run's end"},
+      {"ub_run", s.RIW, false, "update B: run index"},
+      {"ub_rend", s.LW, false, "update B: run cumulative end offset"},
+      {"ub_nruns_we", 1, false, "update B: write the run count"},
+      {"ub_nruns", s.NRW, false, "update B: run count"},
+  };
+  l.insert(l.end(), upd.begin(), upd.end());
+  if (s.riff) {
+    l.push_back({"ua_meta_we", 1, false, "update A: write the reuse metadata"});
+    l.push_back({"ua_dist", s.DW, false, "update A: next-use distance"});
+    l.push_back({"ua_uses", s.UW, false, "update A: remaining uses"});
+    l.push_back({"ub_res_we", 1, false, "update B: write the resident length (eviction)"});
+    l.push_back({"ub_res", s.LW, false, "update B: resident length"});
+  }
+  return l;
+}
+
+// ------------------------------------------------------------------ table
+
+// AND-OR selection of one entry's fields by a one-hot vector `sel` into p_*.
+std::string select_fields(const Shape& s, const std::string& p, const std::string& sel,
+                          const std::vector<std::pair<std::string, int>>& fields) {
+  std::string init, body;
+  for (const auto& [f, w] : fields) {
+    init += fmt::format("  {}_{} = '0;\n", p, f);
+    body += fmt::format("    {0}_{1} = {0}_{1} | ({{{2}{{{3}[e]}}}} & {1}_q[e*{2} +: {2}]);\n", p, f, w, sel);
+  }
+  return "always_comb begin\n" + init + s.x("  for (int e = 0; e < ${T}; e++) begin\n") + body + "  end\nend\n";
+}
+
+// p_cap, p_last_start, p_lastlen from p_nruns and the selected run vectors.
+std::string last_run(const Shape& s, const std::string& p) {
+  std::string out = fmt::format("always_comb begin\n  {0}_cap = '0;\n  {0}_last_start = '0;\n  {0}_last_begin = '0;\n", p);
+  for (int j = 0; j < s.K; ++j) {
+    out += fmt::format("  if ({0}_nruns == {1}) begin\n    {0}_cap = {0}_rend[{2} +: {3}];\n    {0}_last_start = {0}_rstart[{4} +: {5}];\n",
+                       p, s.k(s.NRW, j + 1), j * s.LW, s.LW, j * s.IXW, s.IXW);
+    if (j > 0) out += fmt::format("    {0}_last_begin = {0}_rend[{1} +: {2}];\n", p, (j - 1) * s.LW, s.LW);
+    out += "  end\n";
+  }
+  out += fmt::format("end\nassign {0}_lastlen = {0}_cap - {0}_last_begin;\n", p);
+  return out;
+}
+
+// SRAM slot of capacity offset `ofs` (LW bits): the first run whose end exceeds
+// it. Slots are below DEPTH, so the arithmetic is done modulo 2^IXW.
+std::string slot_of(const Shape& s, const std::string& p, const std::string& ofs, const std::string& out) {
+  std::string body = fmt::format("always_comb begin\n  {} = '0;\n", out);
+  std::string ofs_lo = low_bits(ofs, s.LW, s.IXW);
+  for (int j = s.K - 1; j >= 0; --j) {
+    std::string begin = j == 0 ? "" : fmt::format(" - {}_rend[{} +: {}]", p, (j - 1) * s.LW, s.IXW);
+    body += fmt::format("  if ({0} < {1}_rend[{2} +: {3}]) {4} = {1}_rstart[{5} +: {6}] + {7}{8};\n", ofs, p, j * s.LW,
+                        s.LW, out, j * s.IXW, s.IXW, ofs_lo, begin);
+  }
+  return body + "end\n";
+}
+
+void declare_runs(SvModule& m, const Shape& s, const std::string& p) {
+  m.signal(p + "_rstart", s.K * s.IXW, "selected entry: run start slots");
+  m.signal(p + "_rend", s.K * s.LW, "selected entry: run cumulative end offsets");
+}
+
+SvModule table_module(const Shape& s, const std::string& name) {
+  const auto& c = s.c;
+  SvModule m(name,
+             "RIFF index table of CHORD: one entry per tensor (id, global base / end /\n"
+             "write pointer, resident length, up to EXTENTS SRAM runs, reuse metadata).\n"
+             "Lookups are by tensor id (one comparator per entry, no per-line tags);\n"
+             "hit and SRAM slot are computed from the entry's fields. The controller\n"
+             "writes fields through two update ports (A: the accessed or registered\n"
+             "entry, B: the source of stolen space). After reset entry 0 owns the\n"
+             "whole SRAM as spare space.");
+  m.record_config(c.to_json());
+  m.note(fmt::format("Entry width: {} bits ({} entries = {} bits of table storage).", c.entry_bits(), c.entries,
+                     c.entry_bits() * c.entries));
+  m.input("clk", 1, "clock");
+  m.input("rst_n", 1, "synchronous active-low reset");
+  for (const auto& l : links(s)) {
+    if (l.table_out) m.output(l.name, l.width, l.comment);
+    else m.input(l.name, l.width, l.comment);
+  }
+
+  // ---- storage
+  m.signal("valid_q", s.T, "entry holds a registered tensor");
+  m.signal("id_q", s.T * s.IDW, "tensor ids, entry e at [e*IDW +: IDW]");
+  m.signal("base_q", s.T * s.AW, "global base addresses");
+  m.signal("end_q", s.T * s.AW, "global end addresses (exclusive)");
+  m.signal("wptr_q", s.T * s.AW, "next address the producer must write");
+  m.signal("res_q", s.T * s.LW, "resident length: the prefix [base, base + res) is in the SRAM");
+  m.signal("nruns_q", s.T * s.NRW, "runs in use");
+  if (s.riff) {
+    m.signal("dist_q", s.T * s.DW, "next-use distance");
+    m.signal("uses_q", s.T * s.UW, "remaining uses");
+  }
+  m.signal("rstart_q", s.T * s.K * s.IXW, "run start slots, entry e run j at [(e*K+j)*IXW +: IXW]");
+  m.signal("rend_q", s.T * s.K * s.LW, "run cumulative end offsets, entry e run j at [(e*K+j)*LW +: LW]");
+
+  std::string regs;
+  std::string meta_reset = s.riff ? s.x("      dist_q[e*${DW} +: ${DW}]    <= '0;\n      uses_q[e*${UW} +: ${UW}]    <= '0;\n") : "";
+  std::string resets = s.x(R"(
+      valid_q[e]                  <= 1'b0;
+      id_q[e*${IDW} +: ${IDW}]    <= '0;
+      base_q[e*${AW} +: ${AW}]    <= '0;
+      end_q[e*${AW} +: ${AW}]     <= '0;
+      wptr_q[e*${AW} +: ${AW}]    <= '0;
+      res_q[e*${LW} +: ${LW}]     <= '0;
+      rstart_q[e*${K}*${IXW} +: ${K}*${IXW}] <= '0;
+${meta_reset})", {{"meta_reset", meta_reset}});
+  // Entry 0 owns run 0 = [0, DEPTH) after reset.
+  resets += fmt::format("      nruns_q[e*{0} +: {0}] <= (e == 0) ? {1} : {2};\n", s.NRW, s.k(s.NRW, 1), s.k(s.NRW, 0));
+  resets += fmt::format("      rend_q[e*{0}*{1} +: {1}] <= (e == 0) ? {2} : {3};\n", s.K, s.LW, s.k(s.LW, s.D), s.k(s.LW, 0));
+  if (s.K > 1)
+    resets += fmt::format("      rend_q[e*{0}*{1} + {1} +: {2}] <= '0;\n", s.K, s.LW, (s.K - 1) * s.LW);
+  std::string runs_a, runs_b;
+  for (int j = 0; j < s.K; ++j) {
+    runs_a += fmt::format(
+        "        if (ua_run == {0}) begin\n          if (ua_rstart_we) rstart_q[(e*{1}+{2})*{3} +: {3}] <= ua_rstart;\n"
+        "          rend_q[(e*{1}+{2})*{4} +: {4}] <= ua_rend;\n        end\n",
+        s.k(s.RIW, j), s.K, j, s.IXW, s.LW);
+    runs_b += fmt::format("        if (ub_run == {0}) rend_q[(e*{1}+{2})*{3} +: {3}] <= ub_rend;\n", s.k(s.RIW, j), s.K,
+                          j, s.LW);
+  }
+  std::string meta_write = s.riff ? s.x(R"(        if (ua_meta_we) begin
+          dist_q[e*${DW} +: ${DW}] <= ua_dist;
+          uses_q[e*${UW} +: ${UW}] <= ua_uses;
+        end
+)") : "";
+  std::string res_b = s.riff ? s.x("      if (ub_res_we) res_q[e*${LW} +: ${LW}] <= ub_res;\n") : "";
+  m.section("Entry storage: one register set per entry, written by update ports A and B",
+            s.x(R"(
+for (genvar e = 0; e < ${T}; e++) begin : g_entry
+  localparam logic [${EW}-1:0] IDX = e;
+  always_ff @(posedge clk) begin
+    if (!rst_n) begin
+${resets}    end else begin
+      if (ua_entry == IDX) begin
+        if (ua_valid_we) valid_q[e] <= ua_valid;
+        if (ua_tensor_we) begin
+          id_q[e*${IDW} +: ${IDW}] <= ua_id;
+          base_q[e*${AW} +: ${AW}] <= ua_base;
+          end_q[e*${AW} +: ${AW}]  <= ua_end;
+        end
+        if (ua_wptr_we) wptr_q[e*${AW} +: ${AW}] <= ua_wptr;
+        if (ua_res_we) res_q[e*${LW} +: ${LW}] <= ua_res;
+${meta_write}        if (ua_nruns_we) nruns_q[e*${NRW} +: ${NRW}] <= ua_nruns;
+        if (ua_run_we) begin
+${runs_a}        end
+      end
+      if (ub_entry == IDX) begin
+${res_b}        if (ub_nruns_we) nruns_q[e*${NRW} +: ${NRW}] <= ub_nruns;
+        if (ub_run_we) begin
+${runs_b}        end
+      end
+    end
+  end
+end
+)",
+                {{"resets", resets}, {"runs_a", runs_a}, {"runs_b", runs_b}, {"res_b", res_b}, {"meta_write", meta_write}}));
+
+  // ---- read lookup
+  m.signal("lr_match", s.T, "read lookup: entry holds the requested id");
+  for (auto [f, w] : std::vector<std::pair<std::string, int>>{{"base", s.AW}, {"end", s.AW}, {"res", s.LW}})
+    m.signal("lr_" + f, w, "read lookup: selected " + f);
+  declare_runs(m, s, "lr");
+  m.signal("lr_ofs", s.AW, "read lookup: addr - base");
+  m.signal("lr_ofs_lo", s.LW, "read lookup: offset within the capacity (meaningful on a hit)");
+  m.section("Read lookup: id match (one comparator per entry), then hit = base <= addr < base + res",
+            s.x(R"(
+always_comb begin
+  lr_match = '0;
+  for (int e = 0; e < ${T}; e++) lr_match[e] = valid_q[e] && (id_q[e*${IDW} +: ${IDW}] == lr_id);
+end
+always_comb begin
+  lr_entry = '0;
+  for (int e = 0; e < ${T}; e++) lr_entry = lr_entry | (lr_match[e] ? ${EW}'(e) : '0);
+end
+assign lr_found = |lr_match;
+)") + select_fields(s, "lr", "lr_match",
+                    {{"base", s.AW}, {"end", s.AW}, {"res", s.LW}, {"rstart", s.K * s.IXW}, {"rend", s.K * s.LW}}) +
+                s.x(R"(assign lr_ofs      = lr_addr - lr_base;
+assign lr_ofs_lo   = ${ofs_lo};
+assign lr_in_range = (lr_addr >= lr_base) && (lr_addr < lr_end);
+assign lr_hit      = lr_found && lr_in_range && (lr_ofs < ${res_x});
+)",
+                    {{"ofs_lo", low_bits("lr_ofs", s.AW, s.LW)}, {"res_x", zext("lr_res", s.LW, s.AW)}}) +
+                slot_of(s, "lr", "lr_ofs_lo", "lr_slot"));
+
+  // ---- write lookup
+  m.signal("lw_match", s.T, "write lookup: entry holds the written id");
+  m.signal("lw_base", s.AW, "write lookup: selected base");
+  m.signal("lw_end", s.AW, "write lookup: selected end");
+  if (s.riff) {
+    m.signal("lw_dist", s.DW, "write lookup: selected next-use distance");
+    m.signal("lw_uses", s.UW, "write lookup: selected remaining uses");
+  }
+  declare_runs(m, s, "lw");
+  m.signal("lw_last_begin", s.LW, "write lookup: capacity offset where the last run begins");
+  m.signal("lw_last_start", s.IXW, "write lookup: first slot of the last run");
+  m.signal("lw_lastlen", s.LW, "write lookup: length of the last run");
+  m.signal("lw_wofs", s.AW, "write lookup: wptr - base");
+  m.signal("lw_left", s.AW, "write lookup: end - wptr");
+  std::string key_logic;
+  if (s.riff) {
+    key_logic = s.x(R"(assign lw_dead = lw_uses == '0;
+assign lw_key  = {lw_uses != '0, ~lw_dist, lw_uses};
+)");
+  }
+  std::vector<std::pair<std::string, int>> lw_fields = {{"base", s.AW}, {"end", s.AW}, {"wptr", s.AW}, {"res", s.LW},
+                                                        {"nruns", s.NRW}, {"rstart", s.K * s.IXW}, {"rend", s.K * s.LW}};
+  if (s.riff) {
+    lw_fields.push_back({"dist", s.DW});
+    lw_fields.push_back({"uses", s.UW});
+  }
+  m.section("Write lookup: order check, prefix / room / run-limit flags, next slot",
+            s.x(R"(
+always_comb begin
+  lw_match = '0;
+  for (int e = 0; e < ${T}; e++) lw_match[e] = valid_q[e] && (id_q[e*${IDW} +: ${IDW}] == lw_id);
+end
+always_comb begin
+  lw_entry = '0;
+  for (int e = 0; e < ${T}; e++) lw_entry = lw_entry | (lw_match[e] ? ${EW}'(e) : '0);
+end
+assign lw_found = |lw_match;
+)") + select_fields(s, "lw", "lw_match", lw_fields) +
+                last_run(s, "lw") +
+                s.x(R"(assign lw_wofs      = lw_wptr - lw_base;
+assign lw_left      = lw_end - lw_wptr;
+assign lw_in_order  = lw_found && (lw_addr == lw_wptr) && (lw_wptr < lw_end);
+assign lw_prefix    = lw_wofs == ${res_x};
+assign lw_has_room  = lw_res < lw_cap;
+assign lw_runs_full = lw_nruns == ${kfull};
+assign lw_need      = (lw_left > ${dconst}) ? ${dlen} : ${left_lo};
+assign lw_last_end  = ${last_start_x} + ${lastlen_x};
+)",
+                    {{"res_x", zext("lw_res", s.LW, s.AW)},
+                     {"kfull", s.k(s.NRW, s.K)},
+                     {"dconst", s.k(s.AW, s.D)},
+                     {"dlen", s.k(s.LW, s.D)},
+                     {"left_lo", low_bits("lw_left", s.AW, s.LW)},
+                     {"last_start_x", zext("lw_last_start", s.IXW, s.IXW + 1)},
+                     {"lastlen_x", s.LW == s.IXW + 1 ? "lw_lastlen" : zext("lw_lastlen", s.LW, s.IXW + 1)}}) +
+                key_logic + slot_of(s, "lw", "lw_res", "lw_slot"));
+
+  // ---- command lookup
+  m.signal("lc_match", s.T, "command lookup: entry holds the command's id");
+  m.section("Command lookup and the lowest free entry", s.x(R"(
+always_comb begin
+  lc_match = '0;
+  for (int e = 0; e < ${T}; e++) lc_match[e] = valid_q[e] && (id_q[e*${IDW} +: ${IDW}] == lc_id);
+end
+always_comb begin
+  lc_entry = '0;
+  for (int e = 0; e < ${T}; e++) lc_entry = lc_entry | (lc_match[e] ? ${EW}'(e) : '0);
+end
+assign lc_found = |lc_match;
+always_comb begin
+  free_entry = '0;
+  for (int e = ${T} - 1; e >= 0; e--) if (!valid_q[e]) free_entry = ${EW}'(e);
+end
+assign free_found = !(&valid_q);
+)"));
+
+  // ---- indexed view
+  m.signal("ls_sel", s.T, "indexed view: one-hot entry select");
+  m.signal("ls_rstart", s.K * s.IXW, "indexed view: run start slots");
+  m.signal("ls_rend", s.K * s.LW, "indexed view: run cumulative end offsets");
+  m.signal("ls_last_begin", s.LW, "indexed view: capacity offset where the last run begins");
+  std::vector<std::pair<std::string, int>> ls_fields = {
+      {"nruns", s.NRW}, {"rstart", s.K * s.IXW}, {"rend", s.K * s.LW}};
+  std::string ls_extra;
+  if (s.riff) {
+    ls_fields.push_back({"base", s.AW});
+    ls_fields.push_back({"dist", s.DW});
+    ls_fields.push_back({"uses", s.UW});
+    m.signal("ls_res_sel", s.LW, "indexed view: resident length");
+    m.signal("ls_dist", s.DW, "indexed view: next-use distance");
+    m.signal("ls_uses", s.UW, "indexed view: remaining uses");
+    ls_extra = s.x(R"(assign ls_valid = |(ls_sel & valid_q);
+assign ls_res   = ls_res_sel;
+assign ls_key   = {ls_uses != '0, ~ls_dist, ls_uses};
+assign ls_spare = ls_cap - ls_res_sel;
+)");
+  } else {
+    m.signal("ls_res_sel", s.LW, "indexed view: resident length");
+    ls_extra = "assign ls_spare = ls_cap - ls_res_sel;\n";
+  }
+  std::string ls_res_sel = s.x(R"(always_comb begin
+  ls_res_sel = '0;
+  for (int e = 0; e < ${T}; e++) ls_res_sel = ls_res_sel | ({${LW}{ls_sel[e]}} & res_q[e*${LW} +: ${LW}]);
+end
+)");
+  m.section("Indexed view of one entry (victim scan and steal source)",
+            s.x(R"(
+always_comb begin
+  ls_sel = '0;
+  for (int e = 0; e < ${T}; e++) ls_sel[e] = ls_entry == ${EW}'(e);
+end
+)") + select_fields(s, "ls", "ls_sel", ls_fields) +
+                ls_res_sel + last_run(s, "ls") + ls_extra);
+  return m;
+}
+
+// ------------------------------------------------------------------ controller
+
+void controller_ports(SvModule& m, const Shape& s) {
+  m.input("clk", 1, "clock");
+  m.input("rst_n", 1, "synchronous active-low reset");
+  m.input("cmd_valid", 1, "command: valid");
+  m.output("cmd_ready", 1, "command: accepted (commands run alone, between accesses)");
+  m.input("cmd_op", 2, "command: 0 register, 1 update metadata, 2 release (3 is illegal)");
+  m.input("cmd_id", s.IDW, "command: tensor id");
+  m.input("cmd_base", s.AW, "command: register: global base address");
+  m.input("cmd_end", s.AW, "command: register: global end address (exclusive)");
+  if (s.riff) {
+    m.input("cmd_dist", s.DW, "command: register/update: next-use distance");
+    m.input("cmd_uses", s.UW, "command: register/update: remaining uses");
+  }
+  m.input("wr_valid", 1, "write stream: valid");
+  m.output("wr_ready", 1, "write stream: accepted");
+  m.input("wr_id", s.IDW, "write stream: tensor id");
+  m.input("wr_addr", s.AW, "write stream: global address (must be the tensor's next address)");
+  m.input("wr_data", s.WW, "write stream: data");
+  m.input("rd_req_valid", 1, "read request: valid");
+  m.output("rd_req_ready", 1, "read request: accepted");
+  m.input("rd_req_id", s.IDW, "read request: tensor id");
+  m.input("rd_req_addr", s.AW, "read request: global address");
+  m.output("rd_rsp_valid", 1, "read response: valid (responses in request order)");
+  m.input("rd_rsp_ready", 1, "read response: taken");
+  m.output("rd_rsp_data", s.WW, "read response: data (0 for an illegal read)");
+  m.output("rd_rsp_hit", 1, "read response: served by the SRAM");
+  m.output("rd_rsp_err", 1, "read response: illegal read (unregistered id or address outside the tensor)");
+  m.output("dram_req_valid", 1, "DRAM request: valid (requests are performed in order)");
+  m.input("dram_req_ready", 1, "DRAM request: accepted");
+  m.output("dram_req_write", 1, "DRAM request: 1 write (spill / eviction write-back), 0 read (miss)");
+  m.output("dram_req_addr", s.AW, "DRAM request: global word address");
+  m.output("dram_req_data", s.WW, "DRAM request: write data");
+  m.input("dram_rsp_valid", 1, "DRAM read response: valid (in request order)");
+  m.output("dram_rsp_ready", 1, "DRAM read response: taken");
+  m.input("dram_rsp_data", s.WW, "DRAM read response: data");
+  m.output("cnt_rd_hit", s.CW, "counter: reads served by the SRAM");
+  m.output("cnt_rd_miss", s.CW, "counter: reads served by DRAM");
+  m.output("cnt_wr_hit", s.CW, "counter: writes stored in the SRAM");
+  m.output("cnt_wr_spill", s.CW, "counter: writes sent to DRAM");
+  m.output("cnt_evict", s.CW, "counter: words evicted (written back) by RIFF");
+  m.output("cnt_error", s.CW, "counter: illegal reads, writes and commands");
+  m.output("status_err", kChordStatusBits, "sticky errors: [0] read unregistered, [1] read outside tensor, [2] write unregistered, "
+                                           "[3] write out of order, [4] table full, [5] duplicate id, [6] empty range, "
+                                           "[7] update/release unregistered, [8] illegal opcode");
+  m.output("mon_rd_valid", 1, "monitor: a read was accepted this cycle");
+  m.output("mon_rd_kind", 2, "monitor: 0 hit, 1 miss, 2 error");
+  m.output("mon_rd_entry", s.EW, "monitor: table entry of the read");
+  m.output("mon_rd_slot", s.IXW, "monitor: SRAM slot of a hit");
+  m.output("mon_wr_valid", 1, "monitor: a write was accepted this cycle");
+  m.output("mon_wr_kind", 2, "monitor: 0 stored, 1 spilled, 2 stored after eviction, 3 error");
+  m.output("mon_wr_entry", s.EW, "monitor: table entry of the write");
+  m.output("mon_wr_slot", s.IXW, "monitor: SRAM slot of a stored write");
+  m.output("mon_wr_victim", s.EW, "monitor: entry whose tail was evicted (kind 2)");
+  m.output("mon_wr_evicted", s.LW, "monitor: words evicted (kind 2)");
+  m.output("mon_cmd_valid", 1, "monitor: a command was accepted this cycle");
+  m.output("mon_cmd_status", 3, "monitor: 0 ok, 1 unregistered, 2 table full, 3 duplicate, 4 empty range, 7 illegal opcode");
+  m.output("mon_cmd_entry", s.EW, "monitor: entry registered / updated / released");
+}
+
+SvModule controller_module(const Shape& s, const std::string& name) {
+  const auto& c = s.c;
+  SvModule m(name,
+             "PRELUDE controller of CHORD: takes one command, or one read and one write\n"
+             "per cycle, and makes the functional model's decisions. A write stores if its\n"
+             "tensor's resident prefix is intact and its runs have room; otherwise it\n"
+             "steals space (free space first, then - RIFF - the tail of the lowest-priority\n"
+             "tensor if that ranks strictly lower) after a scan of the table, one entry per\n"
+             "cycle, or spills to DRAM. Evicted words are written back before the write\n"
+             "lands. Within a cycle the read is ordered before the write.");
+  m.record_config(c.to_json());
+  m.note(fmt::format("Options: {}, {} RAM, {} reads in flight, {}-entry DRAM request queue.",
+                     s.riff ? "RIFF on" : "PRELUDE only (victim scan and write-back engine removed)",
+                     s.sram ? "1-cycle-latency SRAM" : "flop-array", s.RQ, s.DQ));
+  controller_ports(m, s);
+  for (const auto& l : links(s)) {
+    if (l.table_out) m.input(l.name, l.width, l.comment);
+    else m.output(l.name, l.width, l.comment);
+  }
+  m.output("ram_we", 1, "SRAM write enable");
+  m.output("ram_waddr", s.IXW, "SRAM write slot");
+  m.output("ram_wdata", s.WW, "SRAM write data");
+  if (s.sram) m.output("ram_re", 1, "SRAM read enable");
+  m.output("ram_raddr", s.IXW, "SRAM read slot");
+  m.input("ram_rdata", s.WW, s.sram ? "SRAM read data (one cycle after ram_re)" : "SRAM read data (combinational)");
+
+  m.localparam("S_IDLE", "3'd0", "accepting commands / reads / writes");
+  m.localparam("S_SCAN", "3'd1", "scanning the table for a space source");
+  m.localparam("S_STEAL", "3'd2", "moving space to the writer");
+  if (s.riff) m.localparam("S_EVICT", "3'd3", "writing the victim's tail back");
+  m.localparam("S_WGO", "3'd4", "accepting the write that waited");
+
+  m.signal("state_q", 3, "controller state");
+  m.signal("idle", 1, "state is S_IDLE");
+  m.signal("wgo", 1, "state is S_WGO");
+  m.signal("open_io", 1, "reads and writes may be accepted (idle, no command waiting)");
+  m.signal("cmd_fire", 1, "command handshake");
+  m.signal("rd_fire", 1, "read request handshake");
+  m.signal("wr_fire", 1, "write handshake");
+  m.signal("rd_err", 1, "illegal read");
+  m.signal("rd_miss", 1, "legal read outside the resident prefix");
+  m.signal("wr_err", 1, "illegal write");
+  m.signal("wr_bypass", 1, "dead tensor: every write spills (RIFF)");
+  m.signal("wr_store_now", 1, "write fits in the entry's own space");
+  m.signal("wr_need_steal", 1, "write needs space from another entry");
+  m.signal("wr_spill_now", 1, "write goes to DRAM without a scan");
+  m.signal("wr_store", 1, "accepted write stored in the SRAM");
+  m.signal("wr_spill", 1, "accepted write sent to DRAM");
+  m.signal("start_scan", 1, "a write needs space: start the table scan");
+  m.signal("spill_q", 1, "the waiting write spills (no source found)");
+  m.signal("ev_q", 1, "the waiting write evicted a victim");
+  m.signal("victim_q", s.EW, "entry whose tail was evicted");
+  m.signal("evicted_q", s.LW, "words evicted");
+  m.signal("w_q", s.EW, "entry of the waiting write");
+
+  // ---- queues
+  m.signal("dq_count_q", s.DQC, "DRAM request queue occupancy");
+  m.signal("dq_head_q", s.DQW, "DRAM request queue head");
+  m.signal("dq_tail_q", s.DQW, "DRAM request queue tail");
+  m.signal("dq_free", s.DQC, "free DRAM request queue entries");
+  m.signal("dq_free_ge1", 1, "at least one free entry");
+  m.signal("dq_free_ge2", 1, "at least two free entries");
+  m.signal("dq_pop", 1, "DRAM accepted the head request");
+  m.signal("dq_push0", 1, "push from the read miss or eviction path");
+  m.signal("dq_push1", 1, "push from the write spill path");
+  m.signal("dq_w0", 1, "push 0: write flag");
+  m.signal("dq_a0", s.AW, "push 0: address");
+  m.signal("dq_d0", s.WW, "push 0: data");
+  m.signal("dq_idx1", s.DQW, "push 1: queue index");
+  m.array("dq_write_q", 1, s.DQ, "DRAM request queue: write flag");
+  m.array("dq_addr_q", s.AW, s.DQ, "DRAM request queue: address");
+  m.array("dq_data_q", s.WW, s.DQ, "DRAM request queue: data");
+
+  m.signal("rq_count_q", s.RQC, "reads in flight (accepted, response not yet taken)");
+  m.signal("rq_head_q", s.RQW, "oldest read in flight");
+  m.signal("rq_tail_q", s.RQW, "next read slot");
+  m.array("rq_kind_q", 2, s.RQ, "read in flight: 0 hit, 1 miss, 2 error");
+  m.array("rq_data_q", s.WW, s.RQ, "read in flight: SRAM data of a hit");
+  m.signal("rq_avail_q", s.RQ, "read in flight: its SRAM data has arrived");
+  m.signal("rq_head_kind", 2, "kind of the oldest read");
+  m.signal("rq_room", 1, "a read slot is free");
+  m.signal("rsp_fire", 1, "read response handshake");
+  m.signal("drf_count_q", s.RQC, "DRAM read data waiting");
+  m.signal("drf_head_q", s.RQW, "oldest DRAM read data");
+  m.signal("drf_tail_q", s.RQW, "next DRAM read data slot");
+  m.array("drf_data_q", s.WW, s.RQ, "DRAM read data, in order");
+  m.signal("drf_push", 1, "DRAM read response handshake");
+  m.signal("drf_pop", 1, "a miss response is taken");
+
+  const std::string one_dq = s.k(s.DQC, 1), two_dq = s.k(s.DQC, 2);
+  m.section("Arbitration: a command runs alone; otherwise one read and one write per cycle", s.x(R"(
+assign idle      = state_q == S_IDLE;
+assign wgo       = state_q == S_WGO;
+assign cmd_ready = idle;
+assign cmd_fire  = cmd_valid && cmd_ready;
+assign open_io   = idle && !cmd_valid;
+)"));
+
+  m.section("Read decision: the tensor's own entry says hit or miss (no tag search)", s.x(R"(
+assign lr_id        = rd_req_id;
+assign lr_addr      = rd_req_addr;
+assign rd_err       = !lr_found || !lr_in_range;
+assign rd_miss      = !rd_err && !lr_hit;
+assign rq_room      = rq_count_q != ${rqfull};
+assign rd_req_ready = open_io && rq_room && (!rd_miss || dq_free_ge1);
+assign rd_fire      = rd_req_valid && rd_req_ready;
+)",
+                                                                                                 {{"rqfull", s.k(s.RQC, s.RQ)}}));
+
+  std::string bypass = s.riff ? "!wr_err && lw_dead" : "1'b0";
+  m.section("Write decision (PRELUDE): store in own space, scan for space, or spill", s.x(R"(
+assign lw_id          = wr_id;
+assign lw_addr        = wr_addr;
+assign wr_err         = !lw_found || !lw_in_order;
+assign wr_bypass      = ${bypass};
+assign wr_store_now   = !wr_err && !wr_bypass && lw_prefix && lw_has_room;
+assign wr_need_steal  = !wr_err && !wr_bypass && lw_prefix && !lw_has_room && !lw_runs_full;
+assign wr_spill_now   = !wr_err && !wr_store_now && !wr_need_steal;
+assign start_scan     = open_io && wr_valid && wr_need_steal;
+assign wr_ready       = (open_io && (wr_err || wr_store_now || (wr_spill_now && dq_free_ge2)))
+                     || (wgo && (!spill_q || dq_free_ge1));
+assign wr_fire        = wr_valid && wr_ready;
+assign wr_store       = wr_fire && (wgo ? !spill_q : wr_store_now);
+assign wr_spill       = wr_fire && (wgo ? spill_q : wr_spill_now);
+assign ram_we         = wr_store;
+assign ram_waddr      = lw_slot;
+assign ram_wdata      = wr_data;
+)",
+                                                                                            {{"bypass", bypass}}));
+
+  // ---- scan + steal
+  m.signal("scan_q", s.EW, "entry under scan");
+  m.signal("scan_last", 1, "scanning the last entry");
+  m.signal("sp_found_q", 1, "an entry with spare space was found");
+  m.signal("sp_idx_q", s.EW, "the lowest such entry");
+  m.signal("sp_cand", 1, "the scanned entry has spare space");
+  m.signal("src", s.EW, "entry that gives up space");
+  m.signal("take", 1, "a source exists");
+  m.signal("avail", s.LW, "words the source can give from its last run");
+  m.signal("count", s.LW, "words moved: min(need, avail)");
+  m.signal("region", s.IXW, "first slot of the moved words");
+  m.signal("merge", 1, "the moved words continue the writer's last run");
+  std::string scan_victim, steal_choice, ev_start, avail_expr;
+  if (s.riff) {
+    m.signal("vc_found_q", 1, "a victim candidate was found");
+    m.signal("vc_idx_q", s.EW, "lowest-priority resident entry (ties: lowest entry)");
+    m.signal("vc_key_q", s.KEYW, "its priority key");
+    m.signal("vc_cand", 1, "the scanned entry is a resident tensor");
+    m.signal("use_vic", 1, "RIFF: evict the victim's tail");
+    scan_victim = s.x(R"(
+      if (vc_cand && (!vc_found_q || (ls_key < vc_key_q))) begin
+        vc_found_q <= 1'b1;
+        vc_idx_q   <= scan_q;
+        vc_key_q   <= ls_key;
+      end)");
+    steal_choice = R"(assign vc_cand = (scan_q != w_q) && ls_valid && (ls_res != '0);
+assign use_vic = !sp_found_q && vc_found_q && (vc_key_q < lw_key);
+assign src     = sp_found_q ? sp_idx_q : vc_idx_q;
+assign take    = sp_found_q || use_vic;
+)";
+    avail_expr = "sp_found_q ? ((ls_spare < ls_lastlen) ? ls_spare : ls_lastlen) : ls_lastlen";
+  } else {
+    steal_choice = "assign src  = sp_idx_q;\nassign take = sp_found_q;\n";
+    avail_expr = "(ls_spare < ls_lastlen) ? ls_spare : ls_lastlen";
+  }
+  std::string vc_reset = s.riff ? "\n      vc_found_q <= 1'b0;" : "";
+  std::string steal_next = s.riff ? "state_q <= !take ? S_WGO : (use_vic ? S_EVICT : S_WGO);" : "state_q <= S_WGO;";
+  std::string ev_flag = s.riff ? "use_vic" : "1'b0";
+  m.section("Scan: one entry per cycle; free space (lowest entry) wins, else RIFF's lowest-priority victim",
+            s.x(R"(
+assign ls_entry  = (state_q == S_SCAN) ? scan_q : src;
+assign scan_last = scan_q == ${last_entry};
+assign sp_cand   = (scan_q != w_q) && (ls_spare != '0);
+${steal_choice}assign avail     = ${avail_expr};
+assign count     = (lw_need < avail) ? lw_need : avail;
+assign region     = ls_last_start + ${lastlen_lo} - ${count_lo};
+assign merge     = (lw_nruns != '0) && (lw_last_end == ${region_w});
+)",
+                {{"last_entry", s.k(s.EW, s.T - 1)},
+                 {"steal_choice", steal_choice},
+                 {"avail_expr", avail_expr},
+                 {"lastlen_lo", low_bits("ls_lastlen", s.LW, s.IXW)},
+                 {"count_lo", low_bits("count", s.LW, s.IXW)},
+                 {"region_w", zext("region", s.IXW, s.IXW + 1)}}));
+
+  // ---- eviction engine
+  std::string ev_section, ev_done, ev_issue_reset, ev_setup;
+  if (s.riff) {
+    m.signal("ev_slot_q", s.IXW, "next victim slot to read");
+    m.signal("ev_addr_q", s.AW, "global address of the next victim word");
+    m.signal("ev_left_q", s.LW, "victim words still to read");
+    m.signal("ev_issue", 1, "read a victim word this cycle");
+    m.signal("ev_push", 1, "push a victim word to the DRAM queue this cycle");
+    m.signal("ev_done", 1, "write-back finished");
+    m.signal("ev_push_addr", s.AW, "address of the pushed victim word");
+    ev_setup = s.x(R"(
+        ev_slot_q <= region;
+        ev_addr_q <= ls_base + ${res_minus};
+        ev_left_q <= count;)",
+                   {{"res_minus", zext("ls_res - count", s.LW, s.AW)}});
+    if (s.sram) {
+      m.signal("ev_pend_q", 1, "a victim word read last cycle is on ram_rdata");
+      m.signal("ev_paddr_q", s.AW, "its global address");
+      ev_section = s.x(R"(
+assign ev_issue     = (state_q == S_EVICT) && (ev_left_q != '0) && dq_free_ge2;
+assign ev_push      = ev_pend_q;
+assign ev_push_addr = ev_paddr_q;
+assign ev_done      = (state_q == S_EVICT) && (ev_left_q == '0) && !ev_pend_q;
+always_ff @(posedge clk) begin
+  if (!rst_n) ev_pend_q <= 1'b0;
+  else ev_pend_q <= ev_issue;
+end
+always_ff @(posedge clk) begin
+  if (ev_issue) ev_paddr_q <= ev_addr_q;
+end
+)");
+    } else {
+      ev_section = s.x(R"(
+assign ev_issue     = (state_q == S_EVICT) && (ev_left_q != '0) && dq_free_ge1;
+assign ev_push      = ev_issue;
+assign ev_push_addr = ev_addr_q;
+assign ev_done      = (state_q == S_EVICT) && (ev_left_q == '0);
+)");
+    }
+    ev_section += R"(always_ff @(posedge clk) begin
+  if (state_q == S_STEAL) begin)" + ev_setup + R"(
+  end else if (ev_issue) begin
+    ev_slot_q <= ev_slot_q + 1'b1;
+    ev_addr_q <= ev_addr_q + 1'b1;
+    ev_left_q <= ev_left_q - 1'b1;
+  end
+end
+)";
+    m.section("Eviction write-back: the victim's tail words go to DRAM, lowest address first", ev_section);
+    ev_done = "      S_EVICT: if (ev_done) state_q <= S_WGO;\n";
+  }
+  m.section("Controller state", s.x(R"(
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    state_q    <= S_IDLE;
+    scan_q     <= '0;
+    sp_found_q <= 1'b0;
+    sp_idx_q   <= '0;
+    spill_q    <= 1'b0;
+    ev_q       <= 1'b0;
+    victim_q   <= '0;
+    evicted_q  <= '0;
+    w_q        <= '0;${vc_reset}
+  end else begin
+    case (state_q)
+      S_IDLE: if (start_scan) begin
+        state_q    <= S_SCAN;
+        scan_q     <= '0;
+        sp_found_q <= 1'b0;
+        spill_q    <= 1'b0;
+        ev_q       <= 1'b0;
+        w_q        <= lw_entry;${vc_reset}
+      end
+      S_SCAN: begin
+        if (sp_cand && !sp_found_q) begin
+          sp_found_q <= 1'b1;
+          sp_idx_q   <= scan_q;
+        end${scan_victim}
+        // Free space has precedence and the first one found wins: stop early.
+        if (scan_last || sp_cand) state_q <= S_STEAL;
+        else scan_q <= scan_q + 1'b1;
+      end
+      S_STEAL: begin
+        spill_q   <= !take;
+        ev_q      <= take && ${ev_flag};
+        victim_q  <= src;
+        evicted_q <= count;
+        ${steal_next}
+      end
+${ev_done}      S_WGO: if (wr_fire || !wr_valid) state_q <= S_IDLE;
+      default: state_q <= S_IDLE;
+    endcase
+  end
+end
+)",
+                                  {{"vc_reset", vc_reset}, {"scan_victim", scan_victim}, {"ev_flag", ev_flag},
+                                   {"steal_next", steal_next}, {"ev_done", ev_done}}));
+
+  // ---- table updates
+  std::string ub_res = s.riff ? "assign ub_res_we    = (state_q == S_STEAL) && use_vic;\nassign ub_res       = ls_res - count;\n" : "";
+  m.section("Table updates: commands, accepted writes (port A), space moves (ports A and B)", s.x(R"(
+${upd_decl}assign reg_ok   = cmd_fire && (cmd_op == 2'd0) && !lc_found && (cmd_base < cmd_end) && free_found;
+${upd_ok}assign rel_ok   = cmd_fire && (cmd_op == 2'd2) && lc_found;
+assign steal_go = (state_q == S_STEAL) && take;
+
+assign ua_entry     = cmd_fire ? (cmd_op == 2'd0 ? free_entry : lc_entry) : (steal_go ? w_q : lw_entry);
+assign ua_valid_we  = reg_ok || rel_ok;
+assign ua_valid     = reg_ok;
+assign ua_tensor_we = reg_ok;
+assign ua_id        = cmd_id;
+assign ua_base      = cmd_base;
+assign ua_end       = cmd_end;
+assign ua_wptr_we   = reg_ok || (wr_fire && !wr_err);
+assign ua_wptr      = cmd_fire ? cmd_base : lw_wptr + 1'b1;
+assign ua_res_we    = reg_ok || rel_ok || wr_store;
+assign ua_res       = cmd_fire ? '0 : lw_res + 1'b1;
+${meta}// The writer gains `count` words: a new run at `region`, or its last run grows.
+assign ua_run_we    = steal_go;
+assign ua_run       = ${ua_run};
+assign ua_rstart_we = !merge;
+assign ua_rstart    = region;
+assign ua_rend      = lw_cap + count;
+assign ua_nruns_we  = steal_go && !merge;
+assign ua_nruns     = lw_nruns + 1'b1;
+// The source loses the tail of its last run (and the run if it empties).
+assign ub_entry     = src;
+assign ub_run_we    = steal_go;
+assign ub_run       = ${ub_run};
+assign ub_rend      = ls_cap - count;
+assign ub_nruns_we  = steal_go && (count == ls_lastlen);
+assign ub_nruns     = ls_nruns - 1'b1;
+${ub_res})",
+                                                                                                           {{"ua_run", "merge ? " + low_bits("lw_nruns", s.NRW, s.RIW) + " - 1'b1 : " + low_bits("lw_nruns", s.NRW, s.RIW)},
+                                                                                                            {"ub_run", low_bits("ls_nruns", s.NRW, s.RIW) + " - 1'b1"},
+                                                                                                            {"ub_res", ub_res},
+                                                                                                            {"upd_decl", s.riff ? "logic reg_ok, upd_ok, rel_ok, steal_go;\n" : "logic reg_ok, rel_ok, steal_go;\n"},
+                                                                                                            {"upd_ok", s.riff ? "assign upd_ok   = cmd_fire && (cmd_op == 2'd1) && lc_found;\n" : ""},
+                                                                                                            {"meta", s.riff ? "assign ua_meta_we   = reg_ok || upd_ok;\nassign ua_dist      = cmd_dist;\nassign ua_uses      = cmd_uses;\n" : ""}}));
+  m.section("Command port lookup", "assign lc_id = cmd_id;\n");
+
+  // ---- DRAM request queue
+  std::string push0 = s.riff ? "assign dq_push0 = (rd_fire && rd_miss) || ev_push;\nassign dq_w0    = ev_push;\nassign dq_a0    = ev_push ? ev_push_addr : rd_req_addr;\nassign dq_d0    = ram_rdata;\n"
+                             : "assign dq_push0 = rd_fire && rd_miss;\nassign dq_w0    = 1'b0;\nassign dq_a0    = rd_req_addr;\nassign dq_d0    = ram_rdata;\n";
+  m.section("DRAM request queue: misses, spills and write-backs leave in decision order (read before write)",
+            push0 + s.x(R"(assign dq_push1 = wr_spill;
+assign dq_pop   = dram_req_valid && dram_req_ready;
+assign dq_free  = ${dqfull} - dq_count_q;
+assign dq_free_ge1 = dq_free >= ${one};
+assign dq_free_ge2 = dq_free >= ${two};
+assign dq_idx1  = dq_tail_q + ${dqw_push0};
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    dq_count_q <= '0;
+    dq_head_q  <= '0;
+    dq_tail_q  <= '0;
+  end else begin
+    dq_count_q <= dq_count_q + ${c_push0} + ${c_push1} - ${c_pop};
+    dq_tail_q  <= dq_tail_q + ${t_push0} + ${t_push1};
+    if (dq_pop) dq_head_q <= dq_head_q + 1'b1;
+  end
+end
+always_ff @(posedge clk) begin
+  if (dq_push0) begin
+    dq_write_q[dq_tail_q] <= dq_w0;
+    dq_addr_q[dq_tail_q]  <= dq_a0;
+    dq_data_q[dq_tail_q]  <= dq_d0;
+  end
+  if (dq_push1) begin
+    dq_write_q[dq_idx1] <= 1'b1;
+    dq_addr_q[dq_idx1]  <= wr_addr;
+    dq_data_q[dq_idx1]  <= wr_data;
+  end
+end
+assign dram_req_valid = dq_count_q != '0;
+assign dram_req_write = dq_write_q[dq_head_q];
+assign dram_req_addr  = dq_addr_q[dq_head_q];
+assign dram_req_data  = dq_data_q[dq_head_q];
+)",
+                        {{"dqfull", s.k(s.DQC, s.DQ)},
+                         {"one", one_dq},
+                         {"two", two_dq},
+                         {"dqw_push0", zext("dq_push0", 1, s.DQW)},
+                         {"c_push0", zext("dq_push0", 1, s.DQC)},
+                         {"c_push1", zext("dq_push1", 1, s.DQC)},
+                         {"c_pop", zext("dq_pop", 1, s.DQC)},
+                         {"t_push0", zext("dq_push0", 1, s.DQW)},
+                         {"t_push1", zext("dq_push1", 1, s.DQW)}}));
+
+  // ---- read responses
+  std::string hit_data, ram_read;
+  if (s.sram) {
+    m.signal("rd_pend_q", 1, "a hit's SRAM read was issued last cycle");
+    m.signal("rd_pend_idx_q", s.RQW, "its read slot");
+    hit_data = R"(always_ff @(posedge clk) begin
+  if (!rst_n) rd_pend_q <= 1'b0;
+  else rd_pend_q <= rd_fire && !rd_err && !rd_miss;
+end
+always_ff @(posedge clk) begin
+  if (rd_fire) rd_pend_idx_q <= rq_tail_q;
+  if (rd_pend_q) rq_data_q[rd_pend_idx_q] <= ram_rdata;
+end
+always_ff @(posedge clk) begin
+  if (!rst_n) rq_avail_q <= '0;
+  else begin
+    if (rd_fire) rq_avail_q[rq_tail_q] <= 1'b0;
+    if (rd_pend_q) rq_avail_q[rd_pend_idx_q] <= 1'b1;
+  end
+end
+)";
+    ram_read = s.riff ? "assign ram_re    = (rd_fire && !rd_err && !rd_miss) || ev_issue;\nassign ram_raddr = (state_q == S_EVICT) ? ev_slot_q : lr_slot;\n"
+                      : "assign ram_re    = rd_fire && !rd_err && !rd_miss;\nassign ram_raddr = lr_slot;\n";
+  } else {
+    hit_data = R"(always_ff @(posedge clk) begin
+  if (rd_fire) rq_data_q[rq_tail_q] <= ram_rdata;
+end
+always_ff @(posedge clk) begin
+  if (!rst_n) rq_avail_q <= '0;
+  else if (rd_fire) rq_avail_q[rq_tail_q] <= 1'b1;
+end
+)";
+    ram_read = s.riff ? "assign ram_raddr = (state_q == S_EVICT) ? ev_slot_q : lr_slot;\n" : "assign ram_raddr = lr_slot;\n";
+  }
+  m.section("Read responses: in request order; hits from the SRAM, misses from DRAM, errors answer 0",
+            ram_read + s.x(R"(always_ff @(posedge clk) begin
+  if (rd_fire) rq_kind_q[rq_tail_q] <= rd_err ? 2'd2 : (rd_miss ? 2'd1 : 2'd0);
+end
+${hit_data}assign rq_head_kind = rq_kind_q[rq_head_q];
+assign rd_rsp_valid = (rq_count_q != '0) &&
+                      ((rq_head_kind == 2'd2) || (rq_head_kind == 2'd0 && rq_avail_q[rq_head_q]) ||
+                       (rq_head_kind == 2'd1 && drf_count_q != '0));
+assign rd_rsp_data  = (rq_head_kind == 2'd1) ? drf_data_q[drf_head_q] :
+                      (rq_head_kind == 2'd0) ? rq_data_q[rq_head_q] : '0;
+assign rd_rsp_hit   = rq_head_kind == 2'd0;
+assign rd_rsp_err   = rq_head_kind == 2'd2;
+assign rsp_fire     = rd_rsp_valid && rd_rsp_ready;
+assign drf_pop      = rsp_fire && (rq_head_kind == 2'd1);
+assign drf_push     = dram_rsp_valid && dram_rsp_ready;
+assign dram_rsp_ready = drf_count_q != ${rqfull};
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    rq_count_q  <= '0;
+    rq_head_q   <= '0;
+    rq_tail_q   <= '0;
+    drf_count_q <= '0;
+    drf_head_q  <= '0;
+    drf_tail_q  <= '0;
+  end else begin
+    rq_count_q  <= rq_count_q + ${c_rd} - ${c_rsp};
+    if (rd_fire) rq_tail_q <= rq_tail_q + 1'b1;
+    if (rsp_fire) rq_head_q <= rq_head_q + 1'b1;
+    drf_count_q <= drf_count_q + ${c_dpush} - ${c_dpop};
+    if (drf_push) drf_tail_q <= drf_tail_q + 1'b1;
+    if (drf_pop) drf_head_q <= drf_head_q + 1'b1;
+  end
+end
+always_ff @(posedge clk) begin
+  if (drf_push) drf_data_q[drf_tail_q] <= dram_rsp_data;
+end
+)",
+                           {{"hit_data", hit_data},
+                            {"rqfull", s.k(s.RQC, s.RQ)},
+                            {"c_rd", zext("rd_fire", 1, s.RQC)},
+                            {"c_rsp", zext("rsp_fire", 1, s.RQC)},
+                            {"c_dpush", zext("drf_push", 1, s.RQC)},
+                            {"c_dpop", zext("drf_pop", 1, s.RQC)}}));
+
+  // ---- counters, status, monitor
+  m.signal("cnt_rd_hit_q", s.CW, "counter");
+  m.signal("cnt_rd_miss_q", s.CW, "counter");
+  m.signal("cnt_wr_hit_q", s.CW, "counter");
+  m.signal("cnt_wr_spill_q", s.CW, "counter");
+  m.signal("cnt_evict_q", s.CW, "counter");
+  m.signal("cnt_error_q", s.CW, "counter");
+  m.signal("err_q", kChordStatusBits, "sticky status bits");
+  m.signal("cmd_status", 3, "status code of the command");
+  m.signal("cmd_err", 1, "the command is illegal");
+  std::string evict_cnt = s.riff ? "if (steal_go && use_vic) cnt_evict_q <= cnt_evict_q + " + zext("count", s.LW, s.CW) + ";"
+                                 : "cnt_evict_q <= cnt_evict_q;";
+  m.section("Counters, sticky status and the per-access monitor", s.x(R"(
+assign cmd_status = (cmd_op == 2'd3) ? 3'd7 :
+                    (cmd_op == 2'd0) ? (lc_found ? 3'd3 : !(cmd_base < cmd_end) ? 3'd4 : !free_found ? 3'd2 : 3'd0) :
+                    (lc_found ? 3'd0 : 3'd1);
+assign cmd_err = cmd_status != 3'd0;
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    cnt_rd_hit_q   <= '0;
+    cnt_rd_miss_q  <= '0;
+    cnt_wr_hit_q   <= '0;
+    cnt_wr_spill_q <= '0;
+    cnt_evict_q    <= '0;
+    cnt_error_q    <= '0;
+    err_q          <= '0;
+  end else begin
+    if (rd_fire && !rd_err && !rd_miss) cnt_rd_hit_q <= cnt_rd_hit_q + 1'b1;
+    if (rd_fire && rd_miss) cnt_rd_miss_q <= cnt_rd_miss_q + 1'b1;
+    if (wr_store) cnt_wr_hit_q <= cnt_wr_hit_q + 1'b1;
+    if (wr_spill) cnt_wr_spill_q <= cnt_wr_spill_q + 1'b1;
+    ${evict_cnt}
+    cnt_error_q <= cnt_error_q + ${c_rderr} + ${c_wrerr} + ${c_cmderr};
+    err_q <= err_q | {cmd_fire && cmd_status == 3'd7,
+                      cmd_fire && cmd_status == 3'd1,
+                      cmd_fire && cmd_status == 3'd4,
+                      cmd_fire && cmd_status == 3'd3,
+                      cmd_fire && cmd_status == 3'd2,
+                      wr_fire && !wgo && lw_found && !lw_in_order,
+                      wr_fire && !wgo && !lw_found,
+                      rd_fire && lr_found && !lr_in_range,
+                      rd_fire && !lr_found};
+  end
+end
+assign cnt_rd_hit   = cnt_rd_hit_q;
+assign cnt_rd_miss  = cnt_rd_miss_q;
+assign cnt_wr_hit   = cnt_wr_hit_q;
+assign cnt_wr_spill = cnt_wr_spill_q;
+assign cnt_evict    = cnt_evict_q;
+assign cnt_error    = cnt_error_q;
+assign status_err   = err_q;
+
+assign mon_rd_valid   = rd_fire;
+assign mon_rd_kind    = rd_err ? 2'd2 : (rd_miss ? 2'd1 : 2'd0);
+assign mon_rd_entry   = lr_entry;
+assign mon_rd_slot    = lr_slot;
+assign mon_wr_valid   = wr_fire;
+assign mon_wr_kind    = (!wgo && wr_err) ? 2'd3 : wr_spill ? 2'd1 : (wgo && ev_q) ? 2'd2 : 2'd0;
+assign mon_wr_entry   = lw_entry;
+assign mon_wr_slot    = lw_slot;
+assign mon_wr_victim  = victim_q;
+assign mon_wr_evicted = evicted_q;
+assign mon_cmd_valid  = cmd_fire;
+assign mon_cmd_status = cmd_status;
+assign mon_cmd_entry  = (cmd_op == 2'd0) ? free_entry : lc_entry;
+)",
+                                                                                   {{"evict_cnt", evict_cnt},
+                                                                                    {"c_rderr", zext("rd_fire && rd_err", 1, s.CW)},
+                                                                                    {"c_wrerr", zext("wr_fire && !wgo && wr_err", 1, s.CW)},
+                                                                                    {"c_cmderr", zext("cmd_fire && cmd_err", 1, s.CW)}}));
+  return m;
+}
+
+// ------------------------------------------------------------------ top
+
+SvModule top_module(const Shape& s, const std::string& table, const std::string& ctrl) {
+  const auto& c = s.c;
+  SvModule m(c.name,
+             "CHORD (CELLO Sec. VI): a tensor-granular buffer. One SRAM, the RIFF index\n"
+             "table and the PRELUDE controller. SCORE registers tensors with their global\n"
+             "address range and reuse metadata; writes arrive in address order; reads hit\n"
+             "when base <= addr < resident end. See docs/chord.md.");
+  m.record_config(c.to_json());
+  m.note(fmt::format("RIFF index table: {} entries x {} bits = {} bits; {} runs per entry; {}.", c.entries,
+                     c.entry_bits(), c.entries * c.entry_bits(), c.extents,
+                     c.riff ? "PRELUDE + RIFF" : "PRELUDE only"));
+  controller_ports(m, s);
+  // Instance references die when the next instance is added: finish each one first.
+  auto& ti = m.instantiate(table, "u_table").connect("clk", "clk").connect("rst_n", "rst_n");
+  for (const auto& l : links(s)) ti.connect(l.name, l.name);
+  std::vector<std::string> top_ports;
+  for (const auto& p : m.ports()) top_ports.push_back(p.name);
+  auto& ci = m.instantiate(ctrl, "u_prelude");
+  for (const auto& p : top_ports) ci.connect(p, p);
+  for (const auto& l : links(s)) {
+    m.signal(l.name, l.width, l.comment);
+    ci.connect(l.name, l.name);
+  }
+  for (const char* n : {"ram_we", "ram_waddr", "ram_wdata", "ram_raddr", "ram_rdata"}) ci.connect(n, n);
+  if (s.sram) ci.connect("ram_re", "ram_re");
+  m.signal("ram_we", 1, "SRAM write enable");
+  m.signal("ram_waddr", s.IXW, "SRAM write slot");
+  m.signal("ram_wdata", s.WW, "SRAM write data");
+  if (s.sram) m.signal("ram_re", 1, "SRAM read enable");
+  m.signal("ram_raddr", s.IXW, "SRAM read slot");
+  m.signal("ram_rdata", s.WW, "SRAM read data");
+  m.localparam("DEPTH", std::to_string(s.D), "SRAM words");
+  auto& ram = m.instantiate(s.sram ? "ram_sram" : "ram_flop", "u_sram")
+                  .param("DEPTH", "DEPTH")
+                  .param("WIDTH", std::to_string(s.WW))
+                  .param("AW", std::to_string(s.IXW))
+                  .param("NWR", "1")
+                  .connect("clk", "clk")
+                  .connect("we", "ram_we")
+                  .connect("waddr", "ram_waddr")
+                  .connect("wdata", "ram_wdata");
+  if (s.sram) ram.connect("re", "ram_re");
+  ram.connect("raddr", "ram_raddr").connect("rdata", "ram_rdata");
+  return m;
+}
+
+}  // namespace
+
+void add_chord(Design& design, const ChordConfig& c) {
+  Shape s(c);
+  std::string table = c.name + "_riff_table", ctrl = c.name + "_prelude";
+  design.primitives.insert(s.sram ? "ram_sram" : "ram_flop");
+  SvModule top = top_module(s, table, ctrl);
+  nlohmann::json block = {{"kind", "chord"},
+                          {"module", c.name},
+                          {"table_module", table},
+                          {"controller_module", ctrl},
+                          {"entry_bits", c.entry_bits()},
+                          {"table_bits", c.entry_bits() * c.entries},
+                          {"params", c.to_json()}};
+  nlohmann::json ports = nlohmann::json::array();
+  for (const auto& p : top.ports())
+    ports.push_back({{"name", p.name}, {"dir", p.dir == Dir::In ? "input" : "output"}, {"width", p.width}});
+  block["ports"] = ports;
+  design.blocks.push_back(block);
+  design.modules.push_back(table_module(s, table));
+  design.modules.push_back(controller_module(s, ctrl));
+  design.modules.push_back(std::move(top));
+}
+
+}  // namespace cello::gen

@@ -1,0 +1,26 @@
+#include "mac_array/mac_array_config.hpp"
+
+#include "regfile/regfile_config.hpp"
+
+namespace cello::gen {
+
+nlohmann::json MacArrayConfig::to_json() const {
+  return {{"name", name}, {"rows", rows},       {"cols", cols}, {"fma_stages", fma_stages},
+          {"rf_rows", rf_rows}, {"gram", gram}, {"spmm", spmm}};
+}
+
+MacArrayConfig MacArrayConfig::parse(ConfigReader& r) {
+  MacArrayConfig c;
+  c.name = r.string("name", c.name);
+  check_module_name(r, "name", c.name);
+  c.rows = static_cast<int>(r.integer("rows", c.rows, 1, 64));
+  c.cols = static_cast<int>(r.integer("cols", c.cols, 1, 16));
+  c.fma_stages = static_cast<int>(r.integer("fma_stages", c.fma_stages, 1, 8));
+  c.rf_rows = static_cast<int>(r.integer("rf_rows", c.rf_rows, 1, 16));
+  c.gram = r.boolean("gram", c.gram);
+  c.spmm = r.boolean("spmm", c.spmm);
+  r.finish();
+  return c;
+}
+
+}  // namespace cello::gen

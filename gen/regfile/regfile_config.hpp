@@ -1,0 +1,26 @@
+// Design-time options of one register file for small tensors (see docs/config.md,
+// "regfiles"). The MAC array builds its own from its "rf_rows" and "cols".
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "config_reader.hpp"
+
+namespace cello::gen {
+
+struct RegfileConfig {
+  std::string name = "regfile";
+  int rows = 16;  // 1..16 rows (e.g. the K rows of a skinny GEMM's B)
+  int cols = 16;  // 1..16 fp32 words per row, read out as one broadcast vector
+
+  int row_width() const;  // bits of ld_row / rd_row
+
+  nlohmann::json to_json() const;
+  static RegfileConfig parse(ConfigReader& r);
+};
+
+// Shared check for generated module names (a SystemVerilog identifier).
+void check_module_name(ConfigReader& r, const std::string& key, const std::string& name);
+
+}  // namespace cello::gen

@@ -1,0 +1,353 @@
+#include "chord/chord_model.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace cello::chord {
+
+namespace {
+uint64_t mask(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
+unsigned bits_for(uint64_t max_value) {
+  unsigned b = 1;
+  while (b < 63 && (1ull << b) <= max_value) ++b;
+  return b;
+}
+}  // namespace
+
+void Geometry::validate() const {
+  auto need = [](bool ok, const char* what) {
+    if (!ok) throw std::invalid_argument(std::string("CHORD geometry: ") + what);
+  };
+  need(sram_words >= 2 && sram_words <= (1u << 24), "sram_words must be in 2..2^24");
+  need(entries >= 2 && entries <= 256, "entries must be in 2..256");
+  need(extents >= 1 && extents <= 8, "extents must be in 1..8");
+  need(addr_bits >= bits_for(sram_words) && addr_bits <= 48, "addr_bits must cover the SRAM depth and be <= 48");
+  need(word_bits >= 1 && word_bits <= 64, "word_bits must be in 1..64");
+  need(id_bits >= 1 && id_bits <= 32, "id_bits must be in 1..32");
+  need(dist_bits >= 1 && dist_bits <= 24, "dist_bits must be in 1..24");
+  need(uses_bits >= 1 && uses_bits <= 24, "uses_bits must be in 1..24");
+}
+
+uint64_t priority_key(const ReuseMeta& m, const Geometry& g) {
+  uint64_t live = m.uses != 0 ? 1 : 0;
+  uint64_t nearness = mask(g.dist_bits) - m.next_use;  // larger = sooner
+  return (live << (g.dist_bits + g.uses_bits)) | (nearness << g.uses_bits) | m.uses;
+}
+
+const char* to_string(Outcome o) {
+  switch (o) {
+    case Outcome::Hit: return "hit";
+    case Outcome::Miss: return "miss";
+    case Outcome::Spill: return "spill";
+    case Outcome::Evict: return "evict";
+    case Outcome::Error: return "error";
+  }
+  return "?";
+}
+
+const char* to_string(Status s) {
+  switch (s) {
+    case Status::Ok: return "ok";
+    case Status::Unregistered: return "unregistered tensor";
+    case Status::OutOfRange: return "address outside the tensor";
+    case Status::OutOfOrder: return "write out of order";
+    case Status::TableFull: return "table full";
+    case Status::Duplicate: return "tensor id already registered";
+    case Status::BadRange: return "empty address range";
+  }
+  return "?";
+}
+
+TensorStats& TensorStats::operator+=(const TensorStats& o) {
+  read_hits += o.read_hits;
+  read_misses += o.read_misses;
+  write_hits += o.write_hits;
+  spills += o.spills;
+  evictions += o.evictions;
+  evicts_caused += o.evicts_caused;
+  errors += o.errors;
+  dram_reads += o.dram_reads;
+  dram_writes += o.dram_writes;
+  return *this;
+}
+
+ChordModel::ChordModel(const Geometry& g, bool track_data, DramBacking* dram)
+    : g_(g), track_data_(track_data), dram_(dram), word_mask_(mask(g.word_bits)) {
+  g_.validate();
+  table_.resize(g_.entries);
+  for (auto& e : table_) e.runs.resize(g_.extents);
+  // After reset entry 0 (not valid) owns the whole SRAM as spare space.
+  table_[0].nruns = 1;
+  table_[0].runs[0] = {0, g_.sram_words};
+  if (track_data_) sram_.assign(g_.sram_words, 0);
+}
+
+int ChordModel::find(uint32_t id) const {
+  for (size_t i = 0; i < table_.size(); ++i)
+    if (table_[i].valid && table_[i].id == id) return static_cast<int>(i);
+  return -1;
+}
+
+TensorStats ChordModel::stats(uint32_t id) const {
+  auto it = stats_.find(id);
+  return it == stats_.end() ? TensorStats{} : it->second;
+}
+
+TensorStats ChordModel::totals() const {
+  TensorStats t;
+  for (const auto& [id, s] : stats_) t += s;
+  return t;
+}
+
+uint32_t ChordModel::slot_of(const Entry& e, uint32_t ofs) const {
+  for (uint32_t j = 0; j < e.nruns; ++j)
+    if (ofs < e.runs[j].ofs_end) return e.runs[j].start + (ofs - e.run_begin(j));
+  throw std::logic_error("slot_of: offset beyond the entry's capacity");
+}
+
+void ChordModel::dram_write(uint32_t id, uint64_t addr, uint64_t data) {
+  ++st(id).dram_writes;
+  if (dram_) dram_->write(addr, data);
+  if (sink_) sink_({true, addr, data});
+}
+
+uint64_t ChordModel::dram_read(uint32_t id, uint64_t addr) {
+  ++st(id).dram_reads;
+  uint64_t data = dram_ ? (dram_->read(addr) & word_mask_) : 0;
+  if (sink_) sink_({false, addr, 0});
+  return data;
+}
+
+CommandResult ChordModel::register_tensor(uint32_t id, uint64_t base, uint64_t end, const ReuseMeta& meta) {
+  if (id > mask(g_.id_bits) || base > mask(g_.addr_bits) || end > mask(g_.addr_bits) ||
+      meta.next_use > mask(g_.dist_bits) || meta.uses > mask(g_.uses_bits))
+    throw std::invalid_argument("register_tensor: a field exceeds its configured width");
+  CommandResult r;
+  if (find(id) >= 0) {
+    r.status = Status::Duplicate;
+  } else if (end <= base) {
+    r.status = Status::BadRange;
+  } else {
+    for (size_t i = 0; i < table_.size(); ++i)
+      if (!table_[i].valid) {
+        r.entry = static_cast<int>(i);
+        break;
+      }
+    if (r.entry < 0) r.status = Status::TableFull;
+  }
+  if (r.status != Status::Ok) {
+    ++st(id).errors;
+    return r;
+  }
+  Entry& e = table_[r.entry];
+  // The new tensor inherits whatever space the free entry owns, as spare.
+  e.valid = true;
+  e.id = id;
+  e.base = base;
+  e.end = end;
+  e.wptr = base;
+  e.res_len = 0;
+  e.meta = meta;
+  st(id);  // the tensor appears in the statistics even if never accessed
+  return r;
+}
+
+CommandResult ChordModel::update(uint32_t id, const ReuseMeta& meta) {
+  if (meta.next_use > mask(g_.dist_bits) || meta.uses > mask(g_.uses_bits))
+    throw std::invalid_argument("update: a field exceeds its configured width");
+  CommandResult r;
+  r.entry = find(id);
+  if (r.entry < 0) {
+    r.status = Status::Unregistered;
+    ++st(id).errors;
+    return r;
+  }
+  table_[r.entry].meta = meta;
+  return r;
+}
+
+CommandResult ChordModel::release(uint32_t id) {
+  CommandResult r;
+  r.entry = find(id);
+  if (r.entry < 0) {
+    r.status = Status::Unregistered;
+    ++st(id).errors;
+    return r;
+  }
+  // The data is dead: no write-back. The entry keeps its runs as spare space.
+  table_[r.entry].valid = false;
+  table_[r.entry].res_len = 0;
+  return r;
+}
+
+ChordModel::Steal ChordModel::choose_source(int w) const {
+  const Entry& W = table_[w];
+  uint64_t need = W.end - W.wptr;
+  Steal s;
+  // 1. Free space: the lowest entry owning spare words gives up its last run's tail.
+  for (size_t i = 0; i < table_.size(); ++i) {
+    const Entry& e = table_[i];
+    if (static_cast<int>(i) == w || e.spare() == 0) continue;
+    s.src = static_cast<int>(i);
+    s.count = static_cast<uint32_t>(std::min<uint64_t>(need, std::min(e.spare(), e.run_len(e.nruns - 1))));
+    return s;
+  }
+  if (!g_.riff) return s;
+  // 2. RIFF: the lowest-priority resident tensor (ties: lowest entry) loses the
+  // tail of its last run if it ranks strictly below the writer. No entry owns
+  // spare space here, so that run is entirely resident.
+  int victim = -1;
+  uint64_t vkey = 0;
+  for (size_t i = 0; i < table_.size(); ++i) {
+    const Entry& e = table_[i];
+    if (static_cast<int>(i) == w || !e.valid || e.res_len == 0) continue;
+    uint64_t k = priority_key(e.meta, g_);
+    if (victim < 0 || k < vkey) {
+      victim = static_cast<int>(i);
+      vkey = k;
+    }
+  }
+  if (victim >= 0 && vkey < priority_key(W.meta, g_)) {
+    const Entry& v = table_[victim];
+    s.src = victim;
+    s.evict = true;
+    s.count = static_cast<uint32_t>(std::min<uint64_t>(need, v.run_len(v.nruns - 1)));
+  }
+  return s;
+}
+
+void ChordModel::take(int w, const Steal& s) {
+  Entry& src = table_[s.src];
+  Entry& W = table_[w];
+  uint32_t j = src.nruns - 1;
+  uint32_t region = src.runs[j].start + src.run_len(j) - s.count;
+  if (s.evict) {
+    // Write the victim's tail back, lowest address first, then drop it.
+    uint32_t first = src.res_len - s.count;
+    for (uint32_t i = 0; i < s.count; ++i)
+      dram_write(src.id, src.base + first + i, track_data_ ? sram_[region + i] : 0);
+    src.res_len = first;
+    st(src.id).evictions += s.count;
+    st(W.id).evicts_caused += s.count;
+  }
+  src.runs[j].ofs_end -= s.count;
+  if (src.runs[j].ofs_end == src.run_begin(j)) --src.nruns;
+  uint32_t cap = W.capacity();
+  if (W.nruns > 0 && W.runs[W.nruns - 1].start + W.run_len(W.nruns - 1) == region) {
+    W.runs[W.nruns - 1].ofs_end += s.count;  // contiguous with the writer's last run
+  } else {
+    W.runs[W.nruns] = {region, cap + s.count};
+    ++W.nruns;
+  }
+}
+
+Access ChordModel::write(uint32_t id, uint64_t addr, uint64_t data) {
+  Access a;
+  data &= word_mask_;
+  a.entry = find(id);
+  if (a.entry < 0) {
+    a.status = Status::Unregistered;
+    ++st(id).errors;
+    return a;
+  }
+  Entry& W = table_[a.entry];
+  if (addr != W.wptr || W.wptr >= W.end) {
+    a.status = Status::OutOfOrder;
+    ++st(id).errors;
+    return a;
+  }
+  uint64_t wofs = W.wptr - W.base;
+  bool prefix_intact = W.res_len == wofs;  // everything written so far is resident
+  bool store = false;
+  if (g_.riff && W.meta.uses == 0) {
+    // Dead on arrival: bypass (RIFF on only).
+  } else if (prefix_intact && W.res_len < W.capacity()) {
+    store = true;
+  } else if (prefix_intact && W.nruns < g_.extents) {
+    Steal s = choose_source(a.entry);
+    if (s.src >= 0) {
+      a.victim_entry = s.evict ? s.src : -1;
+      a.victim_id = s.evict ? table_[s.src].id : 0;
+      a.evicted = s.evict ? s.count : 0;
+      take(a.entry, s);
+      store = true;
+    }
+  }
+  if (store) {
+    a.outcome = a.victim_entry >= 0 ? Outcome::Evict : Outcome::Hit;
+    a.slot = slot_of(W, W.res_len);
+    if (track_data_) sram_[a.slot] = data;
+    ++W.res_len;
+    ++st(id).write_hits;
+  } else {
+    a.outcome = Outcome::Spill;
+    dram_write(id, addr, data);
+    ++st(id).spills;
+  }
+  ++W.wptr;
+  return a;
+}
+
+Access ChordModel::read(uint32_t id, uint64_t addr) {
+  Access a;
+  a.entry = find(id);
+  if (a.entry < 0) {
+    a.status = Status::Unregistered;
+    ++st(id).errors;
+    return a;
+  }
+  const Entry& e = table_[a.entry];
+  if (addr < e.base || addr >= e.end) {
+    a.status = Status::OutOfRange;
+    ++st(id).errors;
+    return a;
+  }
+  // No tag search: the tensor's own entry says whether addr is in its prefix.
+  if (addr < e.resident_end()) {
+    a.outcome = Outcome::Hit;
+    a.slot = slot_of(e, static_cast<uint32_t>(addr - e.base));
+    if (track_data_) a.data = sram_[a.slot];
+    ++st(id).read_hits;
+  } else {
+    a.outcome = Outcome::Miss;
+    a.data = dram_read(id, addr);
+    ++st(id).read_misses;
+  }
+  return a;
+}
+
+void ChordModel::check_invariants() const {
+  auto fail = [](const std::string& what) { throw std::logic_error("CHORD invariant: " + what); };
+  std::vector<int> owner(g_.sram_words, -1);
+  uint64_t total = 0;
+  for (size_t i = 0; i < table_.size(); ++i) {
+    const Entry& e = table_[i];
+    if (e.nruns > g_.extents) fail(fmt::format("entry {} has {} runs > {}", i, e.nruns, g_.extents));
+    uint32_t prev = 0;
+    for (uint32_t j = 0; j < e.nruns; ++j) {
+      const Run& r = e.runs[j];
+      if (r.ofs_end <= prev) fail(fmt::format("entry {} run {} is empty or out of order", i, j));
+      uint32_t len = r.ofs_end - prev;
+      if (uint64_t(r.start) + len > g_.sram_words) fail(fmt::format("entry {} run {} passes the SRAM end", i, j));
+      for (uint32_t s = r.start; s < r.start + len; ++s) {
+        if (owner[s] >= 0) fail(fmt::format("slot {} owned by entries {} and {}", s, owner[s], i));
+        owner[s] = static_cast<int>(i);
+      }
+      total += len;
+      prev = r.ofs_end;
+    }
+    if (e.res_len > e.capacity()) fail(fmt::format("entry {} resident {} > capacity {}", i, e.res_len, e.capacity()));
+    if (!e.valid && e.res_len != 0) fail(fmt::format("free entry {} has resident words", i));
+    if (e.valid) {
+      if (e.wptr < e.base || e.wptr > e.end) fail(fmt::format("entry {} write pointer outside its tensor", i));
+      if (e.res_len > e.wptr - e.base) fail(fmt::format("entry {} resident beyond what was written", i));
+      for (size_t k = 0; k < i; ++k)
+        if (table_[k].valid && table_[k].id == e.id) fail(fmt::format("id {} in entries {} and {}", e.id, k, i));
+    }
+  }
+  if (total != g_.sram_words) fail(fmt::format("runs cover {} of {} slots", total, g_.sram_words));
+}
+
+}  // namespace cello::chord

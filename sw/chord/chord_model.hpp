@@ -1,0 +1,203 @@
+// C++ functional model of CHORD (CELLO Sec. VI): one SRAM, the RIFF index table
+// and the PRELUDE controller. This model is the specification: the generated RTL
+// must take exactly the same decision (hit / miss / spill / evict, table entry,
+// SRAM slot, victim, evicted count) on every access of the same trace, and the
+// traffic models drive it directly. docs/chord.md explains the policy and layout.
+//
+// Trace-driven API, one operation at a time:
+//   register_tensor(id, base, end, meta)  SCORE announces a tensor [base, end)
+//   update(id, meta)                       SCORE re-prioritises it
+//   release(id)                            SCORE says it is dead; its space is free
+//   write(id, addr, data)                  producer writes, strictly in address order
+//   read(id, addr)                         consumer reads anywhere in [base, end)
+//
+// Addresses are word addresses in the global (DRAM) address space. SRAM slots are
+// word indices 0..sram_words-1.
+//
+// Layout ("owned runs"): every SRAM slot belongs to exactly one run of exactly one
+// table entry, valid or not; after reset entry 0 owns the whole SRAM. An entry
+// owns at most `extents` runs; its runs, concatenated in order, form the entry's
+// capacity, whose first res_len words hold the tensor's resident prefix and whose
+// remainder is spare (free) space. Space only ever moves from the tail of one
+// entry's last run to a new (or merged) last run of the entry being written, so
+// the SRAM never fragments into unowned holes and every free word can be reached.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cello::chord {
+
+// Design-time parameters shared with the RTL generator (gen/chord/chord_config).
+struct Geometry {
+  uint32_t sram_words = 1u << 20;  // SRAM depth in words
+  uint32_t entries = 64;           // RIFF index table entries (tensors tracked at once)
+  uint32_t extents = 4;            // runs (contiguous SRAM extents) per entry, 1..8
+  unsigned addr_bits = 32;         // global word-address width
+  unsigned word_bits = 32;         // data word width (<= 64 in the model)
+  unsigned id_bits = 16;           // tensor id width
+  unsigned dist_bits = 16;         // next-use distance width
+  unsigned uses_bits = 8;          // remaining-uses width
+  bool riff = true;                // false = PRELUDE only: never evict, never bypass
+
+  // Checks ranges; throws std::invalid_argument naming the bad field.
+  void validate() const;
+};
+
+// SCORE's reuse metadata for one tensor.
+struct ReuseMeta {
+  uint32_t next_use = 0;  // operations until the next read (smaller = sooner)
+  uint32_t uses = 1;      // reads still to come (0 = dead: never worth keeping)
+};
+
+// The priority RIFF compares (larger = keep). Live tensors (uses > 0) beat dead
+// ones; among live tensors a nearer next use wins; equal distance -> more uses win.
+uint64_t priority_key(const ReuseMeta& m, const Geometry& g);
+
+enum class Outcome : uint8_t {
+  Hit,    // read: served by the SRAM; write: stored in the SRAM
+  Miss,   // read: served by DRAM
+  Spill,  // write: sent to DRAM (no space, lost prefix, or dead tensor)
+  Evict,  // write: stored after evicting the tail of a lower-priority tensor
+  Error,  // illegal access: dropped (a read still answers, with 0)
+};
+const char* to_string(Outcome o);
+
+enum class Status : uint8_t {
+  Ok,
+  Unregistered,  // read/write/update/release of an id not in the table
+  OutOfRange,    // read outside [base, end)
+  OutOfOrder,    // write address is not the tensor's next write address
+  TableFull,     // register with no free entry
+  Duplicate,     // register of an id already in the table
+  BadRange,      // register with end <= base
+};
+const char* to_string(Status s);
+
+// The result of one read or write.
+struct Access {
+  Outcome outcome = Outcome::Error;
+  Status status = Status::Ok;
+  int entry = -1;          // table entry of the tensor (-1 if unregistered)
+  uint32_t slot = 0;       // SRAM slot (Hit / Evict)
+  int victim_entry = -1;   // Evict: entry whose tail was evicted
+  uint32_t victim_id = 0;  // Evict: that tensor's id
+  uint32_t evicted = 0;    // Evict: words evicted (written back to DRAM)
+  uint64_t data = 0;       // read: the word returned (data tracking on)
+};
+
+// The result of one command.
+struct CommandResult {
+  Status status = Status::Ok;
+  int entry = -1;  // the entry registered / updated / released
+};
+
+// Per-tensor statistics (accumulated per tensor id across registrations).
+struct TensorStats {
+  uint64_t read_hits = 0, read_misses = 0;
+  uint64_t write_hits = 0;   // stored in the SRAM (including writes that evicted)
+  uint64_t spills = 0;       // writes sent to DRAM
+  uint64_t evictions = 0;    // words of this tensor evicted to make room for another
+  uint64_t evicts_caused = 0;  // words of other tensors this tensor's writes evicted
+  uint64_t errors = 0;
+  uint64_t dram_reads = 0, dram_writes = 0;  // words moved to / from DRAM for it
+  TensorStats& operator+=(const TensorStats& o);
+};
+
+// One word of DRAM traffic, in the order the controller issues it.
+struct DramOp {
+  bool write = false;
+  uint64_t addr = 0;
+  uint64_t data = 0;
+};
+
+// Where read misses get their data and spills / write-backs put it. Optional:
+// without one the model still decides and counts, but reads return data 0.
+class DramBacking {
+ public:
+  virtual ~DramBacking() = default;
+  virtual uint64_t read(uint64_t addr) = 0;
+  virtual void write(uint64_t addr, uint64_t data) = 0;
+};
+
+// One SRAM extent of an entry: slots [start, start + len) hold the entry's
+// capacity offsets [ofs_end - len, ofs_end); len is derived from the previous run.
+struct Run {
+  uint32_t start = 0;    // first SRAM slot
+  uint32_t ofs_end = 0;  // cumulative capacity offset at the end of this run
+};
+
+// One RIFF index table entry, field for field what the RTL stores.
+struct Entry {
+  bool valid = false;
+  uint32_t id = 0;
+  uint64_t base = 0, end = 0;  // the tensor is [base, end) in the global address space
+  uint64_t wptr = 0;           // next address the producer must write
+  uint32_t res_len = 0;        // resident prefix [base, base + res_len) ("resident end")
+  uint32_t nruns = 0;
+  std::vector<Run> runs;       // `extents` elements, first nruns in use
+  ReuseMeta meta;
+
+  uint64_t resident_end() const { return base + res_len; }
+  uint32_t capacity() const { return nruns ? runs[nruns - 1].ofs_end : 0; }
+  uint32_t run_begin(uint32_t j) const { return j ? runs[j - 1].ofs_end : 0; }
+  uint32_t run_len(uint32_t j) const { return runs[j].ofs_end - run_begin(j); }
+  uint32_t spare() const { return capacity() - res_len; }
+};
+
+class ChordModel {
+ public:
+  // track_data: keep SRAM contents so reads return data (tests); the traffic
+  // models leave it off. dram may be null.
+  explicit ChordModel(const Geometry& g, bool track_data = false, DramBacking* dram = nullptr);
+
+  const Geometry& geometry() const { return g_; }
+
+  CommandResult register_tensor(uint32_t id, uint64_t base, uint64_t end, const ReuseMeta& meta);
+  CommandResult update(uint32_t id, const ReuseMeta& meta);
+  CommandResult release(uint32_t id);
+  Access write(uint32_t id, uint64_t addr, uint64_t data = 0);
+  Access read(uint32_t id, uint64_t addr);
+
+  // Called for every DRAM word the controller moves, in issue order.
+  void on_dram(std::function<void(const DramOp&)> sink) { sink_ = std::move(sink); }
+
+  const std::vector<Entry>& table() const { return table_; }
+  int find(uint32_t id) const;  // entry of a registered id, -1 if none
+  const std::map<uint32_t, TensorStats>& stats() const { return stats_; }
+  TensorStats stats(uint32_t id) const;
+  TensorStats totals() const;
+
+  // SRAM slot of capacity offset `ofs` of entry e (ofs < capacity).
+  uint32_t slot_of(const Entry& e, uint32_t ofs) const;
+  // Throws std::logic_error describing the first broken layout invariant:
+  // every slot owned by exactly one run, runs non-empty and ordered, at most
+  // `extents` runs, res_len <= capacity, resident prefix written, unique ids.
+  void check_invariants() const;
+
+ private:
+  struct Steal {
+    int src = -1;
+    bool evict = false;
+    uint32_t count = 0;
+  };
+  Steal choose_source(int w) const;
+  void take(int w, const Steal& s);
+  void dram_write(uint32_t id, uint64_t addr, uint64_t data);
+  uint64_t dram_read(uint32_t id, uint64_t addr);
+  TensorStats& st(uint32_t id) { return stats_[id]; }
+
+  Geometry g_;
+  bool track_data_;
+  DramBacking* dram_;
+  std::vector<Entry> table_;
+  std::vector<uint64_t> sram_;
+  std::map<uint32_t, TensorStats> stats_;
+  std::function<void(const DramOp&)> sink_;
+  uint64_t word_mask_;
+};
+
+}  // namespace cello::chord

@@ -1,0 +1,391 @@
+#include "chord/chord_trace.hpp"
+
+#include <algorithm>
+#include <map>
+#include <random>
+
+namespace cello::chord {
+
+namespace {
+uint64_t mask(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
+
+TraceOp reg(uint32_t id, uint64_t base, uint64_t end, ReuseMeta m) {
+  TraceOp o;
+  o.kind = OpKind::Register;
+  o.id = id;
+  o.base = base;
+  o.end = end;
+  o.meta = m;
+  return o;
+}
+TraceOp upd(uint32_t id, ReuseMeta m) {
+  TraceOp o;
+  o.kind = OpKind::Update;
+  o.id = id;
+  o.meta = m;
+  return o;
+}
+TraceOp rel(uint32_t id) {
+  TraceOp o;
+  o.kind = OpKind::Release;
+  o.id = id;
+  return o;
+}
+TraceOp wr(uint32_t id, uint64_t addr, uint64_t data) {
+  TraceOp o;
+  o.kind = OpKind::Write;
+  o.id = id;
+  o.addr = addr;
+  o.data = data;
+  return o;
+}
+TraceOp rd(uint32_t id, uint64_t addr) {
+  TraceOp o;
+  o.kind = OpKind::Read;
+  o.id = id;
+  o.addr = addr;
+  return o;
+}
+
+// Hands out non-overlapping address ranges, wrapping around the address space.
+class AddressPool {
+ public:
+  explicit AddressPool(unsigned addr_bits) : limit_(mask(addr_bits)) {}
+  uint64_t take(uint64_t size) {
+    if (next_ + size + 1 > limit_) next_ = 0;
+    uint64_t b = next_;
+    next_ += size + 16;
+    return b;
+  }
+
+ private:
+  uint64_t limit_, next_ = 0;
+};
+
+// ---- Structured programs: a list of tensor operations; the runner derives the
+// reuse metadata (distance to the next consumer, number of consumers left) like
+// SCORE would, registers outputs, updates metadata before every operation and
+// releases tensors after their last consumer.
+enum class Pattern { Elementwise, SpMV, Dot };
+
+struct ProgOp {
+  Pattern pattern;
+  int output;               // tensor index
+  std::vector<int> inputs;  // tensor indices
+};
+
+struct ProgTensor {
+  uint64_t size;
+  bool external = false;  // written outside CHORD (matrix A): registered, never written
+};
+
+class ProgramRunner {
+ public:
+  ProgramRunner(const Geometry& g, uint64_t seed) : g_(g), rng_(seed), pool_(g.addr_bits) {}
+
+  std::vector<TraceOp> run(const std::vector<ProgTensor>& tensors, const std::vector<ProgOp>& ops) {
+    // Future consumers of every tensor, as operation indices.
+    std::vector<std::vector<int>> consumers(tensors.size());
+    for (size_t k = 0; k < ops.size(); ++k)
+      for (int in : ops[k].inputs)
+        if (consumers[in].empty() || consumers[in].back() != int(k)) consumers[in].push_back(int(k));
+    std::vector<size_t> next(tensors.size(), 0);  // first consumer not yet past
+    std::vector<uint32_t> id(tensors.size(), 0);
+    std::vector<uint64_t> base(tensors.size(), 0);
+    std::vector<bool> live(tensors.size(), false);
+    std::vector<ReuseMeta> sent(tensors.size());
+    auto meta_at = [&](int t, size_t k) {
+      ReuseMeta m;
+      size_t i = next[t];
+      while (i < consumers[t].size() && size_t(consumers[t][i]) < k) ++i;
+      uint64_t left = consumers[t].size() - i;
+      m.uses = static_cast<uint32_t>(std::min<uint64_t>(left, mask(g_.uses_bits)));
+      m.next_use = left ? static_cast<uint32_t>(std::min<uint64_t>(consumers[t][i] - k, mask(g_.dist_bits))) : 0;
+      return m;
+    };
+    auto bring_up = [&](int t, size_t k) {
+      id[t] = fresh_id(live, id);
+      base[t] = pool_.take(tensors[t].size);
+      live[t] = true;
+      sent[t] = meta_at(t, k);
+      out_.push_back(reg(id[t], base[t], base[t] + tensors[t].size, sent[t]));
+    };
+    for (size_t t = 0; t < tensors.size(); ++t)
+      if (tensors[t].external) bring_up(int(t), 0);
+
+    for (size_t k = 0; k < ops.size(); ++k) {
+      const ProgOp& op = ops[k];
+      // Re-prioritise what is live, then register the output.
+      for (size_t t = 0; t < tensors.size(); ++t) {
+        if (!live[t]) continue;
+        ReuseMeta m = meta_at(int(t), k);
+        if (m.next_use != sent[t].next_use || m.uses != sent[t].uses) {
+          out_.push_back(upd(id[t], m));
+          sent[t] = m;
+        }
+      }
+      for (int in : op.inputs)
+        if (!live[in]) bring_up(in, k);  // a program input never produced: written by the host
+      if (live[op.output] && !tensors[op.output].external) {
+        out_.push_back(rel(id[op.output]));
+        live[op.output] = false;
+      }
+      bring_up(op.output, k + 1);
+      emit(op, tensors, id, base);
+      for (int in : op.inputs) {
+        auto& c = consumers[in];
+        while (next[in] < c.size() && size_t(c[next[in]]) <= k) ++next[in];
+        if (next[in] == c.size() && live[in] && !tensors[in].external) {
+          out_.push_back(rel(id[in]));
+          live[in] = false;
+        }
+      }
+    }
+    for (size_t t = 0; t < tensors.size(); ++t)
+      if (live[t]) out_.push_back(rel(id[t]));
+    return std::move(out_);
+  }
+
+ private:
+  uint32_t fresh_id(const std::vector<bool>& live, const std::vector<uint32_t>& ids) {
+    for (;;) {
+      uint32_t c = static_cast<uint32_t>(next_id_++ & mask(g_.id_bits));
+      bool used = false;
+      for (size_t t = 0; t < live.size(); ++t) used |= live[t] && ids[t] == c;
+      if (!used) return c;
+    }
+  }
+
+  void emit(const ProgOp& op, const std::vector<ProgTensor>& tensors, const std::vector<uint32_t>& id,
+            const std::vector<uint64_t>& base) {
+    uint64_t n = tensors[op.output].size;
+    auto read_at = [&](int t, uint64_t i) { out_.push_back(rd(id[t], base[t] + i % tensors[t].size)); };
+    auto data = [&] { return rng_() & mask(g_.word_bits); };
+    switch (op.pattern) {
+      case Pattern::Elementwise:
+        for (int in : op.inputs)
+          if (tensors[in].size == 1) read_at(in, 0);  // scalars are read once into a register
+        for (uint64_t i = 0; i < n; ++i) {
+          for (int in : op.inputs)
+            if (tensors[in].size > 1) read_at(in, i);
+          out_.push_back(wr(id[op.output], base[op.output] + i, data()));
+        }
+        break;
+      case Pattern::SpMV: {
+        // inputs[0] = matrix (2 words per row), inputs[1] = vector (own row + a neighbour).
+        int A = op.inputs[0], P = op.inputs[1];
+        for (uint64_t i = 0; i < n; ++i) {
+          read_at(A, 2 * i);
+          read_at(A, 2 * i + 1);
+          read_at(P, i);
+          read_at(P, (i * 5 + 3 + rng_() % 3) % tensors[P].size);
+          out_.push_back(wr(id[op.output], base[op.output] + i, data()));
+        }
+        break;
+      }
+      case Pattern::Dot: {
+        uint64_t len = tensors[op.inputs[0]].size;
+        for (uint64_t i = 0; i < len; ++i)
+          for (int in : op.inputs) read_at(in, i);
+        for (uint64_t i = 0; i < n; ++i) out_.push_back(wr(id[op.output], base[op.output] + i, data()));
+        break;
+      }
+    }
+  }
+
+  const Geometry& g_;
+  std::mt19937_64 rng_;
+  AddressPool pool_;
+  uint64_t next_id_ = 1;
+  std::vector<TraceOp> out_;
+};
+
+}  // namespace
+
+Access apply(ChordModel& m, const TraceOp& op) {
+  Access a;
+  CommandResult c;
+  switch (op.kind) {
+    case OpKind::Register: c = m.register_tensor(op.id, op.base, op.end, op.meta); break;
+    case OpKind::Update: c = m.update(op.id, op.meta); break;
+    case OpKind::Release: c = m.release(op.id); break;
+    case OpKind::Write: return m.write(op.id, op.addr, op.data);
+    case OpKind::Read: return m.read(op.id, op.addr);
+  }
+  a.status = c.status;
+  a.entry = c.entry;
+  a.outcome = c.status == Status::Ok ? Outcome::Hit : Outcome::Error;
+  return a;
+}
+
+size_t access_count(const std::vector<TraceOp>& t) {
+  size_t n = 0;
+  for (const auto& o : t) n += !o.is_command();
+  return n;
+}
+
+std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, const RandomMix& mix) {
+  std::mt19937_64 rng(seed);
+  auto uni = [&](uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
+  auto chance = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
+  struct Live {
+    uint32_t id;
+    uint64_t base, end, wptr;
+  };
+  std::vector<Live> live;
+  AddressPool pool(g.addr_bits);
+  uint64_t next_id = 1;
+  std::vector<TraceOp> out;
+  out.reserve(ops);
+  const uint64_t D = g.sram_words;
+  // Keep the address space comfortably larger than the tensors.
+  const uint64_t max_size = std::min<uint64_t>(2 * D, mask(g.addr_bits) / 8);
+  auto meta = [&] {
+    ReuseMeta m;
+    m.next_use = static_cast<uint32_t>(std::min<uint64_t>(uni(0, 12), mask(g.dist_bits)));
+    m.uses = chance(0.1) ? 0 : static_cast<uint32_t>(std::min<uint64_t>(uni(1, 4), mask(g.uses_bits)));
+    return m;
+  };
+  auto fresh = [&] {
+    for (;;) {
+      uint32_t c = static_cast<uint32_t>(next_id++ & mask(g.id_bits));
+      bool used = false;
+      for (auto& l : live) used |= l.id == c;
+      if (!used) return c;
+    }
+  };
+  auto do_register = [&] {
+    uint64_t size;
+    double r = std::uniform_real_distribution<double>(0, 1)(rng);
+    if (r < 0.3) size = uni(1, std::max<uint64_t>(1, D / 4));
+    else if (r < 0.8) size = uni(std::max<uint64_t>(1, D / 4), D);
+    else size = uni(D, max_size);
+    size = std::clamp<uint64_t>(size, 1, max_size);
+    uint32_t id = fresh();
+    uint64_t b = pool.take(size);
+    out.push_back(reg(id, b, b + size, meta()));
+    if (live.size() < g.entries) live.push_back({id, b, b + size, b});
+  };
+  // Writers progress a few tensors at a time, like operations producing outputs.
+  while (out.size() < ops) {
+    if (live.empty() || chance(mix.command_rate)) {
+      double r = std::uniform_real_distribution<double>(0, 1)(rng);
+      if (live.empty() || (r < 0.4 && live.size() < g.entries) || r < 0.42) {
+        do_register();
+      } else if (r < 0.45 && !live.empty()) {
+        // Duplicate registration (error).
+        const auto& l = live[uni(0, live.size() - 1)];
+        out.push_back(reg(l.id, l.base, l.end, meta()));
+      } else if (r < 0.7) {
+        out.push_back(upd(live[uni(0, live.size() - 1)].id, meta()));
+      } else {
+        size_t i = uni(0, live.size() - 1);
+        out.push_back(rel(live[i].id));
+        live.erase(live.begin() + i);
+      }
+      continue;
+    }
+    if (chance(mix.error_rate)) {
+      switch (uni(0, 3)) {
+        case 0: out.push_back(rd(fresh(), uni(0, mask(g.addr_bits)))); break;   // unregistered
+        case 1: out.push_back(wr(fresh(), 0, rng() & mask(g.word_bits))); break;  // unregistered
+        case 2: {
+          const auto& l = live[uni(0, live.size() - 1)];
+          out.push_back(rd(l.id, l.end + uni(0, 3)));  // out of range
+          break;
+        }
+        default: {
+          const auto& l = live[uni(0, live.size() - 1)];
+          out.push_back(wr(l.id, l.wptr + uni(1, 3), rng() & mask(g.word_bits)));  // out of order
+          break;
+        }
+      }
+      continue;
+    }
+    if (chance(mix.read_share)) {
+      auto& l = live[uni(0, live.size() - 1)];
+      uint64_t a;
+      if (l.wptr > l.base && chance(0.7)) a = uni(l.wptr > l.base + 64 ? l.wptr - 64 : l.base, l.wptr - 1);
+      else a = uni(l.base, l.end - 1);
+      out.push_back(rd(l.id, a));
+    } else {
+      // Prefer the two oldest unfinished tensors (producers run in order).
+      std::vector<size_t> open;
+      for (size_t i = 0; i < live.size() && open.size() < 2; ++i)
+        if (live[i].wptr < live[i].end) open.push_back(i);
+      if (open.empty()) {
+        if (live.size() < g.entries) do_register();
+        else {
+          size_t i = uni(0, live.size() - 1);
+          out.push_back(rel(live[i].id));
+          live.erase(live.begin() + i);
+        }
+        continue;
+      }
+      auto& l = live[open[uni(0, open.size() - 1)]];
+      uint64_t burst = std::min<uint64_t>(uni(1, 8), l.end - l.wptr);
+      for (uint64_t k = 0; k < burst; ++k) out.push_back(wr(l.id, l.wptr++, rng() & mask(g.word_bits)));
+    }
+  }
+  return out;
+}
+
+std::vector<TraceOp> cg_trace(const Geometry& g, uint64_t n, int iterations, uint64_t seed) {
+  // Tensors: 0 A (2n words, external), then per iteration fresh versions.
+  std::vector<ProgTensor> t;
+  std::vector<ProgOp> ops;
+  t.push_back({2 * n, true});  // A
+  auto vec = [&] {
+    t.push_back({n, false});
+    return int(t.size() - 1);
+  };
+  auto scalar = [&] {
+    t.push_back({1, false});
+    return int(t.size() - 1);
+  };
+  int A = 0;
+  int X = vec(), R = vec(), P = vec();
+  int B = vec();
+  ops.push_back({Pattern::Elementwise, R, {B}});  // R0 = b (- A*0)
+  ops.push_back({Pattern::Elementwise, P, {R}});  // P0 = R0
+  ops.push_back({Pattern::Elementwise, X, {B}});  // X0 (initial guess)
+  for (int k = 0; k < iterations; ++k) {
+    int Q = vec(), alpha = scalar(), Xn = vec(), Rn = vec(), beta = scalar(), Pn = vec();
+    ops.push_back({Pattern::SpMV, Q, {A, P}});
+    ops.push_back({Pattern::Dot, alpha, {R, P, Q}});
+    ops.push_back({Pattern::Elementwise, Xn, {X, alpha, P}});
+    ops.push_back({Pattern::Elementwise, Rn, {R, alpha, Q}});
+    ops.push_back({Pattern::Dot, beta, {Rn, R}});
+    ops.push_back({Pattern::Elementwise, Pn, {Rn, beta, P}});
+    X = Xn;
+    R = Rn;
+    P = Pn;
+  }
+  ops.push_back({Pattern::Dot, scalar(), {X}});  // the host reads the solution
+  ProgramRunner runner(g, seed);
+  return runner.run(t, ops);
+}
+
+std::vector<TraceOp> chain_trace(const Geometry& g, uint64_t seed, size_t ops) {
+  std::mt19937_64 rng(seed);
+  std::vector<ProgTensor> t;
+  std::vector<ProgOp> prog;
+  const uint64_t D = g.sram_words;
+  auto size = [&] { return std::max<uint64_t>(1, D / 4 + rng() % (D + D / 2)); };
+  t.push_back({size(), false});
+  size_t estimate = 0;
+  while (estimate < ops) {
+    int out = int(t.size());
+    uint64_t n = t.back().size;  // element-wise chain keeps the length
+    if (rng() % 4 == 0) n = size();
+    t.push_back({n, false});
+    std::vector<int> in = {out - 1};
+    if (out >= 3 && rng() % 3 == 0) in.push_back(out - 2 - int(rng() % std::min(out - 2, 3)));  // skip edge
+    prog.push_back({Pattern::Elementwise, out, in});
+    estimate += n * (1 + in.size()) + 4;
+  }
+  ProgramRunner runner(g, seed);
+  return runner.run(t, prog);
+}
+
+}  // namespace cello::chord

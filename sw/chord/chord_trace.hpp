@@ -1,0 +1,71 @@
+// Operation traces for CHORD: random mixes and structured tensor programs
+// (streaming producer/consumer chains, a CG-like solver loop). The same traces
+// drive the model's unit tests, the RTL differential testbench (tb/chord) and
+// `cello bench chord`, and a DRAM image with reproducible initial contents.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "chord/chord_model.hpp"
+
+namespace cello::chord {
+
+enum class OpKind : uint8_t { Register, Update, Release, Write, Read };
+
+struct TraceOp {
+  OpKind kind = OpKind::Read;
+  uint32_t id = 0;
+  uint64_t base = 0, end = 0;  // Register
+  ReuseMeta meta;              // Register, Update
+  uint64_t addr = 0;           // Write, Read
+  uint64_t data = 0;           // Write
+  bool is_command() const { return kind == OpKind::Register || kind == OpKind::Update || kind == OpKind::Release; }
+};
+
+// Applies one trace operation to the model; returns the access result
+// (commands report their status in Access::status and entry).
+Access apply(ChordModel& m, const TraceOp& op);
+
+// Random mix: registrations (sometimes into a full table or with a used id),
+// in-order writes, reads anywhere (biased to recent data), updates, releases,
+// and a sprinkle of illegal accesses. Tensor sizes range from 1 word to about
+// twice the SRAM, so tiny SRAMs evict constantly.
+struct RandomMix {
+  double error_rate = 0.01;      // illegal operations among accesses
+  double command_rate = 0.03;    // commands among all operations
+  double read_share = 0.55;      // reads among accesses
+};
+std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, const RandomMix& mix = {});
+
+// CG-like program: per iteration Q = A*P, alpha = <R,R>/<P,Q>, X += alpha*P,
+// R -= alpha*Q, beta, P = R + beta*P, with n-word vectors (versions of X, R, P
+// get fresh ids; dead versions are released) and the reuse metadata SCORE would
+// attach (R reused soon and twice, X only next iteration, A streamed). With
+// n > sram_words / 3 the writes overflow the SRAM.
+std::vector<TraceOp> cg_trace(const Geometry& g, uint64_t n, int iterations, uint64_t seed);
+
+// Streaming chains: producer writes a tensor, one or more consumers read it at
+// different distances (skip connections), then it is released.
+std::vector<TraceOp> chain_trace(const Geometry& g, uint64_t seed, size_t ops);
+
+// Number of reads + writes in a trace.
+size_t access_count(const std::vector<TraceOp>& t);
+
+// DRAM image whose untouched words hold a hash of the address.
+class MapDram : public DramBacking {
+ public:
+  static uint64_t initial(uint64_t addr) { return (addr * 0x9e3779b97f4a7c15ull) >> 32; }
+  uint64_t read(uint64_t addr) override {
+    auto it = mem_.find(addr);
+    return it == mem_.end() ? initial(addr) : it->second;
+  }
+  void write(uint64_t addr, uint64_t data) override { mem_[addr] = data; }
+
+ private:
+  std::unordered_map<uint64_t, uint64_t> mem_;
+};
+
+}  // namespace cello::chord

@@ -1,0 +1,155 @@
+// `cello compile`: a workload DAG (built-in or .cello) through SCORE into
+// DIR/schedule.json (+ DIR/workload.cello, the DAG that was compiled).
+// docs/compile.md describes the options and the schedule fields.
+#include <fmt/core.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "cli/commands.hpp"
+#include "common/error.hpp"
+#include "ir/cello_format.hpp"
+#include "mtx/hpcg.hpp"
+#include "mtx/matrix_market.hpp"
+#include "score/compile.hpp"
+#include "workloads/workloads.hpp"
+
+namespace cello::cli {
+
+namespace {
+
+struct CompileArgs {
+  std::string workload, dag, matrix, target, out = "compile_out", json;
+  int grid = 16, n = 0, o = 0, hw = 0, iters = 1;
+};
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f || !(f << text)) throw Error(path.string(), "", "cannot write file");
+}
+
+void run_compile(const CompileArgs& a) {
+  if (a.workload.empty() == a.dag.empty()) throw Error("", "", "give exactly one of --workload and --dag");
+  ir::Program prog;
+  nlohmann::json source;
+  std::string what;
+  if (!a.dag.empty()) {
+    if (!a.matrix.empty()) throw Error("", "--matrix", "only applies to built-in workloads");
+    prog = ir::load_cello(a.dag);
+    source = {{"dag", a.dag}};
+    what = a.dag;
+  } else {
+    workloads::Params prm = workloads::default_params(a.workload);
+    const bool sparse = a.workload == "cg" || a.workload == "bicgstab" || a.workload == "gcn";
+    if (!a.matrix.empty()) {
+      if (!sparse) throw Error("", "--matrix", "the resnet workload has no sparse matrix");
+      fmt::print("cello compile: reading {}\n", a.matrix);
+      std::fflush(stdout);
+      mtx::Csr m = mtx::read_matrix_market(a.matrix, true);
+      prm.m = m.rows;
+      prm.nnz = m.nnz();
+      source["matrix"] = a.matrix;
+    } else if (a.workload == "cg" || a.workload == "bicgstab") {
+      if (a.grid < 1 || a.grid > 1024) throw Error("", "--grid", "must be between 1 and 1024");
+      mtx::Csr m = mtx::hpcg_stencil(a.grid, a.grid, a.grid);
+      prm.m = m.rows;
+      prm.nnz = m.nnz();
+      source["matrix"] = fmt::format("hpcg {}^3", a.grid);
+    }
+    if (a.n) prm.n = a.n;
+    if (a.o) prm.o = a.o;
+    if (a.hw) prm.hw = a.hw;
+    prm.iters = a.iters;
+    prog = workloads::make_workload(a.workload, prm);
+    source.update({{"workload", a.workload}, {"m", prm.m}, {"nnz", prm.nnz}, {"n", prm.n}, {"iters", prm.iters}});
+    if (a.workload == "gcn") source["o"] = prm.o;
+    if (a.workload == "resnet") source["hw"] = prm.hw;
+    what = sparse ? fmt::format("{} (M={} nnz={} N={}, {} iteration{})", a.workload, prm.m, prm.nnz, prm.n, prm.iters,
+                                prm.iters == 1 ? "" : "s")
+                  : fmt::format("{} ({}x{}x{}, {} block{})", a.workload, prm.hw, prm.hw, prm.n, prm.iters,
+                                prm.iters == 1 ? "" : "s");
+  }
+  score::Target target;
+  if (!a.target.empty()) {
+    std::ifstream f(a.target);
+    if (!f) throw Error(a.target, "", "cannot open file");
+    nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
+    if (j.is_discarded()) throw Error(a.target, "", "not valid JSON");
+    target = score::parse_target(j, a.target);
+  }
+
+  auto t0 = std::chrono::steady_clock::now();
+  score::Schedule s = score::compile(std::move(prog), target);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  std::filesystem::path dir(a.out);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error(a.out, "", "cannot create directory (" + ec.message() + ")");
+  nlohmann::json sj = score::schedule_json(s);
+  sj["source"] = source;
+  write_file(dir / "schedule.json", sj.dump(2) + "\n");
+  write_file(dir / "workload.cello", ir::print_cello(s.program));
+
+  const ir::Program& p = s.program;
+  std::vector<int> counts = score::class_counts(s);
+  fmt::print("cello compile: {} -> {}\n", what, (dir / "schedule.json").string());
+  fmt::print("  {} ops, {} edges, critical path {} ops, compiled in {:.2f} ms\n", p.ops.size(), s.dag.edges.size(),
+             s.critical_path.size(), secs * 1e3);
+  std::string cls;
+  for (int c = 0; c < 5; ++c)
+    if (counts[c]) cls += fmt::format("{}{} {}", cls.empty() ? "" : ", ", counts[c], to_string(static_cast<score::EdgeClass>(c)));
+  fmt::print("  edges: {}\n  swizzle penalty {}, loop-order violations {}\n", cls.empty() ? "none" : cls,
+             s.swizzle_penalty, s.loop_order_violations);
+  // One iteration in full (the second when there is one: it has predecessors and successors).
+  int show = 0;
+  for (const ir::Op& op : p.ops) show = std::max(show, op.iter);
+  show = std::min(show, 2);
+  fmt::print("  {}:\n", show ? fmt::format("edges into iteration {}", show) : std::string("edges"));
+  int listed = 0;
+  for (size_t e = 0; e < s.dag.edges.size() && listed < 40; ++e) {
+    const ir::Edge& ed = s.dag.edges[e];
+    if (p.ops[ed.dst].iter != show) continue;
+    fmt::print("    {:>8} -> {:<8} {:<10} {}\n", p.ops[ed.src].name, p.ops[ed.dst].name, p.tensors[ed.tensor].name,
+               to_string(s.edges[e].cls));
+    ++listed;
+  }
+  nlohmann::json cj = nlohmann::json::object();
+  for (int c = 0; c < 5; ++c) cj[to_string(static_cast<score::EdgeClass>(c))] = counts[c];
+  write_json_report(a.json, {{"command", "compile"},
+                             {"source", source},
+                             {"out_dir", dir.string()},
+                             {"schedule", (dir / "schedule.json").string()},
+                             {"ops", p.ops.size()},
+                             {"edges", s.dag.edges.size()},
+                             {"edge_classes", cj},
+                             {"swizzle_penalty", s.swizzle_penalty},
+                             {"loop_order_violations", s.loop_order_violations},
+                             {"critical_path_length", s.critical_path.size()},
+                             {"compile_seconds", secs}});
+}
+
+void add_compile(CLI::App& app) {
+  auto* cmd = app.add_subcommand("compile", "SCORE: compile a tensor DAG into a schedule (schedule.json)");
+  auto a = std::make_shared<CompileArgs>();
+  cmd->add_option("--workload", a->workload, "built-in workload: cg, bicgstab, gcn, resnet");
+  cmd->add_option("--dag", a->dag, "a .cello DAG file (docs/cello-format.md)");
+  cmd->add_option("--matrix", a->matrix, "Matrix Market file (.mtx or .mtx.gz) giving M and nnz of A");
+  cmd->add_option("--grid", a->grid, "HPCG 27-point stencil grid G (G^3 rows) when no --matrix (cg, bicgstab)")
+      ->capture_default_str();
+  cmd->add_option("--n", a->n, "block width N (cg, bicgstab), input features (gcn), channels (resnet)");
+  cmd->add_option("--o", a->o, "output features (gcn)");
+  cmd->add_option("--hw", a->hw, "feature-map height and width (resnet)");
+  cmd->add_option("--iters", a->iters, "iterations (cg, bicgstab), layers (gcn), blocks (resnet)")->capture_default_str();
+  cmd->add_option("--target", a->target, "JSON with target sizes (docs/compile.md); default: CELLO Table V");
+  cmd->add_option("--out", a->out, "output directory")->capture_default_str();
+  cmd->add_option("--json", a->json, "write a JSON report here");
+  cmd->callback([a] { run_compile(*a); });
+}
+
+}  // namespace
+
+CELLO_COMMAND("compile", add_compile);
+
+}  // namespace cello::cli

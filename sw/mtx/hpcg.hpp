@@ -1,0 +1,12 @@
+// The HPCG problem: a 27-point stencil on an nx x ny x nz grid (diagonal 26,
+// every neighbour in the surrounding 3x3x3 box -1), rows ordered x fastest.
+// It is symmetric positive definite and is the project's embedded default matrix.
+#pragma once
+
+#include "mtx/csr.hpp"
+
+namespace cello::mtx {
+
+Csr hpcg_stencil(int nx, int ny, int nz);
+
+}  // namespace cello::mtx

@@ -1,0 +1,28 @@
+// Matrix Market reader (coordinate format; real, integer or pattern values;
+// general or symmetric), plain text or gzip-compressed (.mtx.gz, via zlib; the
+// compression is detected from the content, not the name). Symmetric files store
+// the lower triangle; the result holds both triangles. Every malformation is a
+// cello::Error "file: line N: reason".
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "mtx/csr.hpp"
+
+namespace cello::mtx {
+
+struct MtxInfo {
+  std::string field;     // real | integer | pattern
+  std::string symmetry;  // general | symmetric
+  int64_t stored = 0;    // entries in the file (header count)
+};
+
+Csr parse_matrix_market(std::string_view text, const std::string& file, bool require_square = false,
+                        MtxInfo* info = nullptr);
+Csr read_matrix_market(const std::string& path, bool require_square = false, MtxInfo* info = nullptr);
+
+// Whole file contents, gunzipped when it is gzip data.
+std::string read_maybe_gzip(const std::string& path);
+
+}  // namespace cello::mtx

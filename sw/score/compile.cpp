@@ -1,0 +1,136 @@
+#include "score/compile.hpp"
+
+#include "score/binding.hpp"
+#include "score/classify.hpp"
+#include "score/critical_path.hpp"
+#include "score/dominance.hpp"
+#include "score/loop_order.hpp"
+#include "score/riff.hpp"
+#include "score/tiling.hpp"
+
+namespace cello::score {
+
+const char* to_string(Dominance d) {
+  switch (d) {
+    case Dominance::Uncontracted: return "U";
+    case Dominance::Contracted: return "C";
+    case Dominance::Balanced: return "bal";
+    case Dominance::Small: return "small";
+  }
+  return "?";
+}
+
+const char* to_string(EdgeClass c) {
+  switch (c) {
+    case EdgeClass::Sequential: return "sequential";
+    case EdgeClass::Pipelineable: return "pipelineable";
+    case EdgeClass::DelayedHold: return "delayed_hold";
+    case EdgeClass::DelayedWriteback: return "delayed_writeback";
+    case EdgeClass::ParallelMulticast: return "parallel_multicast";
+  }
+  return "?";
+}
+
+const char* to_string(Binding b) {
+  switch (b) {
+    case Binding::PipelineBuffer: return "pipeline_buffer";
+    case Binding::Chord: return "chord";
+    case Binding::RegisterFile: return "register_file";
+  }
+  return "?";
+}
+
+const char* to_string(RiffUpdate::Action a) {
+  switch (a) {
+    case RiffUpdate::Action::Register: return "register";
+    case RiffUpdate::Action::Update: return "update";
+    case RiffUpdate::Action::Release: return "release";
+  }
+  return "?";
+}
+
+bool is_pipelined_class(EdgeClass c) {
+  return c == EdgeClass::Pipelineable || c == EdgeClass::DelayedHold || c == EdgeClass::ParallelMulticast;
+}
+
+Schedule compile(ir::Program program, const Target& target, const Options& options) {
+  ir::check_program(program);
+  Schedule s;
+  s.program = std::move(program);
+  s.target = target;
+  s.options = options;
+  const ir::Program& p = s.program;
+  const int n = static_cast<int>(p.ops.size());
+  s.dag = ir::build_dag(p);
+  const size_t ne = s.dag.edges.size();
+
+  CriticalPath cp = analyze_paths(s.dag, n);
+  std::vector<OpDominance> dom(n);
+  for (ir::OpId o = 0; o < n; ++o) dom[o] = op_dominance(p, p.ops[o], options.thresholds);
+  EdgeClasses ec = classify_edges(p, s.dag, cp, dom);
+  LoopOrders lo = choose_loop_orders(p, s.dag, dom, ec.cls, options.loop_order_passes);
+  std::vector<int> span(ne);
+  std::vector<char> piped(ne);
+  for (size_t e = 0; e < ne; ++e) {
+    span[e] = cp.depth[s.dag.edges[e].dst] - cp.depth[s.dag.edges[e].src];
+    piped[e] = is_pipelined_class(ec.cls[e]) && lo.loop_ok[e];
+  }
+  Tiling tl = tile_ops(p, s.dag, lo, piped, target);
+  Bindings bd = bind_tensors(p, s.dag, ec.cls, lo.loop_ok, span, target);
+  RiffMeta rm = riff_metadata(p, s.dag, bd.tensor, bd.edge);
+
+  s.ops.resize(n);
+  for (ir::OpId o = 0; o < n; ++o) {
+    OpSchedule& os = s.ops[o];
+    os.dominance = dom[o].dominance;
+    os.dominant = dom[o].dominant;
+    os.tensor_mac = p.ops[o].kind != ir::OpKind::Host;
+    os.depth = cp.depth[o];
+    os.crit_pred = cp.crit_pred[o];
+    os.on_critical_path = cp.on_path[o];
+    os.parallel_multicast = ec.multicast[o];
+    os.loops = std::move(tl.loops[o]);
+    os.rf_tensor = tl.rf_tensor[o];
+    os.tile_words = tl.tile_words[o];
+    os.macs = ir::op_macs(p, p.ops[o]);
+    os.riff = std::move(rm.updates[o]);
+  }
+  s.edges.resize(ne);
+  for (size_t e = 0; e < ne; ++e) {
+    EdgeSchedule& es = s.edges[e];
+    es.cls = ec.cls[e];
+    es.transitive = cp.transitive[e];
+    es.span = span[e];
+    es.path_break = ec.path_break[e];
+    es.swizzled = lo.swizzled[e];
+    es.loop_ok = lo.loop_ok[e];
+    es.binding = bd.edge[e];
+    es.hold_tiles = bd.hold_tiles[e];
+    es.why = std::move(ec.why[e]);
+  }
+  s.tensors.resize(p.tensors.size());
+  for (size_t t = 0; t < p.tensors.size(); ++t) {
+    TensorSchedule& ts = s.tensors[t];
+    ts.binding = bd.tensor[t];
+    ts.layout = std::move(lo.layout[t]);
+    ts.mem_reads = std::move(rm.mem_reads[t]);
+    ts.words = ir::tensor_words(p, static_cast<ir::TensorId>(t));
+  }
+  for (ir::OpId o = 0; o < n; ++o)
+    for (const ir::Operand& x : p.ops[o].in) {
+      auto& r = s.tensors[x.tensor].reads;
+      if (r.empty() || r.back() != o) r.push_back(o);
+    }
+  s.critical_path = std::move(cp.path);
+  s.swizzle_penalty = lo.swizzle_penalty;
+  s.loop_order_violations = lo.violations;
+  return s;
+}
+
+std::vector<int> class_counts(const Schedule& s) {
+  std::vector<int> c(5, 0);
+  for (const EdgeSchedule& e : s.edges) ++c[static_cast<int>(e.cls)];
+  return c;
+}
+
+}  // namespace cello::score

@@ -1,0 +1,204 @@
+#include "traffic/datasets.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <sstream>
+#include <unordered_map>
+
+#include "common/error.hpp"
+#include "mtx/hpcg.hpp"
+#include "mtx/matrix_market.hpp"
+
+namespace cello::traffic {
+
+namespace {
+
+std::shared_ptr<CsrPattern> from_csr(const mtx::Csr& c) {
+  auto p = std::make_shared<CsrPattern>();
+  p->rows = static_cast<uint64_t>(c.rows);
+  p->cols = static_cast<uint64_t>(c.cols);
+  p->row_ptr.assign(c.row_ptr.begin(), c.row_ptr.end());
+  p->col.assign(c.col.begin(), c.col.end());
+  return p;
+}
+
+// Rows of column lists -> CSR (each row sorted, duplicates dropped).
+std::shared_ptr<CsrPattern> from_rows(uint64_t cols, std::vector<std::vector<uint32_t>>& rows) {
+  auto p = std::make_shared<CsrPattern>();
+  p->rows = rows.size();
+  p->cols = cols;
+  p->row_ptr.reserve(rows.size() + 1);
+  p->row_ptr.push_back(0);
+  for (auto& r : rows) {
+    std::sort(r.begin(), r.end());
+    r.erase(std::unique(r.begin(), r.end()), r.end());
+    p->col.insert(p->col.end(), r.begin(), r.end());
+    p->row_ptr.push_back(p->col.size());
+  }
+  return p;
+}
+
+std::string first_existing(const std::string& dir, std::initializer_list<const char*> names) {
+  for (const char* n : names) {
+    auto path = (std::filesystem::path(dir) / n).string();
+    if (std::filesystem::exists(path)) return path;
+  }
+  std::string list;
+  for (const char* n : names) list += (list.empty() ? "" : ", ") + std::string(n);
+  throw Error(dir, "", "none of " + list + " found");
+}
+
+}  // namespace
+
+Dataset load_matrix_market(const std::string& path) {
+  Dataset d;
+  auto stem = std::filesystem::path(path).filename().string();
+  for (const char* ext : {".gz", ".mtx"})
+    if (stem.size() > std::string(ext).size() && stem.ends_with(ext)) stem.resize(stem.size() - std::string(ext).size());
+  d.name = stem;
+  d.source = path;
+  d.pattern = from_csr(mtx::read_matrix_market(path, false));
+  return d;
+}
+
+Dataset load_cora(const std::string& dir) {
+  const std::string content = first_existing(dir, {"cora.content.gz", "cora.content"});
+  const std::string cites = first_existing(dir, {"cora.cites"});
+  std::unordered_map<std::string, uint32_t> index;
+  {
+    std::istringstream in(mtx::read_maybe_gzip(content));
+    std::string line;
+    int lineno = 0;
+    while (std::getline(in, line)) {
+      ++lineno;
+      std::istringstream ls(line);
+      std::string id;
+      if (!(ls >> id)) continue;
+      if (!index.emplace(id, static_cast<uint32_t>(index.size())).second)
+        throw Error(content, fmt::format("line {}", lineno), "paper id '" + id + "' listed twice");
+    }
+  }
+  if (index.empty()) throw Error(content, "", "no papers");
+  std::vector<std::vector<uint32_t>> rows(index.size());
+  std::istringstream in(mtx::read_maybe_gzip(cites));
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::istringstream ls(line);
+    std::string a, b;
+    if (!(ls >> a)) continue;
+    if (!(ls >> b)) throw Error(cites, fmt::format("line {}", lineno), "expected '<cited> <citing>'");
+    auto ia = index.find(a), ib = index.find(b);
+    if (ia == index.end() || ib == index.end())
+      throw Error(cites, fmt::format("line {}", lineno), "paper id not in cora.content");
+    if (ia->second == ib->second) continue;
+    rows[ia->second].push_back(ib->second);
+    rows[ib->second].push_back(ia->second);
+  }
+  Dataset d;
+  d.name = "cora";
+  d.source = dir;
+  d.pattern = from_rows(index.size(), rows);
+  return d;
+}
+
+Dataset load_tu_graphs(const std::string& dir, const std::string& prefix, int graphs) {
+  const std::string ind_path = first_existing(dir, {(prefix + "_graph_indicator.txt").c_str()});
+  const std::string a_path = first_existing(dir, {(prefix + "_A.txt.gz").c_str(), (prefix + "_A.txt").c_str()});
+  uint64_t m = 0;
+  {
+    std::istringstream in(mtx::read_maybe_gzip(ind_path));
+    std::string line;
+    int lineno = 0;
+    while (std::getline(in, line)) {
+      ++lineno;
+      if (line.empty()) continue;
+      long g = 0;
+      try {
+        g = std::stol(line);
+      } catch (...) {
+        throw Error(ind_path, fmt::format("line {}", lineno), "expected a graph number");
+      }
+      if (g <= graphs) ++m;
+    }
+  }
+  if (m == 0) throw Error(ind_path, "", "no nodes in the selected graphs");
+  std::vector<std::vector<uint32_t>> rows(m);
+  std::istringstream in(mtx::read_maybe_gzip(a_path));
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty()) continue;
+    auto comma = line.find(',');
+    if (comma == std::string::npos) throw Error(a_path, fmt::format("line {}", lineno), "expected 'a, b'");
+    uint64_t a = 0, b = 0;
+    try {
+      a = std::stoull(line.substr(0, comma));
+      b = std::stoull(line.substr(comma + 1));
+    } catch (...) {
+      throw Error(a_path, fmt::format("line {}", lineno), "expected two node numbers");
+    }
+    if (a == 0 || b == 0) throw Error(a_path, fmt::format("line {}", lineno), "node numbers start at 1");
+    if (a <= m && b <= m) rows[a - 1].push_back(static_cast<uint32_t>(b - 1));
+  }
+  Dataset d;
+  d.name = fmt::format("{} ({} graphs)", prefix, graphs);
+  d.source = dir;
+  d.pattern = from_rows(m, rows);
+  return d;
+}
+
+Dataset hpcg(int n) {
+  Dataset d;
+  d.name = fmt::format("hpcg{}", n);
+  d.source = fmt::format("generated: HPCG 27-point stencil {}^3", n);
+  d.pattern = from_csr(mtx::hpcg_stencil(n, n, n));
+  return d;
+}
+
+Dataset proxy_matrix(const std::string& name, uint64_t rows, uint64_t nnz, uint64_t seed) {
+  if (rows == 0 || nnz < rows || nnz > rows * std::min<uint64_t>(rows, 64))
+    throw Error("", name, fmt::format("proxy needs rows <= nnz <= 64 x rows (got {} rows, {} nnz)", rows, nnz));
+  std::mt19937_64 rng(seed);
+  const int64_t R = static_cast<int64_t>(rows);
+  int64_t W = 1;
+  while ((W + 1) * (W + 1) <= R) ++W;
+  const uint64_t extra = nnz - rows;
+  std::vector<std::vector<uint32_t>> out(rows);
+  std::vector<int64_t> cand;
+  for (int64_t i = 0; i < R; ++i) {
+    const uint64_t k = (static_cast<uint64_t>(i) + 1) * extra / rows - static_cast<uint64_t>(i) * extra / rows;
+    auto& row = out[static_cast<size_t>(i)];
+    row.push_back(static_cast<uint32_t>(i));
+    cand.clear();
+    for (int64_t d : {int64_t{-1}, int64_t{1}, -W, W, -W - 1, W + 1, -W + 1, W - 1, int64_t{-2}, int64_t{2}, -2 * W, 2 * W}) {
+      int64_t c = i + d;
+      if (c >= 0 && c < R && c != i) cand.push_back(c);
+    }
+    // Prefer the four nearest mesh neighbours, in a row-dependent order.
+    std::shuffle(cand.begin(), cand.begin() + std::min<size_t>(4, cand.size()), rng);
+    size_t next = 0;
+    while (row.size() < k + 1) {
+      int64_t c;
+      if (rng() % 32 == 0 || next >= cand.size())
+        c = static_cast<int64_t>(rng() % rows);  // long-range coupling
+      else
+        c = cand[next++];
+      if (std::find(row.begin(), row.end(), static_cast<uint32_t>(c)) == row.end())
+        row.push_back(static_cast<uint32_t>(c));
+    }
+  }
+  Dataset d;
+  d.name = name + " (proxy)";
+  d.source = fmt::format("generated: mesh-like proxy, {} rows, {} nnz, seed {}", rows, nnz, seed);
+  d.proxy = true;
+  d.pattern = from_rows(rows, out);
+  return d;
+}
+
+}  // namespace cello::traffic

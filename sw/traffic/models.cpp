@@ -1,0 +1,479 @@
+#include "traffic/models.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+#include "chord/chord_model.hpp"
+#include "common/error.hpp"
+#include "traffic/trace.hpp"
+
+namespace cello::traffic {
+
+const char* to_string(Config c) {
+  switch (c) {
+    case Config::Flexagon: return "Flexagon-like";
+    case Config::FlexLRU: return "Flex+LRU";
+    case Config::FlexBRRIP: return "Flex+BRRIP";
+    case Config::FLAT: return "FLAT-like";
+    case Config::SET: return "SET-like";
+    case Config::PreludeOnly: return "PRELUDE-only";
+    case Config::CELLO: return "CELLO";
+    case Config::Ideal: return "Ideal";
+  }
+  return "?";
+}
+
+const char* key(Config c) {
+  switch (c) {
+    case Config::Flexagon: return "flexagon";
+    case Config::FlexLRU: return "flex_lru";
+    case Config::FlexBRRIP: return "flex_brrip";
+    case Config::FLAT: return "flat";
+    case Config::SET: return "set";
+    case Config::PreludeOnly: return "prelude";
+    case Config::CELLO: return "cello";
+    case Config::Ideal: return "ideal";
+  }
+  return "?";
+}
+
+std::vector<Config> all_configs() {
+  return {Config::Flexagon, Config::FlexLRU, Config::FlexBRRIP, Config::FLAT,
+          Config::SET,      Config::PreludeOnly, Config::CELLO, Config::Ideal};
+}
+
+bool parse_config(const std::string& s, Config& out) {
+  for (auto c : all_configs())
+    if (s == key(c) || s == to_string(c)) {
+      out = c;
+      return true;
+    }
+  return false;
+}
+
+void ModelParams::validate(unsigned word_bytes) const {
+  if (line_bytes == 0 || word_bytes == 0 || line_bytes % word_bytes != 0)
+    throw Error("", "model", fmt::format("line size {} B is not a multiple of the {} B word", line_bytes, word_bytes));
+  cache::CacheConfig c;
+  c.capacity_bytes = sram_bytes;
+  c.line_bytes = line_bytes;
+  c.ways = ways;
+  c.validate();
+  const uint64_t words = sram_bytes / line_bytes;
+  if (words < 2 || words > (1u << 24))
+    throw Error("", "model", fmt::format("SRAM of {} B gives {} CHORD words; 2..2^24 are supported", sram_bytes, words));
+}
+
+namespace {
+
+bool pipelined(EdgeClass c) {
+  return c == EdgeClass::Pipelineable || c == EdgeClass::DelayedHold || c == EdgeClass::ParallelMulticast;
+}
+
+struct Counter {
+  std::vector<uint64_t> rd, wr;  // granules per tensor
+  explicit Counter(size_t n) : rd(n, 0), wr(n, 0) {}
+};
+
+Traffic finish(Config c, const ModelParams& p, const Counter& k, const Workload&) {
+  Traffic t;
+  t.config = c;
+  t.sram_bytes = p.sram_bytes;
+  for (size_t i = 0; i < k.rd.size(); ++i) {
+    t.tensor_read_bytes.push_back(k.rd[i] * p.line_bytes);
+    t.tensor_write_bytes.push_back(k.wr[i] * p.line_bytes);
+    t.read_bytes += k.rd[i] * p.line_bytes;
+    t.write_bytes += k.wr[i] * p.line_bytes;
+  }
+  return t;
+}
+
+// Op-by-op explicit dataflows and Ideal: closed form over the DAG.
+Traffic explicit_model(const Workload& w, Config c, const ModelParams& p, const Analysis& a, const Footprint& f) {
+  Counter k(w.tensors.size());
+  auto on_chip = [&](size_t t) {
+    if (w.tensors[t].input || w.tensors[t].output || a.consumers[t].empty()) return false;
+    for (auto cls : a.classes[t]) {
+      if (c == Config::FLAT && cls != EdgeClass::Pipelineable) return false;
+      if (c == Config::SET && !pipelined(cls)) return false;
+      if (c == Config::Flexagon) return false;
+    }
+    return true;
+  };
+  if (c == Config::Ideal) {
+    for (size_t t = 0; t < w.tensors.size(); ++t) {
+      if (w.tensors[t].input && !a.consumers[t].empty()) k.rd[t] += f.granules[t];
+      if (w.tensors[t].output) k.wr[t] += f.granules[t];
+    }
+    return finish(c, p, k, w);
+  }
+  for (size_t t = 0; t < w.tensors.size(); ++t) {
+    if (w.tensors[t].input) {
+      k.rd[t] += f.granules[t] * a.consumers[t].size();
+      continue;
+    }
+    if (on_chip(t)) continue;
+    k.wr[t] += f.granules[t];
+    k.rd[t] += f.granules[t] * a.consumers[t].size();
+  }
+  return finish(c, p, k, w);
+}
+
+class CacheSink : public Sink {
+ public:
+  CacheSink(const cache::CacheConfig& cfg, const Layout& L, size_t tensors)
+      : cache_(cfg), L_(L), fills_(tensors, 0) {}
+  void read(int t, uint64_t lo, uint64_t hi) override { touch(t, lo, hi, false); }
+  void write(int t, uint64_t lo, uint64_t hi) override { touch(t, lo, hi, true); }
+  cache::SetAssocCache& cache() { return cache_; }
+  const std::vector<uint64_t>& fills() const { return fills_; }
+
+ private:
+  void touch(int t, uint64_t lo, uint64_t hi, bool wr) {
+    const uint64_t base = L_.base[static_cast<size_t>(t)];
+    const uint64_t before = cache_.stats().fills;
+    for (uint64_t g = lo; g < hi; ++g) cache_.access_line(base + g, wr);
+    fills_[static_cast<size_t>(t)] += cache_.stats().fills - before;
+  }
+  cache::SetAssocCache cache_;
+  const Layout& L_;
+  std::vector<uint64_t> fills_;
+};
+
+Traffic cache_model(const Workload& w, Config c, const ModelParams& p, const Analysis& a, const Footprint& f) {
+  cache::CacheConfig cfg;
+  cfg.capacity_bytes = p.sram_bytes;
+  cfg.line_bytes = p.line_bytes;
+  cfg.ways = p.ways;
+  cfg.policy = c == Config::FlexLRU ? cache::Policy::LRU : cache::Policy::BRRIP;
+  Layout L = layout(w, a, f);
+  CacheSink sink(cfg, L, w.tensors.size());
+  walk(w, f, sink);
+  sink.cache().flush();
+  const auto& s = sink.cache().stats();
+  Traffic t;
+  t.config = c;
+  t.sram_bytes = p.sram_bytes;
+  t.read_bytes = s.fills * p.line_bytes;
+  t.write_bytes = s.writebacks * p.line_bytes;
+  for (auto x : sink.fills()) t.tensor_read_bytes.push_back(x * p.line_bytes);
+  t.tensor_write_bytes.assign(w.tensors.size(), 0);  // write-backs are not attributed
+  t.cache_accesses = s.accesses;
+  t.cache_hits = s.hits;
+  return t;
+}
+
+// What the CHORD-backed configurations do with each tensor: whether it lives in
+// CHORD, which ops read it from there, and the RIFF commands around every op.
+struct ChordPlan {
+  std::vector<bool> bound;              // per tensor: registered in CHORD
+  std::vector<std::vector<int>> reads;  // per tensor: ops reading it through CHORD
+  std::vector<std::vector<RiffCmd>> pre, post;  // per op
+};
+
+RiffCmd command(int t, RiffCmd::Action act, const std::vector<int>& reads, int after) {
+  RiffCmd c;
+  c.tensor = t;
+  c.action = act;
+  auto it = std::upper_bound(reads.begin(), reads.end(), after);
+  if (it != reads.end()) {
+    c.distance = static_cast<uint32_t>(*it - after);
+    c.remaining = static_cast<uint32_t>(reads.end() - it);
+  }
+  return c;
+}
+
+// CELLO from a SCORE schedule: its bindings, memory reads and commands.
+ChordPlan plan_from_score(const Workload& w) {
+  ChordPlan pl;
+  const size_t T = w.tensors.size();
+  pl.bound.assign(T, false);
+  pl.reads.assign(T, {});
+  for (size_t t = 0; t < T; ++t) {
+    pl.bound[t] = w.tensors[t].bind == Bind::Chord;
+    pl.reads[t] = w.tensors[t].mem_reads;
+  }
+  pl.pre.assign(w.ops.size(), {});
+  pl.post.assign(w.ops.size(), {});
+  for (size_t i = 0; i < w.ops.size(); ++i)
+    for (const auto& c : w.ops[i].riff) (c.action == RiffCmd::Action::Register ? pl.pre : pl.post)[i].push_back(c);
+  return pl;
+}
+
+// Derived commands with SCORE's conventions (score/riff.hpp): Register before
+// the first write (or, for an application input read more than once, before
+// its first read, which fills CHORD), Update after every read with reads to
+// come, Release after the last read (a final output is written back first).
+// PRELUDE-only routes every consumer through CHORD; CELLO only the consumers
+// that are not pipelined.
+ChordPlan plan_derived(const Workload& w, const Analysis& a, bool prelude) {
+  ChordPlan pl;
+  const size_t T = w.tensors.size();
+  pl.bound.assign(T, false);
+  pl.reads.assign(T, {});
+  pl.pre.assign(w.ops.size(), {});
+  pl.post.assign(w.ops.size(), {});
+  for (size_t t = 0; t < T; ++t) {
+    const auto& x = w.tensors[t];
+    if (x.input) {
+      if (a.consumers[t].size() >= 2) {
+        pl.bound[t] = true;
+        pl.reads[t] = a.consumers[t];
+      }
+      continue;
+    }
+    if (a.producer[t] < 0) continue;
+    for (size_t e = 0; e < a.consumers[t].size(); ++e)
+      if (prelude || !pipelined(a.classes[t][e])) pl.reads[t].push_back(a.consumers[t][e]);
+    pl.bound[t] = x.output || !pl.reads[t].empty();
+  }
+  for (size_t i = 0; i < w.ops.size(); ++i) {
+    const int op = static_cast<int>(i);
+    std::vector<int> read;
+    for (const auto& in : w.ops[i].in)
+      if (std::find(read.begin(), read.end(), in.tensor) == read.end()) read.push_back(in.tensor);
+    for (int t : read)
+      if (w.tensors[static_cast<size_t>(t)].input && pl.bound[static_cast<size_t>(t)] &&
+          pl.reads[static_cast<size_t>(t)].front() == op)
+        pl.pre[i].push_back(command(t, RiffCmd::Action::Register, pl.reads[static_cast<size_t>(t)], op - 1));
+    const int out = w.ops[i].out;
+    if (pl.bound[static_cast<size_t>(out)])
+      pl.pre[i].push_back(command(out, RiffCmd::Action::Register, pl.reads[static_cast<size_t>(out)], op - 1));
+    for (int t : read) {
+      const auto& r = pl.reads[static_cast<size_t>(t)];
+      if (!pl.bound[static_cast<size_t>(t)] || !std::binary_search(r.begin(), r.end(), op)) continue;
+      auto c = command(t, RiffCmd::Action::Update, r, op);
+      if (c.remaining == 0) c.action = RiffCmd::Action::Release;
+      pl.post[i].push_back(c);
+    }
+    if (pl.bound[static_cast<size_t>(out)] && pl.reads[static_cast<size_t>(out)].empty())
+      pl.post[i].push_back(command(out, RiffCmd::Action::Release, {}, op));
+  }
+  return pl;
+}
+
+// Drives the CHORD functional model with the op-by-op access walk and a plan.
+// DRAM traffic: CHORD's own reads (misses) and writes (spills, evictions),
+// plus first-read fills of inputs, traffic of tensors that found the table
+// full, and write-back of final outputs still resident when released or at the
+// end. Inputs are clean: CHORD's write-backs of input words are not counted.
+class ChordSink : public Sink {
+ public:
+  ChordSink(const Workload& w, const Footprint& f, const Layout& L, const ModelParams& p, bool riff, ChordPlan plan)
+      : w_(w), f_(f), L_(L), k_(w.tensors.size()), plan_(std::move(plan)) {
+    chord::Geometry g;
+    g.sram_words = static_cast<uint32_t>(p.sram_bytes / p.line_bytes);
+    g.entries = p.chord_entries;
+    g.extents = p.chord_extents;
+    g.riff = riff;
+    const uint64_t top = std::max<uint64_t>({L.total, g.sram_words, 2});
+    g.addr_bits = 1;
+    while (g.addr_bits < 48 && (1ull << g.addr_bits) <= top) ++g.addr_bits;
+    g.id_bits = 32;
+    g.dist_bits = 16;
+    g.uses_bits = 16;
+    model_ = std::make_unique<chord::ChordModel>(g);
+    const size_t T = w.tensors.size();
+    state_.assign(T, State::Idle);
+    filled_.assign(T, false);
+  }
+
+  void op_begin(size_t op) override {
+    op_ = static_cast<int>(op);
+    for (const auto& c : plan_.pre[op]) apply(c);
+  }
+  void op_end(size_t op) override {
+    for (const auto& c : plan_.post[op]) apply(c);
+  }
+
+  void read(int ti, uint64_t lo, uint64_t hi) override {
+    const size_t t = static_cast<size_t>(ti);
+    const auto& x = w_.tensors[t];
+    const bool mem = std::binary_search(plan_.reads[t].begin(), plan_.reads[t].end(), op_);
+    if (x.input && (!plan_.bound[t] || state_[t] != State::Live)) {
+      k_.rd[t] += hi - lo;  // from DRAM (unbound input, or the table was full)
+      return;
+    }
+    if (!plan_.bound[t] || !mem) return;  // pipeline buffer / register file
+    if (state_[t] != State::Live) {
+      k_.rd[t] += hi - lo;
+      return;
+    }
+    const uint64_t base = L_.base[t];
+    const uint32_t tid = id(t, part(t, lo));
+    if (x.input && !filled_[t]) {
+      // First read: the words come from DRAM and are written into CHORD.
+      k_.rd[t] += hi - lo;
+      for (uint64_t g = lo; g < hi; ++g) model_->write(tid, base + g);
+    } else {
+      for (uint64_t g = lo; g < hi; ++g) model_->read(tid, base + g);
+    }
+    accesses_ += hi - lo;
+  }
+
+  void write(int ti, uint64_t lo, uint64_t hi) override {
+    const size_t t = static_cast<size_t>(ti);
+    if (!plan_.bound[t]) return;  // never leaves the chip
+    if (state_[t] != State::Live) {
+      k_.wr[t] += hi - lo;
+      return;
+    }
+    const uint64_t base = L_.base[t];
+    const uint32_t tid = id(t, part(t, lo));
+    for (uint64_t g = lo; g < hi; ++g) model_->write(tid, base + g);
+    accesses_ += hi - lo;
+  }
+
+  Traffic finish_run(Config c, const ModelParams& p) {
+    for (size_t t = 0; t < w_.tensors.size(); ++t)
+      if (state_[t] == State::Live) retire(t, false);
+    for (size_t t = 0; t < w_.tensors.size(); ++t)
+      for (unsigned q = 0; q < parts(t); ++q) {
+        auto s = model_->stats(id(t, q));
+        k_.rd[t] += s.dram_reads;
+        if (!w_.tensors[t].input) k_.wr[t] += s.dram_writes;
+      }
+    Traffic r = finish(c, p, k_, w_);
+    auto tot = model_->totals();
+    r.chord_accesses = accesses_;
+    r.chord_read_hits = tot.read_hits;
+    r.chord_spills = tot.spills;
+    r.chord_evictions = tot.evictions;
+    r.chord_bypass_tensors = bypass_count_;
+    return r;
+  }
+
+ private:
+  enum class State { Idle, Live, Bypass, Done };
+  // A CSR tensor is three CHORD tensors (row pointers, indices, values), each
+  // written in address order; commands apply to all three.
+  static uint32_t id(size_t t, unsigned part) { return static_cast<uint32_t>(t * 4 + part + 1); }
+  unsigned parts(size_t t) const { return w_.tensors[t].sparse() ? 3 : 1; }
+  unsigned part(size_t t, uint64_t g) const {
+    if (!w_.tensors[t].sparse()) return 0;
+    return g < f_.csr_col_at[t] ? 0 : g < f_.csr_val_at[t] ? 1 : 2;
+  }
+  std::pair<uint64_t, uint64_t> range(size_t t, unsigned q) const {
+    if (!w_.tensors[t].sparse()) return {0, f_.granules[t]};
+    const uint64_t b[4] = {0, f_.csr_col_at[t], f_.csr_val_at[t], f_.granules[t]};
+    return {b[q], b[q + 1]};
+  }
+  static chord::ReuseMeta meta(const RiffCmd& c) {
+    chord::ReuseMeta m;
+    m.uses = std::min<uint32_t>(c.remaining, 0xffff);
+    m.next_use = c.remaining ? std::min<uint32_t>(c.distance, 0xfffe) : 0xffff;
+    return m;
+  }
+  void apply(const RiffCmd& c) {
+    const size_t t = static_cast<size_t>(c.tensor);
+    switch (c.action) {
+      case RiffCmd::Action::Register: {
+        if (state_[t] == State::Live) {
+          for (unsigned q = 0; q < parts(t); ++q) model_->update(id(t, q), meta(c));
+          break;
+        }
+        bool ok = true;
+        unsigned done = 0;
+        for (unsigned q = 0; q < parts(t) && ok; ++q) {
+          auto [lo, hi] = range(t, q);
+          if (lo == hi) continue;
+          ok = model_->register_tensor(id(t, q), L_.base[t] + lo, L_.base[t] + hi, meta(c)).status ==
+               chord::Status::Ok;
+          if (ok) done = q + 1;
+        }
+        if (ok) {
+          state_[t] = State::Live;
+        } else {
+          for (unsigned q = 0; q < done; ++q) model_->release(id(t, q));
+          state_[t] = State::Bypass;
+          ++bypass_count_;
+        }
+        break;
+      }
+      case RiffCmd::Action::Update:
+        if (state_[t] == State::Live)
+          for (unsigned q = 0; q < parts(t); ++q) model_->update(id(t, q), meta(c));
+        if (w_.tensors[t].input) filled_[t] = true;
+        break;
+      case RiffCmd::Action::Release:
+        if (state_[t] == State::Live) retire(t, true);
+        break;
+    }
+  }
+  // A final output's resident words are written back before its entry goes.
+  void retire(size_t t, bool release) {
+    for (unsigned q = 0; q < parts(t); ++q) {
+      int e = model_->find(id(t, q));
+      if (e < 0) continue;
+      if (w_.tensors[t].output) k_.wr[t] += model_->table()[static_cast<size_t>(e)].res_len;
+      if (release) model_->release(id(t, q));
+    }
+    state_[t] = State::Done;
+  }
+
+  const Workload& w_;
+  const Footprint& f_;
+  const Layout& L_;
+  Counter k_;
+  ChordPlan plan_;
+  std::unique_ptr<chord::ChordModel> model_;
+  std::vector<State> state_;
+  std::vector<bool> filled_;
+  int op_ = 0;
+  uint64_t accesses_ = 0;
+  uint64_t bypass_count_ = 0;
+};
+
+Traffic chord_model(const Workload& w, Config c, const ModelParams& p, const Analysis& a, const Footprint& f) {
+  Layout L = layout(w, a, f);
+  const bool cello = c == Config::CELLO;
+  ChordPlan plan = cello && w.score ? plan_from_score(w) : plan_derived(w, a, !cello);
+  ChordSink sink(w, f, L, p, cello, std::move(plan));
+  WalkOptions opt;
+  opt.gather_as_stream = true;  // oracle intra-op reuse, as Flexagon-like
+  walk(w, f, sink, opt);
+  return sink.finish_run(c, p);
+}
+
+}  // namespace
+
+Traffic run_model(const Workload& w, Config c, const ModelParams& p) {
+  w.validate();
+  p.validate(w.word_bytes);
+  auto t0 = std::chrono::steady_clock::now();
+  auto cpu = [] {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  };
+  const double c0 = cpu();
+  const Analysis a = analyze(w);
+  const Footprint f = footprint(w, p.line_bytes / w.word_bytes);
+  Traffic t;
+  switch (c) {
+    case Config::FlexLRU:
+    case Config::FlexBRRIP: t = cache_model(w, c, p, a, f); break;
+    case Config::PreludeOnly:
+    case Config::CELLO: t = chord_model(w, c, p, a, f); break;
+    default: t = explicit_model(w, c, p, a, f); break;
+  }
+  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  t.cpu_seconds = cpu() - c0;
+  return t;
+}
+
+uint64_t algorithmic_minimum_bytes(const Workload& w, const ModelParams& p) {
+  const Analysis a = analyze(w);
+  const Footprint f = footprint(w, p.line_bytes / w.word_bytes);
+  uint64_t g = 0;
+  for (size_t t = 0; t < w.tensors.size(); ++t) {
+    if (w.tensors[t].input && !a.consumers[t].empty()) g += f.granules[t];
+    if (w.tensors[t].output) g += f.granules[t];
+  }
+  return g * p.line_bytes;
+}
+
+}  // namespace cello::traffic

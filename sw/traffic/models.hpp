@@ -1,0 +1,77 @@
+// DRAM traffic of one scheduled workload under each schedule/buffer
+// configuration of CELLO Table IV, plus Ideal. All models count the same unit:
+// DRAM bursts of one cache line (16 B by default) per tensor array, so every
+// configuration is compared on identical footprints.
+//
+//   Flexagon   best op-by-op (oracle): every op reads each operand once from
+//              DRAM and writes its output once to DRAM.
+//   Flex+LRU   the same op-by-op execution, but every access of the real
+//   Flex+BRRIP address trace (gathers follow the CSR column indices) goes
+//              through a set-associative write-back cache of the SRAM's size.
+//   FLAT       a produced tensor stays on chip only if every consumer edge is
+//              pipelineable (no delayed consumer); otherwise as Flexagon.
+//   SET        a produced tensor stays on chip if every consumer edge is
+//              pipelineable, delayed-hold or parallel multicast.
+//   PRELUDE    op-by-op; every produced tensor is written through the CHORD
+//              model with RIFF off (PRELUDE only) and read through it.
+//   CELLO      pipelineable / delayed-hold / multicast consumers read from the
+//              pipeline buffers; tensors with a sequential or delayed-writeback
+//              consumer (or that are final outputs) go through CHORD with RIFF.
+//   Ideal      infinite buffer: application inputs read once, final outputs
+//              written once.
+// Application inputs (the matrix, right-hand sides) are read from DRAM by every
+// op that uses them in all configurations but Ideal and the caches (CHORD
+// holds produced tensors; inputs come through the input buffer).
+//
+// CHORD-backed configurations drive sw/chord's ChordModel (the RTL's spec) with
+// one CHORD word per granule; SCORE-style reuse metadata (distance in ops to the
+// next CHORD read, CHORD reads left) is refreshed before every op, dead tensors
+// are released after their last read, and final outputs still resident at the
+// end are written back.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cache/set_assoc_cache.hpp"
+#include "traffic/workload.hpp"
+
+namespace cello::traffic {
+
+enum class Config { Flexagon, FlexLRU, FlexBRRIP, FLAT, SET, PreludeOnly, CELLO, Ideal };
+const char* to_string(Config c);  // the label used in tables ("Flexagon-like", ...)
+const char* key(Config c);        // short machine name ("flexagon", "flex_lru", ...)
+std::vector<Config> all_configs();
+bool parse_config(const std::string& s, Config& out);
+
+struct ModelParams {
+  uint64_t sram_bytes = 4ull << 20;
+  unsigned line_bytes = 16;  // DRAM burst / cache line / CHORD word
+  unsigned ways = 8;
+  uint32_t chord_entries = 64;
+  uint32_t chord_extents = 4;
+  void validate(unsigned word_bytes) const;  // throws cello::Error
+};
+
+struct Traffic {
+  Config config = Config::Flexagon;
+  uint64_t sram_bytes = 0;
+  uint64_t read_bytes = 0, write_bytes = 0;
+  std::vector<uint64_t> tensor_read_bytes, tensor_write_bytes;  // per tensor (caches: reads = fills)
+  // Simulation detail.
+  uint64_t cache_accesses = 0, cache_hits = 0;
+  uint64_t chord_accesses = 0, chord_read_hits = 0, chord_spills = 0, chord_evictions = 0;
+  uint64_t chord_bypass_tensors = 0;  // tensors that found the RIFF table full
+  double seconds = 0;      // wall time of the run
+  double cpu_seconds = 0;  // CPU time of the thread that ran it
+  uint64_t total_bytes() const { return read_bytes + write_bytes; }
+};
+
+Traffic run_model(const Workload& w, Config c, const ModelParams& p);
+
+// Compulsory traffic of the DAG (the large-buffer limit of any fused bound):
+// every application input read once, every final output written once.
+uint64_t algorithmic_minimum_bytes(const Workload& w, const ModelParams& p);
+
+}  // namespace cello::traffic

@@ -1,0 +1,140 @@
+#include "traffic/options.hpp"
+
+#include <fmt/core.h>
+
+#include <cctype>
+#include <filesystem>
+
+#include "common/error.hpp"
+#include "workloads/workloads.hpp"
+
+namespace cello::traffic {
+
+uint64_t parse_bytes(const std::string& text, const std::string& what) {
+  size_t i = 0;
+  uint64_t v = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+    if (v > (1ull << 50)) throw Error("", what, fmt::format("'{}' is too large", text));
+    v = v * 10 + static_cast<uint64_t>(text[i++] - '0');
+  }
+  std::string unit = text.substr(i);
+  for (auto& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  uint64_t mul = 0;
+  if (unit.empty() || unit == "B") mul = 1;
+  if (unit == "K" || unit == "KB" || unit == "KIB") mul = 1ull << 10;
+  if (unit == "M" || unit == "MB" || unit == "MIB") mul = 1ull << 20;
+  if (unit == "G" || unit == "GB" || unit == "GIB") mul = 1ull << 30;
+  if (i == 0 || mul == 0 || v == 0)
+    throw Error("", what, fmt::format("'{}' is not a size (e.g. 4MB, 512KB, 4194304)", text));
+  return v * mul;
+}
+
+namespace {
+
+std::string data_dir(const ModelOptions& o) {
+  std::string d = o.data.empty() ? find_data_dir() : o.data;
+  if (d.empty() || !std::filesystem::exists(d))
+    throw Error(d.empty() ? "../shared/data" : d, "", "data folder not found (set CELLO_DATA or pass --data DIR)");
+  return d;
+}
+
+Dataset named_dataset(const ModelOptions& o, const std::string& name) {
+  namespace fs = std::filesystem;
+  if (name.rfind("hpcg", 0) == 0) {
+    int n = 16;
+    if (name.size() > 4) {
+      if (name[4] != ':') throw Error("", "--dataset", "expected hpcg or hpcg:N");
+      try {
+        n = std::stoi(name.substr(5));
+      } catch (...) {
+        throw Error("", "--dataset", "expected hpcg:N with N a grid size");
+      }
+    }
+    if (n < 2 || n > 200) throw Error("", "--dataset", "HPCG grid size must be 2..200");
+    return hpcg(n);
+  }
+  if (name == "shallow_water1") return proxy_matrix("shallow_water1", 81920, 327680, 11);
+  if (name == "G2_circuit") return proxy_matrix("G2_circuit", 150102, 726674, 12);
+  const fs::path d(data_dir(o));
+  if (name == "fv1") return load_matrix_market((d / "suitesparse" / "fv1.mtx").string());
+  if (name == "nasa4704") return load_matrix_market((d / "suitesparse" / "nasa4704.mtx.gz").string());
+  if (name == "cora") return load_cora((d / "graphs" / "cora").string());
+  if (name == "protein") {
+    Dataset ds = load_tu_graphs((d / "graphs" / "PROTEINS").string(), "PROTEINS", 64);
+    ds.name = "protein";
+    return ds;
+  }
+  throw Error("", "--dataset",
+              fmt::format("unknown dataset '{}' (fv1, nasa4704, shallow_water1, G2_circuit, cora, protein, hpcg:N)",
+                          name));
+}
+
+}  // namespace
+
+Problem problem_from_options(const ModelOptions& o) {
+  Problem p;
+  p.workload = o.workload;
+  const auto& names = workloads::names();
+  if (std::find(names.begin(), names.end(), o.workload) == names.end())
+    throw Error("", "--workload", fmt::format("unknown workload '{}' (cg, bicgstab, gcn, resnet)", o.workload));
+  if (!o.matrix.empty() && !o.dataset.empty()) throw Error("", "--matrix", "give either --matrix or --dataset");
+  if (o.workload != "resnet") {
+    if (!o.matrix.empty())
+      p.dataset = load_matrix_market(o.matrix);
+    else
+      p.dataset = named_dataset(o, o.dataset.empty() ? (o.workload == "gcn" ? "cora" : "hpcg:16") : o.dataset);
+  } else {
+    p.dataset.name = fmt::format("{}x{}x{}", o.hw, o.hw, o.n);
+    p.dataset.source = "generated: ResNet basic block";
+  }
+  // Defaults: CG/BiCGStab N = 16; GCN the data set's features (cora 1433 -> 7,
+  // protein 29 -> 2); ResNet 128 channels.
+  const bool protein = o.workload == "gcn" && o.dataset == "protein";
+  p.n = o.n > 0 ? o.n : o.workload == "gcn" ? (protein ? 29 : 1433) : o.workload == "resnet" ? 128 : 16;
+  p.o = o.o > 0 ? o.o : (protein ? 2 : 7);
+  p.hw = o.hw;
+  if (o.n < 0 || o.o < 0) throw Error("", "--n", "sizes must be positive");
+  p.iters = o.iters > 0 ? o.iters : (o.workload == "cg" || o.workload == "bicgstab" ? 10 : 1);
+  p.word_bytes = o.word_bytes > 0 ? static_cast<unsigned>(o.word_bytes) : (o.workload == "resnet" ? 2u : 4u);
+  if (p.n < 1 || p.o < 1 || p.hw < 1) throw Error("", "--n", "sizes must be positive");
+  if (o.word_bytes != 0 && o.word_bytes != 1 && o.word_bytes != 2 && o.word_bytes != 4 && o.word_bytes != 8)
+    throw Error("", "--word-bytes", "word size must be 1, 2, 4 or 8 bytes");
+  return p;
+}
+
+Study study_from_options(const ModelOptions& o) {
+  Study s;
+  s.params.sram_bytes = parse_bytes(o.sram, "--sram");
+  s.machine.dram_pj_per_bit = o.pj_per_bit;
+  if (!(o.pj_per_bit >= 0)) throw Error("", "--pj-per-bit", "must not be negative");
+  if (o.bw.empty()) throw Error("", "--bw", "give at least one bandwidth");
+  for (double b : o.bw)
+    if (!(b > 0)) throw Error("", "--bw", fmt::format("bandwidth {} GB/s must be positive", b));
+  s.bandwidths_gbs = o.bw;
+  if (o.threads < 1 || o.threads > 64) throw Error("", "--threads", "must be 1..64");
+  s.threads = o.threads;
+  if (!o.configs.empty()) {
+    s.configs.clear();
+    for (const auto& c : o.configs) {
+      Config x;
+      if (!parse_config(c, x))
+        throw Error("", "--configs",
+                    fmt::format("unknown configuration '{}' (flexagon, flex_lru, flex_brrip, flat, set, prelude, "
+                                "cello, ideal)",
+                                c));
+      s.configs.push_back(x);
+    }
+  }
+  if (o.paper) {
+    s.problems = paper_problems(data_dir(o));
+  } else {
+    s.problems.push_back(problem_from_options(o));
+  }
+  if (o.sweep || o.paper)
+    for (uint64_t mb : {1ull, 16ull})
+      if ((mb << 20) != s.params.sram_bytes) s.cello_sram_sweep.push_back(mb << 20);
+  for (const auto& p : s.problems) s.params.validate(p.word_bytes);
+  return s;
+}
+
+}  // namespace cello::traffic

@@ -1,0 +1,40 @@
+// The settings of `cello model` as plain values, and how they become a Study.
+// (The command line wiring lives in sw/cli/cmd_model.cpp.)
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "traffic/experiment.hpp"
+
+namespace cello::traffic {
+
+struct ModelOptions {
+  std::string workload = "cg";
+  std::string matrix;           // Matrix Market file
+  std::string dataset;          // fv1, nasa4704, shallow_water1, G2_circuit, cora, protein, hpcg:N
+  int n = 0, o = 0, hw = 28;   // 0: the workload's / dataset's default
+  int iters = -1;               // -1: 10 for CG/BiCGStab, 1 otherwise
+  int word_bytes = 0;           // 0: 2 for ResNet, 4 otherwise
+  std::string sram = "4MB";
+  bool sweep = false;           // also CELLO at 1 MB and 16 MB
+  std::vector<double> bw{250, 1000};
+  double pj_per_bit = 4.0;
+  std::vector<std::string> configs;  // empty = all
+  int threads = 2;
+  bool paper = false;
+  bool bound = false;
+  std::string data;             // data folder; "" = find_data_dir()
+  std::string out = "model_out";
+  std::string json, csv, svg;
+};
+
+// "4MB", "512KB", "1MiB", "4194304" -> bytes. Throws cello::Error.
+uint64_t parse_bytes(const std::string& text, const std::string& what);
+
+// The single problem described by the options (matrix / dataset / generated).
+Problem problem_from_options(const ModelOptions& o);
+// The whole study: --paper set or the single problem, with machine settings.
+Study study_from_options(const ModelOptions& o);
+
+}  // namespace cello::traffic

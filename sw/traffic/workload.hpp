@@ -1,0 +1,118 @@
+// The traffic models' view of a scheduled workload: tensors with a memory
+// layout, ops in schedule order with how each touches its operands, and the
+// producer/consumer edges with SCORE's dependency class. It is deliberately
+// small: sw/traffic/from_score.* fills it from the IR and a SCORE schedule, and
+// tests build tiny DAGs directly.
+//
+// Execution model (shared by every configuration): an op walks its dominant
+// rank outermost. Stream operands are read (and a Stream output written) row
+// by row in that walk; Whole operands (small tensors held in the register file,
+// weights) are read once when the op starts and a Whole output is written once
+// when it ends; a Gather operand is read row by row in the order the column
+// indices of the op's CSR operand name them (SpMM). A CSR operand is streamed:
+// row pointer, then per row its column indices and values.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cello::traffic {
+
+enum class EdgeClass { Sequential, Pipelineable, DelayedHold, DelayedWriteback, ParallelMulticast };
+const char* to_string(EdgeClass c);
+
+enum class Use { Stream, Whole, Gather };
+const char* to_string(Use u);
+
+// Sparsity pattern of a CSR tensor (values are irrelevant to traffic).
+struct CsrPattern {
+  uint64_t rows = 0, cols = 0;
+  std::vector<uint64_t> row_ptr;  // rows + 1
+  std::vector<uint32_t> col;      // nnz column indices, row by row
+  uint64_t nnz() const { return col.size(); }
+};
+
+// Where SCORE placed a tensor (CELLO only): CHORD, or on chip for good
+// (pipeline buffers, register file).
+enum class Bind { Chord, OnChip };
+
+struct Tensor {
+  std::string name;
+  // Versions of one variable (R.1, R.2...) name the same storage; the address
+  // allocator lets a version reuse a dead version's region. "" = its own.
+  std::string storage;
+  uint64_t rows = 1, row_words = 1;       // dense, row-major
+  std::shared_ptr<const CsrPattern> csr;  // set for CSR tensors
+  bool input = false;                     // provided by the application (starts in DRAM)
+  bool output = false;                    // final result (must end in DRAM)
+  // SCORE-driven workloads only (Workload::score): binding and the ops that
+  // read the tensor from its binding rather than from a pipeline buffer.
+  Bind bind = Bind::Chord;
+  std::vector<int> mem_reads;
+
+  bool sparse() const { return static_cast<bool>(csr); }
+  // Words in memory: dense rows x row_words; CSR row pointers + indices + values.
+  uint64_t words() const;
+};
+
+struct Operand {
+  int tensor = -1;
+  Use use = Use::Stream;
+  int index_by = -1;  // Gather: the CSR tensor whose column indices select the rows
+};
+
+// A RIFF command SCORE issues around an op (see score/riff.hpp): Register
+// before the op, Update / Release after it.
+struct RiffCmd {
+  enum class Action { Register, Update, Release };
+  int tensor = -1;
+  Action action = Action::Update;
+  uint32_t distance = 0;   // ops until the next memory read (0 = none)
+  uint32_t remaining = 0;  // memory reads still to come
+};
+
+struct Op {
+  std::string name;
+  std::vector<Operand> in;
+  int out = -1;
+  Use out_use = Use::Stream;
+  uint64_t macs = 0;
+  std::vector<RiffCmd> riff;  // SCORE-driven workloads only
+};
+
+struct Edge {
+  int src = -1, dst = -1;  // producer op, consumer op
+  int tensor = -1;
+  EdgeClass cls = EdgeClass::Sequential;
+};
+
+struct Workload {
+  std::string name;
+  unsigned word_bytes = 4;
+  std::vector<Tensor> tensors;
+  std::vector<Op> ops;  // schedule order
+  std::vector<Edge> edges;
+  // True when bindings, mem_reads and RIFF commands come from a SCORE
+  // schedule; CELLO then follows them instead of deriving its own.
+  bool score = false;
+
+  // Throws cello::Error naming the workload and the broken rule: indices in
+  // range, every produced tensor produced once and before use, inputs never
+  // produced, an edge for every producer->consumer pair, CSR shapes coherent.
+  void validate() const;
+  uint64_t total_macs() const;
+  int add_tensor(Tensor t);
+};
+
+// Derived facts the models share.
+struct Analysis {
+  std::vector<int> producer;                  // per tensor: op or -1
+  std::vector<std::vector<int>> consumers;    // per tensor: consumer ops, schedule order, unique
+  std::vector<std::vector<EdgeClass>> classes;  // per tensor: class of each consumer edge
+  std::vector<int> last_use;                  // per tensor: last consumer op or -1
+};
+Analysis analyze(const Workload& w);
+
+}  // namespace cello::traffic

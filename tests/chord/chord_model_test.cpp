@@ -1,0 +1,369 @@
+// Policy and layout tests of the CHORD functional model (sw/chord): the
+// situations of CELLO Figs. 9 and 11, error handling, the extent bound, and the
+// layout invariants on random traces.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <random>
+
+#include "cache/set_assoc_cache.hpp"
+#include "chord/chord_model.hpp"
+#include "chord/chord_trace.hpp"
+
+using namespace cello::chord;
+
+namespace {
+
+Geometry tiny(uint32_t words, uint32_t entries = 8, uint32_t extents = 4, bool riff = true) {
+  Geometry g;
+  g.sram_words = words;
+  g.entries = entries;
+  g.extents = extents;
+  g.addr_bits = 16;
+  g.riff = riff;
+  return g;
+}
+
+// Writes the whole tensor [base, end) with data = address * 3 + salt.
+std::vector<Access> write_all(ChordModel& m, uint32_t id, uint64_t base, uint64_t end, uint64_t salt = 0) {
+  std::vector<Access> out;
+  for (uint64_t a = base; a < end; ++a) out.push_back(m.write(id, a, a * 3 + salt));
+  return out;
+}
+
+size_t count(const std::vector<Access>& v, Outcome o) {
+  size_t n = 0;
+  for (const auto& a : v) n += a.outcome == o;
+  return n;
+}
+
+const ReuseMeta kFar{20, 1};   // next use far away
+const ReuseMeta kNear{1, 2};   // next use soon, reused twice
+
+}  // namespace
+
+TEST_CASE("priority: live beats dead, nearer beats farther, more uses break ties", "[chord]") {
+  Geometry g = tiny(16);
+  CHECK(priority_key({100, 1}, g) > priority_key({0, 0}, g));
+  CHECK(priority_key({1, 1}, g) > priority_key({2, 200}, g));
+  CHECK(priority_key({3, 5}, g) > priority_key({3, 4}, g));
+  CHECK(priority_key({3, 4}, g) == priority_key({3, 4}, g));
+}
+
+TEST_CASE("PRELUDE (Fig. 9 left): a written tensor keeps its head, the rest spills", "[chord][fig9]") {
+  MapDram dram;
+  ChordModel m(tiny(16), true, &dram);
+  REQUIRE(m.register_tensor(1, 100, 124, kFar).status == Status::Ok);
+  auto w = write_all(m, 1, 100, 124);
+  for (int i = 0; i < 16; ++i) CHECK(w[i].outcome == Outcome::Hit);
+  for (int i = 16; i < 24; ++i) CHECK(w[i].outcome == Outcome::Spill);
+  CHECK(m.table()[0].resident_end() == 116);
+  for (uint64_t a = 100; a < 124; ++a) {
+    Access r = m.read(1, a);
+    CHECK(r.outcome == (a < 116 ? Outcome::Hit : Outcome::Miss));
+    CHECK(r.data == a * 3);
+  }
+  TensorStats s = m.stats(1);
+  CHECK(s.write_hits == 16);
+  CHECK(s.spills == 8);
+  CHECK(s.read_hits == 16);
+  CHECK(s.read_misses == 8);
+  CHECK(s.evictions == 0);
+  m.check_invariants();
+}
+
+TEST_CASE("RIFF (Fig. 9 right): a sooner-reused tensor evicts the tail of a later-reused one", "[chord][fig9]") {
+  MapDram dram;
+  ChordModel m(tiny(16), true, &dram);
+  m.register_tensor(1, 0, 16, kFar);    // X: used in the next iteration
+  m.register_tensor(2, 100, 108, kNear);  // R: used in the next two operations
+  write_all(m, 1, 0, 16);
+  auto w = write_all(m, 2, 100, 108, 7);
+  // The first write of R evicts 8 words of X's tail (exactly R's length) at once.
+  CHECK(w[0].outcome == Outcome::Evict);
+  CHECK(w[0].victim_id == 1);
+  CHECK(w[0].evicted == 8);
+  for (int i = 1; i < 8; ++i) CHECK(w[i].outcome == Outcome::Hit);
+  // X keeps its head; its tail went to DRAM (written back) and reads there.
+  CHECK(m.table()[0].resident_end() == 8);
+  for (uint64_t a = 0; a < 16; ++a) {
+    Access r = m.read(1, a);
+    CHECK(r.outcome == (a < 8 ? Outcome::Hit : Outcome::Miss));
+    CHECK(r.data == a * 3);
+  }
+  for (uint64_t a = 100; a < 108; ++a) {
+    Access r = m.read(2, a);
+    CHECK(r.outcome == Outcome::Hit);
+    CHECK(r.data == a * 3 + 7);
+  }
+  CHECK(m.stats(1).evictions == 8);
+  CHECK(m.stats(1).dram_writes == 8);
+  CHECK(m.stats(2).evicts_caused == 8);
+  m.check_invariants();
+}
+
+TEST_CASE("RIFF: equal distance, the more frequently reused tensor wins the space", "[chord][fig9]") {
+  ChordModel m(tiny(16));
+  m.register_tensor(1, 0, 16, {4, 1});
+  m.register_tensor(2, 100, 110, {4, 3});
+  write_all(m, 1, 0, 16);
+  auto w = write_all(m, 2, 100, 110);
+  CHECK(w[0].outcome == Outcome::Evict);
+  CHECK(count(w, Outcome::Spill) == 0);
+  CHECK(m.stats(1).evictions == 10);
+  CHECK(m.table()[0].resident_end() == 6);
+  // The reverse does not happen: a less frequent tensor cannot evict.
+  m.register_tensor(3, 200, 204, {4, 2});
+  auto w3 = write_all(m, 3, 200, 204);
+  CHECK(w3[0].outcome == Outcome::Evict);  // tensor 1 (1 use) is still the lowest
+  CHECK(w3[0].victim_id == 1);
+  m.update(1, {4, 9});  // now tensor 1 is the most valuable; 3 (2 uses) is lowest
+  m.register_tensor(4, 300, 302, {4, 2});
+  auto w4 = write_all(m, 4, 300, 302);
+  CHECK(count(w4, Outcome::Spill) == 2);  // ties never evict (strictly lower only)
+  m.check_invariants();
+}
+
+TEST_CASE("the lowest-priority tensor bypasses straight to DRAM", "[chord][fig9]") {
+  ChordModel m(tiny(16));
+  m.register_tensor(1, 0, 8, kNear);
+  m.register_tensor(2, 100, 108, {2, 2});
+  write_all(m, 1, 0, 8);
+  write_all(m, 2, 100, 108);
+  m.register_tensor(3, 200, 210, kFar);
+  auto w = write_all(m, 3, 200, 210);
+  CHECK(count(w, Outcome::Spill) == 10);
+  CHECK(m.totals().evictions == 0);
+  CHECK(m.table()[0].resident_end() == 8);
+  CHECK(m.table()[1].resident_end() == 108);
+
+  SECTION("a dead tensor (no uses left) bypasses even with free space") {
+    m.release(2);
+    m.register_tensor(4, 300, 304, {0, 0});
+    auto w4 = write_all(m, 4, 300, 304);
+    CHECK(count(w4, Outcome::Spill) == 4);
+  }
+}
+
+TEST_CASE("PRELUDE only: never evicts, still fills free space", "[chord][fig9]") {
+  ChordModel m(tiny(16, 8, 4, false));
+  m.register_tensor(1, 0, 16, kFar);
+  m.register_tensor(2, 100, 108, kNear);
+  write_all(m, 1, 0, 16);
+  auto w = write_all(m, 2, 100, 108);
+  CHECK(count(w, Outcome::Spill) == 8);
+  CHECK(m.totals().evictions == 0);
+  m.register_tensor(3, 200, 204, {0, 0});  // dead tensors are not special without RIFF
+  m.release(1);
+  auto w3 = write_all(m, 3, 200, 204);
+  CHECK(count(w3, Outcome::Hit) == 4);
+}
+
+TEST_CASE("release frees the tensor's space for the next writer", "[chord]") {
+  for (bool riff : {true, false}) {
+    ChordModel m(tiny(16, 8, 4, riff));
+    m.register_tensor(1, 0, 16, kNear);
+    write_all(m, 1, 0, 16);
+    m.register_tensor(2, 100, 116, kFar);  // lower priority: would spill
+    REQUIRE(m.release(1).status == Status::Ok);
+    auto w = write_all(m, 2, 100, 116);
+    CHECK(count(w, Outcome::Hit) == 16);
+    CHECK(m.totals().evictions == 0);
+    CHECK(m.read(1, 0).status == Status::Unregistered);
+    m.check_invariants();
+  }
+}
+
+TEST_CASE("Fig. 11 toy: tensor-level PRELUDE + RIFF beats line-level LRU", "[chord][fig11]") {
+  // 8-word buffer. T1 (12 words, read twice later), T3 (4 words, read right away).
+  ChordModel m(tiny(8));
+  cello::cache::CacheConfig cc;
+  cc.capacity_bytes = 8 * 4;
+  cc.line_bytes = 4;
+  cc.ways = 8;  // fully associative, one word per line
+  cello::cache::SetAssocCache lru(cc);
+  auto cache_hits = [&] { return lru.stats().hits; };
+  uint64_t cache_read_hits = 0;
+  auto rd = [&](uint32_t id, uint64_t a) {
+    uint64_t h = cache_hits();
+    lru.access(a * 4, false);
+    cache_read_hits += cache_hits() - h;
+    return m.read(id, a);
+  };
+
+  m.register_tensor(1, 0, 12, {1, 2});
+  for (uint64_t a = 0; a < 12; ++a) {
+    m.write(1, a);
+    lru.access(a * 4, true);
+  }
+  // Step 1: CHORD kept the head g1..g8, LRU the tail g5..g12.
+  for (uint64_t a = 0; a < 12; ++a) CHECK(rd(1, a).outcome == (a < 8 ? Outcome::Hit : Outcome::Miss));
+  // Step 2: T3 is reused sooner and more often than T1's second read.
+  m.update(1, {3, 1});
+  m.register_tensor(3, 50, 54, {1, 2});
+  for (uint64_t a = 50; a < 54; ++a) {
+    CHECK(m.write(3, a).outcome != Outcome::Spill);
+    lru.access(a * 4, true);
+  }
+  CHECK(m.stats(1).evictions == 4);  // only the tail of T1, g5..g8
+  for (uint64_t a = 50; a < 54; ++a) CHECK(rd(3, a).outcome == Outcome::Hit);
+  // Step 3: the head of T1 is still there.
+  for (uint64_t a = 0; a < 4; ++a) CHECK(rd(1, a).outcome == Outcome::Hit);
+  uint64_t chord_hits = m.totals().read_hits;
+  CHECK(chord_hits == 16);
+  CHECK(chord_hits > cache_read_hits);
+}
+
+TEST_CASE("errors are reported and never disturb other tensors", "[chord][errors]") {
+  ChordModel m(tiny(16, 2));
+  m.register_tensor(1, 0, 10, kNear);
+  write_all(m, 1, 0, 5);
+  auto snapshot = m.table();
+  auto same = [&] {
+    for (size_t i = 0; i < snapshot.size(); ++i) {
+      const Entry &a = snapshot[i], &b = m.table()[i];
+      if (a.valid != b.valid || a.res_len != b.res_len || a.wptr != b.wptr || a.nruns != b.nruns) return false;
+    }
+    return true;
+  };
+  CHECK(m.read(9, 0).status == Status::Unregistered);
+  CHECK(m.write(9, 0).status == Status::Unregistered);
+  CHECK(m.write(1, 7).status == Status::OutOfOrder);
+  CHECK(m.write(1, 4).status == Status::OutOfOrder);
+  CHECK(m.read(1, 10).status == Status::OutOfRange);
+  CHECK(m.read(1, 10).outcome == Outcome::Error);
+  CHECK(m.register_tensor(1, 50, 60, kFar).status == Status::Duplicate);
+  CHECK(m.register_tensor(2, 60, 60, kFar).status == Status::BadRange);
+  CHECK(m.update(7, kFar).status == Status::Unregistered);
+  CHECK(m.release(7).status == Status::Unregistered);
+  CHECK(same());
+  CHECK(m.register_tensor(2, 60, 70, kFar).status == Status::Ok);
+  CHECK(m.register_tensor(3, 80, 90, kFar).status == Status::TableFull);
+  write_all(m, 1, 5, 10);
+  CHECK(m.write(1, 10).status == Status::OutOfOrder);  // past the end
+  for (uint64_t a = 0; a < 10; ++a) CHECK(m.read(1, a).outcome == Outcome::Hit);
+  CHECK(m.stats(9).errors == 2);
+  CHECK(m.stats(1).errors == 6);
+  m.check_invariants();
+}
+
+TEST_CASE("a writer never holds more than `extents` runs; then it spills", "[chord][layout]") {
+  // Fill 12 words with four 3-word tensors, release two non-adjacent ones.
+  ChordModel m(tiny(12, 8, 2));
+  for (uint32_t t = 0; t < 4; ++t) {
+    m.register_tensor(t, t * 100, t * 100 + 3, kNear);
+    write_all(m, t, t * 100, t * 100 + 3);
+  }
+  m.check_invariants();
+  m.release(1);
+  m.release(3);
+  // A 12-word writer: entry 1 (tensor 1's old entry) is handed to it with 3
+  // spare words; it takes entry 3's 3 words as its second run; it is then at
+  // its 2-run limit and spills the rest although tensors 0 and 2 rank lower.
+  m.register_tensor(9, 900, 912, {0, 9});
+  auto w = write_all(m, 9, 900, 912);
+  CHECK(count(w, Outcome::Hit) == 6);
+  CHECK(count(w, Outcome::Spill) == 6);
+  CHECK(m.table()[m.find(9)].nruns == 2);
+  m.check_invariants();
+  for (uint64_t a = 900; a < 906; ++a) CHECK(m.read(9, a).outcome == Outcome::Hit);
+}
+
+TEST_CASE("a tensor that lost its tail spills the rest of its writes (prefix stays a prefix)", "[chord][layout]") {
+  ChordModel m(tiny(8));
+  m.register_tensor(1, 0, 16, kFar);
+  m.register_tensor(2, 100, 104, kNear);
+  write_all(m, 1, 0, 6);             // X half written: 6 resident, owns 2 spare
+  auto r = write_all(m, 2, 100, 104);  // R takes the 2 spare, then evicts 2 of X
+  CHECK(r[0].outcome == Outcome::Hit);
+  CHECK(r[2].outcome == Outcome::Evict);
+  CHECK(r[2].evicted == 2);
+  auto w = write_all(m, 1, 6, 16);
+  CHECK(count(w, Outcome::Spill) == 10);
+  CHECK(m.table()[0].resident_end() == 4);
+  m.check_invariants();
+}
+
+TEST_CASE("random traces keep the layout invariants and read back the last value written", "[chord][random]") {
+  struct Shape {
+    uint32_t words, entries, extents;
+    bool riff;
+  };
+  const Shape shapes[] = {{8, 4, 1, true}, {16, 4, 2, true}, {64, 8, 4, true}, {64, 8, 4, false},
+                          {37, 6, 3, true}, {256, 16, 8, true}, {5, 3, 2, true}};
+  const int kOps = 4000;
+  uint64_t accesses = 0;
+  for (const auto& sh : shapes) {
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      MapDram dram;
+      Geometry g = tiny(sh.words, sh.entries, sh.extents, sh.riff);
+      ChordModel m(g, true, &dram);
+      auto trace = random_trace(g, seed * 7919 + sh.words, kOps);
+      std::map<uint64_t, uint64_t> golden;  // last value written per address
+      for (size_t k = 0; k < trace.size(); ++k) {
+        const TraceOp& t = trace[k];
+        Access a = apply(m, t);
+        INFO("shape " << sh.words << "/" << sh.entries << "/" << sh.extents << " seed " << seed << " op " << k);
+        if (t.kind == OpKind::Write && a.status == Status::Ok) golden[t.addr] = t.data & 0xffffffffu;
+        if (t.kind == OpKind::Read && a.status == Status::Ok) {
+          uint64_t want = golden.count(t.addr) ? golden[t.addr] : MapDram::initial(t.addr) & 0xffffffffu;
+          REQUIRE(a.data == want);
+        }
+        if (!t.is_command()) ++accesses;
+        REQUIRE_NOTHROW(m.check_invariants());
+        if (!sh.riff) REQUIRE(a.outcome != Outcome::Evict);
+      }
+      // Every resident word was written through CHORD.
+      for (const auto& e : m.table())
+        if (e.valid)
+          for (uint64_t a = e.base; a < e.resident_end(); ++a) REQUIRE(golden.count(a));
+      TensorStats tot = m.totals();
+      CHECK(tot.read_hits > 0);
+      CHECK(tot.spills > 0);
+      if (sh.riff && sh.extents > 1) CHECK(tot.evictions > 0);
+    }
+  }
+  CHECK(accesses > 7 * 4 * kOps * 9 / 10);
+}
+
+TEST_CASE("structured programs: CG-like and streaming chains stay consistent", "[chord][random]") {
+  for (bool riff : {true, false}) {
+    Geometry g = tiny(64, 16, 4, riff);
+    for (int which = 0; which < 2; ++which) {
+      MapDram dram;
+      ChordModel m(g, true, &dram);
+      auto trace = which == 0 ? cg_trace(g, 40, 3, 5) : chain_trace(g, 9, 5000);
+      std::map<uint64_t, uint64_t> golden;
+      for (const auto& t : trace) {
+        Access a = apply(m, t);
+        REQUIRE(a.status == Status::Ok);  // the programs are legal
+        if (t.kind == OpKind::Write) golden[t.addr] = t.data & 0xffffffffu;
+        if (t.kind == OpKind::Read) {
+          uint64_t want = golden.count(t.addr) ? golden[t.addr] : MapDram::initial(t.addr) & 0xffffffffu;
+          REQUIRE(a.data == want);
+        }
+      }
+      m.check_invariants();
+      TensorStats tot = m.totals();
+      CHECK(tot.read_hits > 0);
+      CHECK(tot.read_misses > 0);
+      CHECK(tot.spills > 0);
+      CHECK((tot.evictions > 0) == riff);
+    }
+  }
+}
+
+TEST_CASE("CG-like program: RIFF beats PRELUDE-only on read hits", "[chord][cg]") {
+  Geometry g = tiny(256, 16, 4, true);
+  Geometry p = g;
+  p.riff = false;
+  ChordModel riff(g), prelude(p);
+  auto trace = cg_trace(g, 150, 4, 3);
+  for (const auto& t : trace) {
+    apply(riff, t);
+    apply(prelude, t);
+  }
+  INFO("RIFF hits " << riff.totals().read_hits << " PRELUDE hits " << prelude.totals().read_hits);
+  CHECK(riff.totals().read_hits > prelude.totals().read_hits);
+  CHECK(riff.totals().evictions > 0);
+}
