@@ -105,6 +105,10 @@ Problem problem_from_options(const ModelOptions& o) {
 Study study_from_options(const ModelOptions& o) {
   Study s;
   s.params.sram_bytes = parse_bytes(o.sram, "--sram");
+  if (s.params.sram_bytes % (uint64_t(s.params.line_bytes) * s.params.ways) != 0)
+    throw Error("", "--sram",
+                fmt::format("{} B is not a multiple of {} B (8 ways x 16 B lines)", s.params.sram_bytes,
+                            s.params.line_bytes * s.params.ways));
   s.machine.dram_pj_per_bit = o.pj_per_bit;
   if (!(o.pj_per_bit >= 0)) throw Error("", "--pj-per-bit", "must not be negative");
   if (o.bw.empty()) throw Error("", "--bw", "give at least one bandwidth");
