@@ -4,6 +4,7 @@
 // bit for bit. These are the golden results of every MAC-array test.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
