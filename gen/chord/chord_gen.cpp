@@ -151,6 +151,13 @@ std::vector<Link> links(const Shape& s) {
 
 // ------------------------------------------------------------------ table
 
+// `name[off +: w]`, or just `name` when the vector is exactly that slice (a
+// 1-bit signal cannot be part-selected).
+std::string part(const std::string& name, int total, int off, int w) {
+  if (off == 0 && w == total) return name;
+  return fmt::format("{}[{} +: {}]", name, off, w);
+}
+
 // AND-OR selection of one entry's fields by a one-hot vector `sel` into p_*.
 std::string select_fields(const Shape& s, const std::string& p, const std::string& sel,
                           const std::vector<std::pair<std::string, int>>& fields) {
@@ -166,8 +173,9 @@ std::string select_fields(const Shape& s, const std::string& p, const std::strin
 std::string last_run(const Shape& s, const std::string& p) {
   std::string out = fmt::format("always_comb begin\n  {0}_cap = '0;\n  {0}_last_start = '0;\n  {0}_last_begin = '0;\n", p);
   for (int j = 0; j < s.K; ++j) {
-    out += fmt::format("  if ({0}_nruns == {1}) begin\n    {0}_cap = {0}_rend[{2} +: {3}];\n    {0}_last_start = {0}_rstart[{4} +: {5}];\n",
-                       p, s.k(s.NRW, j + 1), j * s.LW, s.LW, j * s.IXW, s.IXW);
+    out += fmt::format("  if ({0}_nruns == {1}) begin\n    {0}_cap = {2};\n    {0}_last_start = {3};\n", p,
+                       s.k(s.NRW, j + 1), part(p + "_rend", s.K * s.LW, j * s.LW, s.LW),
+                       part(p + "_rstart", s.K * s.IXW, j * s.IXW, s.IXW));
     if (j > 0) out += fmt::format("    {0}_last_begin = {0}_rend[{1} +: {2}];\n", p, (j - 1) * s.LW, s.LW);
     out += "  end\n";
   }
@@ -182,8 +190,8 @@ std::string slot_of(const Shape& s, const std::string& p, const std::string& ofs
   std::string ofs_lo = low_bits(ofs, s.LW, s.IXW);
   for (int j = s.K - 1; j >= 0; --j) {
     std::string begin = j == 0 ? "" : fmt::format(" - {}_rend[{} +: {}]", p, (j - 1) * s.LW, s.IXW);
-    body += fmt::format("  if ({0} < {1}_rend[{2} +: {3}]) {4} = {1}_rstart[{5} +: {6}] + {7}{8};\n", ofs, p, j * s.LW,
-                        s.LW, out, j * s.IXW, s.IXW, ofs_lo, begin);
+    body += fmt::format("  if ({} < {}) {} = {} + {}{};\n", ofs, part(p + "_rend", s.K * s.LW, j * s.LW, s.LW), out,
+                        part(p + "_rstart", s.K * s.IXW, j * s.IXW, s.IXW), ofs_lo, begin);
   }
   return body + "end\n";
 }

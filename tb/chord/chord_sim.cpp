@@ -1,0 +1,58 @@
+#include "chord/chord_sim.hpp"
+
+#include "Vbench_chord.h"
+#include "chord/chord_bench.hpp"
+
+namespace cello::tb {
+
+namespace {
+constexpr uint32_t kDepth = 1u << 20, kEntries = 64, kExtents = 4;
+constexpr unsigned kCounterWidth = 32;
+}  // namespace
+
+std::string chord_bench_config_json() {
+  return R"({"name": "bench_chord", "chord": [{"name": "bench_chord", "depth": 1048576, "entries": 64, )"
+         R"("extents": 4, "addr_width": 32, "word_width": 32, "ram": "sram"}]})";
+}
+
+ChordThroughput chord_hit_throughput(uint64_t words) {
+  chord::Geometry g;
+  g.sram_words = kDepth;
+  g.entries = kEntries;
+  g.extents = kExtents;
+  ChordBench<Vbench_chord> bench(g, kCounterWidth, 1);
+  auto op = [](chord::OpKind k, uint32_t id, uint64_t a) {
+    chord::TraceOp o;
+    o.kind = k;
+    o.id = id;
+    o.addr = a;
+    o.data = a * 7 + 1;
+    return o;
+  };
+  const uint64_t b_base = 1ull << 24;
+  chord::TraceOp ra, rb;
+  ra.kind = rb.kind = chord::OpKind::Register;
+  ra.id = 1, ra.base = 0, ra.end = words, ra.meta = {1, 3};
+  rb.id = 2, rb.base = b_base, rb.end = b_base + words, rb.meta = {1, 3};
+  std::vector<chord::TraceOp> setup = {ra, rb}, mixed, reads;
+  for (uint64_t i = 0; i < words; ++i) setup.push_back(op(chord::OpKind::Write, 1, i));
+  for (uint64_t i = 0; i < words; ++i) {
+    mixed.push_back(op(chord::OpKind::Read, 1, i));
+    mixed.push_back(op(chord::OpKind::Write, 2, b_base + i));
+  }
+  for (uint64_t i = 0; i < 2 * words; ++i)
+    reads.push_back(op(chord::OpKind::Read, i % 2 ? 2 : 1, (i % 2 ? b_base : 0) + i / 2));
+  bench.run(setup, ChordRates{});
+  ChordRunStats a = bench.run(mixed, ChordRates{});
+  ChordRunStats b = bench.run(reads, ChordRates{});
+  if (a.hits != a.reads + a.writes || b.hits != b.reads) throw Failure("throughput run: not every access hit");
+  ChordThroughput t;
+  t.words = words;
+  t.mixed_accesses = a.reads + a.writes;
+  t.mixed_cycles = a.cycles;
+  t.read_accesses = b.reads;
+  t.read_cycles = b.cycles;
+  return t;
+}
+
+}  // namespace cello::tb

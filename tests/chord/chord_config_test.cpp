@@ -1,0 +1,66 @@
+// The "chord" section of the hardware config: defaults, derived widths, the
+// entry width, and one-line errors for impossible values.
+#include <catch2/catch.hpp>
+
+#include "chord/chord_config.hpp"
+#include "chord/chord_gen.hpp"
+#include "common/error.hpp"
+#include "hw_config.hpp"
+
+using cello::gen::ChordConfig;
+using cello::gen::parse_hw_config;
+
+namespace {
+std::string error_of(const nlohmann::json& j) {
+  try {
+    parse_hw_config(j, "cfg.json");
+  } catch (const cello::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+nlohmann::json one(const nlohmann::json& chord) { return {{"name", "t"}, {"chord", {chord}}}; }
+}  // namespace
+
+TEST_CASE("chord config: defaults and entry width", "[chord][config]") {
+  auto c = parse_hw_config(one({{"name", "ch"}}), "cfg.json");
+  REQUIRE(c.chords.size() == 1);
+  const ChordConfig& ch = c.chords[0];
+  CHECK(ch.entries == 64);
+  CHECK(ch.riff);
+  ChordConfig big;
+  big.depth = 1 << 20;
+  CHECK(big.slot_width() == 20);
+  CHECK(big.len_width() == 21);
+  CHECK(big.entry_bits() == 325);  // docs/chord.md: fits the paper's 512-bit budget
+  big.extents = 1;
+  CHECK(big.entry_bits() == 200);
+  CHECK(c.to_json()["chord"][0]["depth"] == 1024);
+}
+
+TEST_CASE("chord config: impossible values are one-line errors naming the key", "[chord][config]") {
+  CHECK_THAT(error_of(one({{"read_queue", 3}})), Catch::Contains("chord[0].read_queue") && Catch::Contains("power of two"));
+  CHECK_THAT(error_of(one({{"depth", 4096}, {"addr_width", 8}})), Catch::Contains("addr_width"));
+  CHECK_THAT(error_of(one({{"extents", 9}})), Catch::Contains("extents"));
+  CHECK_THAT(error_of(one({{"ram", "dram"}})), Catch::Contains("ram"));
+  CHECK_THAT(error_of(one({{"depht", 16}})), Catch::Contains("depht"));
+  CHECK_THAT(error_of(one({{"depth", 1 << 20}, {"counter_width", 16}})), Catch::Contains("counter_width"));
+  CHECK_THAT(error_of({{"chord", {{{"name", "a"}}, {{"name", "a"}}}}}), Catch::Contains("duplicate"));
+  CHECK(error_of(one({{"name", "ok"}})).empty());
+}
+
+TEST_CASE("chord generator: three modules, the configuration in every header", "[chord][config]") {
+  auto c = parse_hw_config(one({{"name", "ch"}, {"depth", 16}, {"entries", 4}, {"riff", false}}), "cfg.json");
+  auto d = cello::gen::generate_design(c);
+  REQUIRE(d.modules.size() == 3);
+  CHECK(d.modules[0].name() == "ch_riff_table");
+  CHECK(d.modules[1].name() == "ch_prelude");
+  CHECK(d.modules[2].name() == "ch");
+  for (const auto& m : d.modules) CHECK_THAT(m.render(), Catch::Contains("\"riff\": false"));
+  // PRELUDE only: the metadata ports and the write-back engine are gone.
+  std::string top = d.modules[2].render();
+  CHECK_THAT(top, !Catch::Contains("cmd_dist"));
+  CHECK_THAT(d.modules[1].render(), !Catch::Contains("S_EVICT"));
+  CHECK(d.blocks[0]["module"] == "ch");
+  CHECK(d.blocks[0]["entry_bits"] == 1 + 16 + 96 + 5 + 3 + 4 * 9);
+}
