@@ -75,10 +75,10 @@ class PbBench {
     d.credit_ready = 0;
     d.imm_req_valid = 0;
     d.imm_rsp_ready = 0;
-    if constexpr (kDelayed) {
-      d.del_req_valid = 0;
-      d.del_rsp_ready = 0;
-    }
+#if PB_HOLD > 0
+    d.del_req_valid = 0;
+    d.del_rsp_ready = 0;
+#endif
     sim.reset();
   }
 
@@ -121,14 +121,14 @@ class PbBench {
         d.imm_req_last = req[0]->item().last;
       }
       d.imm_rsp_ready = rsp[0].drive();
-      if constexpr (kDelayed) {
-        d.del_req_valid = qv[1];
-        if (qv[1]) {
-          d.del_req_idx = static_cast<unsigned>(req[1]->item().idx);
-          d.del_req_last = req[1]->item().last;
-        }
-        d.del_rsp_ready = rsp[1].drive();
+#if PB_HOLD > 0
+      d.del_req_valid = qv[1];
+      if (qv[1]) {
+        d.del_req_idx = static_cast<unsigned>(req[1]->item().idx);
+        d.del_req_last = req[1]->item().last;
       }
+      d.del_rsp_ready = rsp[1].drive();
+#endif
       d.credit_ready = credit.drive();
       sim.settle();
 
@@ -154,14 +154,20 @@ class PbBench {
         progress = true;
       };
       check_rsp(0, d.imm_rsp_valid, d.imm_rsp_ready, d.imm_rsp_data, hold_imm);
-      if constexpr (kDelayed) check_rsp(1, d.del_rsp_valid, d.del_rsp_ready, d.del_rsp_data, hold_del);
+#if PB_HOLD > 0
+      check_rsp(1, d.del_rsp_valid, d.del_rsp_ready, d.del_rsp_data, hold_del);
+#else
+      (void)hold_del;
+#endif
       if (pv && d.prod_ready) {
         model_.produce(prod.item());
         progress = true;
       }
       prod.complete(d.prod_ready);
       bool rr[2] = {static_cast<bool>(d.imm_req_ready), false};
-      if constexpr (kDelayed) rr[1] = d.del_req_ready;
+#if PB_HOLD > 0
+      rr[1] = d.del_req_ready;
+#endif
       for (int c = 0; c < kConsumers; ++c) {
         if (qv[c] && rr[c]) {
           const Req& q = req[static_cast<size_t>(c)]->item();
