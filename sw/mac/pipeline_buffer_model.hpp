@@ -10,6 +10,7 @@
 // within the DEPTH_TILES tiles of storage counted from the oldest unshrunk tile.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
