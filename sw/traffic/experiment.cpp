@@ -162,7 +162,7 @@ StudyResult run_study(const Study& s, const Progress& progress) {
   }
   std::vector<double> speedups, all_energy;
   std::vector<std::string> wl_order;
-  std::vector<std::vector<double>> wl_energy;
+  std::vector<std::vector<double>> wl_energy, wl_speedup;
   for (auto& pr : R.problems) {
     const ConfigResult* flex = pr.find(to_string(Config::Flexagon));
     for (auto& c : pr.configs) {
@@ -188,14 +188,20 @@ StudyResult run_study(const Study& s, const Progress& progress) {
       if (it == wl_order.end()) {
         wl_order.push_back(pr.problem.workload);
         wl_energy.push_back({});
+        wl_speedup.push_back({});
         it = wl_order.end() - 1;
       }
-      wl_energy[static_cast<size_t>(it - wl_order.begin())].push_back(ce->energy_rel);
+      const size_t wi = static_cast<size_t>(it - wl_order.begin());
+      wl_energy[wi].push_back(ce->energy_rel);
+      for (double x : ce->speedup) wl_speedup[wi].push_back(x);
     }
   }
   R.geomean_speedup = geomean(speedups);
   R.geomean_energy_ratio = geomean(all_energy);
-  for (size_t i = 0; i < wl_order.size(); ++i) R.energy_by_workload.push_back({wl_order[i], geomean(wl_energy[i])});
+  for (size_t i = 0; i < wl_order.size(); ++i) {
+    R.energy_by_workload.push_back({wl_order[i], geomean(wl_energy[i])});
+    R.speedup_by_workload.push_back({wl_order[i], geomean(wl_speedup[i])});
+  }
   R.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return R;
 }

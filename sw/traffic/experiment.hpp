@@ -60,7 +60,8 @@ struct StudyResult {
   double setup_seconds = 0;  // SCORE compiles and workload views (serial)
   // Geomeans of CELLO vs Flexagon-like.
   double geomean_speedup = 0;                           // all problems x bandwidths
-  std::vector<std::pair<std::string, double>> energy_by_workload;  // geomean energy ratio per workload
+  std::vector<std::pair<std::string, double>> energy_by_workload;   // geomean energy ratio per workload
+  std::vector<std::pair<std::string, double>> speedup_by_workload;  // geomean speedup per workload
   double geomean_energy_ratio = 0;
 };
 

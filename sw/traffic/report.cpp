@@ -57,6 +57,8 @@ std::string summary_text(const StudyResult& r) {
   std::string s = "\nCELLO vs Flexagon-like (geomean over the problems above";
   s += r.bandwidths_gbs.size() > 1 ? " and both bandwidths)\n" : ")\n";
   s += fmt::format("  speedup            {:.2f}x        paper: {:.0f}x\n", r.geomean_speedup, kPaperSpeedup);
+  if (r.speedup_by_workload.size() > 1)
+    for (const auto& [wl, x] : r.speedup_by_workload) s += fmt::format("  speedup {:<10} {:.2f}x\n", wl, x);
   for (const auto& [wl, e] : r.energy_by_workload)
     s += fmt::format("  energy {:<10}  {:.3f} -> {:.0f}% reduction   paper: {:.0f}-{:.0f}% per workload\n", wl, e,
                      100.0 * (1 - e), 100 * kPaperEnergyReductionLo, 100 * kPaperEnergyReductionHi);
@@ -87,6 +89,7 @@ nlohmann::json to_json(const Study& st, const StudyResult& r) {
                   {"paper_speedup", kPaperSpeedup},
                   {"paper_energy_reduction", {kPaperEnergyReductionLo, kPaperEnergyReductionHi}}};
   for (const auto& [wl, e] : r.energy_by_workload) j["geomean"]["energy_ratio_by_workload"][wl] = e;
+  for (const auto& [wl, x] : r.speedup_by_workload) j["geomean"]["speedup_by_workload"][wl] = x;
   for (const auto& pr : r.problems) {
     nlohmann::json p;
     p["label"] = pr.problem.label();
