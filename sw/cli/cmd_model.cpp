@@ -66,6 +66,9 @@ void run_bound(const ModelOptions& o, const BoundArgs& b) {
       chains.push_back(c);
     }
   }
+  if (es.empty() && chains.empty())
+    throw Error("", "--bound", fmt::format("workload {} has no dense contraction to bound; give --einsum or --chain",
+                                           prob.workload));
   fmt::print(stderr, "cello model --bound: {} einsum(s), {} chain(s), {} B words\n", es.size(), chains.size(),
              prob.word_bytes);
   for (const auto& e : es) {
