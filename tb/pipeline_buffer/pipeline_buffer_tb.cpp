@@ -223,9 +223,9 @@ void run_checked(PbBench& b, F&& body) {
 TEST_CASE("tiles stream producer -> consumer(s) under random back-pressure", "[pipeline_buffer]") {
   PbBench b(1);
   run_checked(b, [&] {
-    for (int seg = 0; seg < 12; ++seg) {
+    for (int seg = 0; seg < 24; ++seg) {
       Pattern p = seg % 3 == 0 ? Pattern::Sequential : (seg % 3 == 1 ? Pattern::Permuted : Pattern::Subset);
-      b.run(static_cast<uint64_t>(std::max(4, 2000 / PB_TILE)), random_rates(b.rng, seg), p);
+      b.run(static_cast<uint64_t>(std::max(6, 6000 / PB_TILE)), random_rates(b.rng, seg), p);
     }
   });
 }
