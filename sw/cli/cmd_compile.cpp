@@ -32,7 +32,7 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 void run_compile(const CompileArgs& a) {
   if (a.workload.empty() == a.dag.empty()) throw Error("", "", "give exactly one of --workload and --dag");
   ir::Program prog;
-  nlohmann::json source;
+  nlohmann::ordered_json source;
   std::string what;
   if (!a.dag.empty()) {
     if (!a.matrix.empty()) throw Error("", "--matrix", "only applies to built-in workloads");
@@ -87,8 +87,7 @@ void run_compile(const CompileArgs& a) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error(a.out, "", "cannot create directory (" + ec.message() + ")");
-  nlohmann::json sj = score::schedule_json(s);
-  sj["source"] = source;
+  nlohmann::ordered_json sj = score::schedule_json(s, source);
   write_file(dir / "schedule.json", sj.dump(2) + "\n");
   write_file(dir / "workload.cello", ir::print_cello(s.program));
 
@@ -118,7 +117,7 @@ void run_compile(const CompileArgs& a) {
   nlohmann::json cj = nlohmann::json::object();
   for (int c = 0; c < 5; ++c) cj[to_string(static_cast<score::EdgeClass>(c))] = counts[c];
   write_json_report(a.json, {{"command", "compile"},
-                             {"source", source},
+                             {"source", nlohmann::json::parse(source.dump())},
                              {"out_dir", dir.string()},
                              {"schedule", (dir / "schedule.json").string()},
                              {"ops", p.ops.size()},

@@ -152,6 +152,7 @@ struct Checker {
   void ranks_and_tensors() const {
     if (!p.name.empty() && !is_identifier(p.name)) fail_global("workload", "name '" + p.name + "' is not an identifier");
     std::unordered_set<std::string_view> names;
+    names.reserve(std::max(p.ranks.size(), p.tensors.size()));
     for (const auto& r : p.ranks) {
       if (!is_identifier(r.name)) fail_global("rank '" + r.name + "'", "name is not an identifier");
       if (!names.insert(r.name).second) fail_global("rank '" + r.name + "'", "duplicate name");
@@ -214,6 +215,7 @@ struct Checker {
     ranks_and_tensors();
     std::vector<int> producer(p.tensors.size(), -1);
     std::unordered_set<std::string_view> op_names;
+    op_names.reserve(p.ops.size());
     for (OpId o = 0; o < static_cast<int>(p.ops.size()); ++o) {
       const Op& op = p.ops[o];
       if (!is_identifier(op.name)) fail(o, -1, "op name '" + op.name + "' is not an identifier");

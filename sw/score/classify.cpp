@@ -1,7 +1,5 @@
 #include "score/classify.hpp"
 
-#include <fmt/core.h>
-
 namespace cello::score {
 
 namespace {
@@ -21,7 +19,7 @@ EdgeClasses classify_edges(const ir::Program& p, const ir::Dag& dag, const Criti
   EdgeClasses r;
   r.cls.assign(ne, EdgeClass::Sequential);
   r.path_break.assign(ne, -1);
-  r.why.assign(ne, "");
+  r.reason.assign(ne, Reason::Adjacent);
   r.multicast.assign(n, 0);
 
   // bad_step[w]: the step crit_pred(w) -> w does not pipeline. last_bad[w]: depth of
@@ -47,53 +45,31 @@ EdgeClasses classify_edges(const ir::Program& p, const ir::Dag& dag, const Criti
     r.multicast[u] = numcast > 1;
   }
 
-  auto name = [&](ir::OpId o) { return p.ops[o].name; };
   for (size_t e = 0; e < ne; ++e) {
     const ir::Edge& ed = dag.edges[e];
     const ir::OpId u = ed.src, v = ed.dst;
-    const bool src_c = dom[u].dominance == Dominance::Contracted;
-    const bool src_host = !tensor_mac(p.ops[u]);
     EdgeClass& c = r.cls[e];
-    std::string& why = r.why[e];
-    if (!cp.transitive[e]) {
-      if (src_c) {
-        why = "source is contracted-dominant";
-      } else if (src_host) {
-        why = "source is a host op";
-      } else if (!tensor_mac(p.ops[v])) {
-        why = "destination is a host op (it takes the whole tensor)";
-      } else if (!shares_dominant(p.ops[v], dom[v], ed.tensor)) {
-        why = "destination's dominant rank does not subscript the tensor";
+    Reason& why = r.reason[e];
+    const bool transitive = cp.transitive[e];
+    if (dom[u].dominance == Dominance::Contracted) {
+      why = Reason::SourceContracted;
+    } else if (!tensor_mac(p.ops[u])) {
+      why = Reason::SourceHost;
+    } else if (!tensor_mac(p.ops[v])) {
+      why = Reason::DestHost;
+    } else if (!transitive) {
+      if (!shares_dominant(p.ops[v], dom[v], ed.tensor)) {
+        why = Reason::DestUnshared;
       } else {
         c = r.multicast[u] ? EdgeClass::ParallelMulticast : EdgeClass::Pipelineable;
-        why = r.multicast[u] ? "adjacent pipelineable step; source feeds several ops at once"
-                             : "adjacent pipelineable step";
+        why = Reason::Adjacent;
       }
-      continue;
-    }
-    // Transitive: the tensor waits while v's longest path catches up.
-    if (src_c) {
-      why = "delayed edge from a contracted-dominant source";
-      continue;
-    }
-    if (src_host) {
-      why = "delayed edge from a host op";
-      continue;
-    }
-    const bool on_chain = cp.on_chain(u, v);
-    if (on_chain) {
-      ir::OpId w1 = cp.child_towards(u, v);
-      if (!step_pipelines(p, dom, u, w1)) {
-        why = fmt::format("source does not pipeline into the next op on the path ({})", name(w1));
-        continue;
-      }
-    }
-    if (!tensor_mac(p.ops[v])) {
-      why = "delayed edge into a host op (it takes the whole tensor)";
-      continue;
-    }
-    if (last_bad[v] > cp.depth[u]) {
-      c = EdgeClass::DelayedWriteback;
+    } else if (ir::OpId w1 = cp.on_chain(u, v) ? cp.child_towards(u, v) : -1;
+               w1 >= 0 && !step_pipelines(p, dom, u, w1)) {
+      // Transitive: the tensor waits while v's longest path catches up.
+      why = Reason::FirstStepBlocked;
+      r.path_break[e] = w1;
+    } else if (last_bad[v] > cp.depth[u]) {
       // Report the earliest break after u (a few jumps back along the breaks).
       ir::OpId b = last_bad_op[v];
       for (int jumps = 0; jumps < 16; ++jumps) {
@@ -101,18 +77,16 @@ EdgeClasses classify_edges(const ir::Program& p, const ir::Dag& dag, const Criti
         if (prev < 0 || cp.depth[prev] <= cp.depth[u]) break;
         b = prev;
       }
-      r.path_break[e] = b;
-      why = fmt::format("path {} {}..{} breaks at {} -> {}", on_chain ? "from" : "alongside", name(u), name(v),
-                        name(cp.crit_pred[b]), name(b));
-      continue;
-    }
-    if (!shares_dominant(p.ops[v], dom[v], ed.tensor)) {
       c = EdgeClass::DelayedWriteback;
-      why = "destination's dominant rank does not subscript the held tensor";
-      continue;
+      why = Reason::PathBreaks;
+      r.path_break[e] = b;
+    } else if (!shares_dominant(p.ops[v], dom[v], ed.tensor)) {
+      c = EdgeClass::DelayedWriteback;
+      why = Reason::HeldUnshared;
+    } else {
+      c = EdgeClass::DelayedHold;
+      why = Reason::PathPipelines;
     }
-    c = EdgeClass::DelayedHold;
-    why = fmt::format("every step of the path {} {}..{} pipelines", on_chain ? "from" : "alongside", name(u), name(v));
   }
   return r;
 }

@@ -16,7 +16,6 @@
 // behind each rule and the hand derivation for CG.
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "ir/dag.hpp"
@@ -28,7 +27,7 @@ namespace cello::score {
 struct EdgeClasses {
   std::vector<EdgeClass> cls;         // per edge
   std::vector<ir::OpId> path_break;   // per edge: op whose incoming path step breaks the chain, -1
-  std::vector<std::string> why;       // per edge: one-line reason
+  std::vector<Reason> reason;         // per edge: the rule that decided
   std::vector<char> multicast;        // per op: parallel_multicast
 };
 

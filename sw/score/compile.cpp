@@ -49,6 +49,48 @@ const char* to_string(RiffUpdate::Action a) {
   return "?";
 }
 
+const char* to_string(Reason r) {
+  switch (r) {
+    case Reason::SourceContracted: return "source_contracted";
+    case Reason::SourceHost: return "source_host";
+    case Reason::DestHost: return "destination_host";
+    case Reason::DestUnshared: return "destination_unshared";
+    case Reason::Adjacent: return "adjacent";
+    case Reason::FirstStepBlocked: return "first_step_blocked";
+    case Reason::PathBreaks: return "path_breaks";
+    case Reason::HeldUnshared: return "held_unshared";
+    case Reason::PathPipelines: return "path_pipelines";
+  }
+  return "?";
+}
+
+std::string describe_edge(const Schedule& s, size_t e) {
+  const ir::Program& p = s.program;
+  const ir::Edge& ed = s.dag.edges[e];
+  const EdgeSchedule& es = s.edges[e];
+  auto name = [&](ir::OpId o) { return p.ops[o].name; };
+  const std::string delayed = es.transitive ? "delayed edge; " : "";
+  const std::string path = name(ed.src) + ".." + name(ed.dst);
+  switch (es.reason) {
+    case Reason::SourceContracted: return delayed + "source is contracted-dominant";
+    case Reason::SourceHost: return delayed + "source is a host op";
+    case Reason::DestHost: return delayed + "destination is a host op (it takes the whole tensor)";
+    case Reason::DestUnshared: return "destination's dominant rank does not subscript the tensor";
+    case Reason::Adjacent:
+      return es.cls == EdgeClass::ParallelMulticast ? "adjacent step pipelines; the source feeds several ops at once"
+                                                    : "adjacent step pipelines";
+    case Reason::FirstStepBlocked:
+      return delayed + "the source does not pipeline into the next op of the path (" + name(es.path_break) + ")";
+    case Reason::PathBreaks:
+      return delayed + "path " + path + " breaks at " + name(s.ops[es.path_break].crit_pred) + " -> " +
+             name(es.path_break);
+    case Reason::HeldUnshared:
+      return delayed + "path " + path + " pipelines, but the destination's dominant rank does not subscript the tensor";
+    case Reason::PathPipelines: return delayed + "every step of the path " + path + " pipelines";
+  }
+  return "?";
+}
+
 bool is_pipelined_class(EdgeClass c) {
   return c == EdgeClass::Pipelineable || c == EdgeClass::DelayedHold || c == EdgeClass::ParallelMulticast;
 }
@@ -106,7 +148,7 @@ Schedule compile(ir::Program program, const Target& target, const Options& optio
     es.loop_ok = lo.loop_ok[e];
     es.binding = bd.edge[e];
     es.hold_tiles = bd.hold_tiles[e];
-    es.why = std::move(ec.why[e]);
+    es.reason = ec.reason[e];
   }
   s.tensors.resize(p.tensors.size());
   for (size_t t = 0; t < p.tensors.size(); ++t) {
@@ -124,6 +166,7 @@ Schedule compile(ir::Program program, const Target& target, const Options& optio
   s.critical_path = std::move(cp.path);
   s.swizzle_penalty = lo.swizzle_penalty;
   s.loop_order_violations = lo.violations;
+  s.search_steps = lo.steps;
   return s;
 }
 

@@ -17,11 +17,12 @@ std::vector<int> class_counts(const Schedule& s);
 
 // schedule.json: every edge's class, every op's loop order and tiles, every
 // tensor's binding and RIFF metadata (docs/compile.md describes the fields).
-nlohmann::json schedule_json(const Schedule& s);
+// `source` records where the DAG came from (workload, sizes, matrix).
+nlohmann::ordered_json schedule_json(const Schedule& s, const nlohmann::ordered_json& source = {});
 
 // Target from a JSON object with any of the Target field names; unknown keys and
 // bad values are a cello::Error naming `file` and the key.
 Target parse_target(const nlohmann::json& j, const std::string& file);
-nlohmann::json target_json(const Target& t);
+nlohmann::ordered_json target_json(const Target& t);
 
 }  // namespace cello::score

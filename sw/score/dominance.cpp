@@ -1,7 +1,7 @@
 #include "score/dominance.hpp"
 
 #include <algorithm>
-#include <map>
+#include <cstdint>
 
 namespace cello::score {
 
@@ -16,28 +16,32 @@ double effective_size(const ir::Program& p, const ir::Op& op, ir::RankId r) {
 
 OpDominance op_dominance(const ir::Program& p, const ir::Op& op, const Thresholds& th) {
   const std::vector<ir::RankId> ranks = ir::op_ranks(op);
-  // Signature: which operands (output first) a rank subscripts.
+  // Signature: which operands (output first) a rank subscripts; operands past
+  // the 64th (only host ops have that many) share the last bit.
   auto signature = [&](ir::RankId r) {
-    std::string s;
+    uint64_t s = 0;
     auto has = [&](const ir::Operand& x) {
       for (const ir::Index& i : x.idx)
-        if (i.a == r || i.b == r) return '1';
-      return '0';
+        if (i.a == r || i.b == r) return true;
+      return false;
     };
-    s += has(op.out);
-    for (const ir::Operand& x : op.in) s += has(x);
+    if (has(op.out)) s |= 1;
+    for (size_t k = 0; k < op.in.size(); ++k)
+      if (has(op.in[k])) s |= uint64_t{1} << std::min<size_t>(k + 1, 63);
     return s;
   };
-  std::map<std::string, std::vector<ir::RankId>> by_sig;
+  // Groups in order of their first rank.
+  std::vector<uint64_t> sig;
   std::vector<std::vector<ir::RankId>> groups;
-  for (ir::RankId r : ranks) by_sig[signature(r)].push_back(r);
-  if (by_sig.size() == 1) {
+  for (ir::RankId r : ranks) {
+    uint64_t s = signature(r);
+    size_t g = std::find(sig.begin(), sig.end(), s) - sig.begin();
+    if (g == sig.size()) sig.push_back(s), groups.emplace_back();
+    groups[g].push_back(r);
+  }
+  if (groups.size() == 1) {
+    groups.clear();
     for (ir::RankId r : ranks) groups.push_back({r});
-  } else {
-    // Keep the groups in order of their first rank.
-    for (ir::RankId r : ranks)
-      for (auto& [sig, g] : by_sig)
-        if (!g.empty() && g.front() == r) groups.push_back(g);
   }
   std::vector<double> size(groups.size(), 1.0);
   for (size_t g = 0; g < groups.size(); ++g)

@@ -16,6 +16,7 @@
 // their natural order and are not scored. Cost is linear in nodes + edges.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "ir/dag.hpp"
@@ -30,6 +31,7 @@ struct LoopOrders {
   std::vector<char> loop_ok;                   // per edge: pipelining conditions hold
   int swizzle_penalty = 0;                     // swizzled sequential / writeback edges
   int violations = 0;                          // pipelined edges with !loop_ok
+  uint64_t steps = 0;                          // edge evaluations the search made
 };
 
 // Order in which an operand's dimensions are walked under a loop order.

@@ -70,6 +70,20 @@ struct RiffUpdate {
 };
 const char* to_string(RiffUpdate::Action a);
 
+// The rule of Algorithm 2 (docs/score.md) that decided an edge's class.
+enum class Reason {
+  SourceContracted,  // source is contracted-dominant
+  SourceHost,        // source is a host op
+  DestHost,          // destination is a host op: it takes the whole tensor
+  DestUnshared,      // destination's dominant rank does not subscript the tensor
+  Adjacent,          // non-transitive and the step pipelines
+  FirstStepBlocked,  // delayed: the source does not pipeline into the next op of the path
+  PathBreaks,        // delayed: a later step of the path does not pipeline
+  HeldUnshared,      // delayed: the path pipelines, but the destination cannot take held tiles in order
+  PathPipelines,     // delayed: every step of the path pipelines
+};
+const char* to_string(Reason r);
+
 struct OpSchedule {
   // Dominance (GOGETA Sec. 4.2).
   Dominance dominance = Dominance::Small;
@@ -93,12 +107,12 @@ struct EdgeSchedule {
   EdgeClass cls = EdgeClass::Sequential;
   bool transitive = false;     // not the edge through which dst's longest path arrives
   int span = 1;                // depth(dst) - depth(src): pipeline stages spanned
-  ir::OpId path_break = -1;    // delayed edges: op whose incoming path step is not pipelineable
+  ir::OpId path_break = -1;    // delayed edges: op whose incoming path step does not pipeline
   bool swizzled = false;       // consumer reads the tensor in another rank order than stored
   bool loop_ok = true;         // loop orders allow pipelining (pipelined classes only)
   Binding binding = Binding::Chord;
   int hold_tiles = 0;          // delayed-hold: tiles the pipeline buffer keeps (= span)
-  std::string why;             // one-line reason for the class
+  Reason reason = Reason::Adjacent;  // why the class (describe_edge() says it in words)
 };
 
 struct TensorSchedule {
@@ -108,6 +122,10 @@ struct TensorSchedule {
   std::vector<ir::OpId> mem_reads; // consumers served from the binding (not a pipeline buffer)
   double words = 0;
 };
+
+struct Schedule;
+// One-line explanation of edge e's class, e.g. "path l1.2..l4.2 breaks at l2.2 -> l2h.2".
+std::string describe_edge(const Schedule& s, size_t e);
 
 struct Schedule {
   ir::Program program;
@@ -120,6 +138,7 @@ struct Schedule {
   std::vector<ir::OpId> critical_path;
   int swizzle_penalty = 0;          // swizzled sequential/writeback edges (GOGETA Alg. 3)
   int loop_order_violations = 0;    // pipelined edges whose loop orders could not be made compatible
+  uint64_t search_steps = 0;        // edge evaluations of the loop-order search (bounded per edge)
 };
 
 }  // namespace cello::score

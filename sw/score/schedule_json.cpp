@@ -7,9 +7,9 @@
 
 namespace cello::score {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
-nlohmann::json schedule_json(const Schedule& s) {
+nlohmann::ordered_json schedule_json(const Schedule& s, const nlohmann::ordered_json& source) {
   const ir::Program& p = s.program;
   auto op_name = [&](ir::OpId o) { return o < 0 ? json(nullptr) : json(p.ops[o].name); };
   auto rank_names = [&](const std::vector<ir::RankId>& v) {
@@ -21,6 +21,8 @@ nlohmann::json schedule_json(const Schedule& s) {
   j["format"] = "cello-schedule";
   j["version"] = 1;
   j["workload"] = p.name;
+  j["source"] = source;
+  j["summary"] = nullptr;  // filled below; keeps its place near the top
   j["target"] = target_json(s.target);
   j["thresholds"] = {{"dominant_min", s.options.thresholds.dominant_min},
                      {"dominant_ratio", s.options.thresholds.dominant_ratio},
@@ -91,7 +93,8 @@ nlohmann::json schedule_json(const Schedule& s) {
                           {"loop_ok", es.loop_ok},
                           {"binding", to_string(es.binding)},
                           {"hold_tiles", es.hold_tiles},
-                          {"why", es.why}});
+                          {"reason", to_string(es.reason)},
+                          {"why", describe_edge(s, e)}});
   }
 
   j["tensors"] = json::array();
@@ -118,7 +121,7 @@ nlohmann::json schedule_json(const Schedule& s) {
   return j;
 }
 
-nlohmann::json target_json(const Target& t) {
+nlohmann::ordered_json target_json(const Target& t) {
   return {{"pe_rows", t.pe_rows},       {"pe_cols", t.pe_cols},
           {"rf_words", t.rf_words},     {"pipeline_buffer_words", t.pipeline_buffer_words},
           {"chord_words", t.chord_words}, {"word_bytes", t.word_bytes}};
