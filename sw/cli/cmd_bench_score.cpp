@@ -11,7 +11,6 @@
 #include "cli/commands.hpp"
 #include "common/error.hpp"
 #include "ir/cello_format.hpp"
-#include "mtx/hpcg.hpp"
 #include "mtx/matrix_market.hpp"
 #include "score/compile.hpp"
 #include "workloads/random_dag.hpp"

@@ -30,4 +30,9 @@ Csr hpcg_stencil(int nx, int ny, int nz) {
   return m;
 }
 
+int64_t hpcg_nnz(int nx, int ny, int nz) {
+  if (nx < 1 || ny < 1 || nz < 1) throw Error("", "hpcg", "grid dimensions must be >= 1");
+  return (3 * int64_t{nx} - 2) * (3 * int64_t{ny} - 2) * (3 * int64_t{nz} - 2);
+}
+
 }  // namespace cello::mtx

@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "ir/cello_format.hpp"
+#include "mtx/hpcg.hpp"
 
 namespace cello::workloads {
 
@@ -28,9 +29,9 @@ Params default_params(const std::string& name) {
     p.n = 128;
     p.hw = 28;
   } else {
-    // 16^3 HPCG stencil: (3*16-2)^3 nonzeros.
-    p.m = 4096;
-    p.nnz = 46 * 46 * 46;
+    // The embedded default problem: the HPCG stencil on a 16^3 grid.
+    p.m = 16 * 16 * 16;
+    p.nnz = mtx::hpcg_nnz(16, 16, 16);
   }
   return p;
 }

@@ -169,6 +169,35 @@ TEST_CASE("fp32 SpMM walks each row in CSR order or reversed", "[golden][fp32]")
   }
 }
 
+TEST_CASE("fp32 windows and transposes follow their definitions", "[golden][fp32]") {
+  // Y[h,k] = relu(I[h+r,c] * W[r,c,k]) with "same" padding: I is read at h+r-1, zero outside.
+  const int H = 5, R = 3, C = 2, K = 2;
+  std::vector<float> img(H * C), w(R * C * K);
+  for (int i = 0; i < H * C; ++i) img[i] = 0.25f * static_cast<float>(i) - 1.1f;
+  for (int i = 0; i < R * C * K; ++i) w[i] = 0.5f - 0.125f * static_cast<float>(i);
+  ir::Program p = ir::parse_cello(
+      "rank h = 5\nrank r = 3\nrank c = 2\nrank k = 2\ninput I[h,c]\ninput W[r,c,k]\n"
+      "op y: Y[h,k] = relu(I[h+r,c] * W[r,c,k])\nop t: T[k,h] = -2 * Y[h,k]\n");
+  golden::Fp32Inputs in;
+  in.dense = {{"I", img}, {"W", w}};
+  auto v = golden::run_fp32(p, in, {});
+  const auto& y = v[*p.find_tensor("Y")];
+  const auto& t = v[*p.find_tensor("T")];
+  for (int h = 0; h < H; ++h)
+    for (int k = 0; k < K; ++k) {
+      float acc = 0.0f;  // contracted ranks r (slow) then c (fast), as they first appear
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) {
+          const int row = h + r - 1;
+          const float x = row < 0 || row >= H ? 0.0f : img[row * C + c];
+          acc = fp::fma32(x, w[(r * C + c) * K + k], acc);
+        }
+      const float want = acc < 0.0f ? 0.0f : acc;
+      REQUIRE(fp::bits_of(y[h * K + k]) == fp::bits_of(want));
+      REQUIRE(fp::bits_of(t[k * H + h]) == fp::bits_of(fp::mul32(-2.0f, want)));
+    }
+}
+
 TEST_CASE("fp32 host solve agrees with the double solve", "[golden][fp32]") {
   const int n = 8, r = 3;
   std::mt19937 rng(3);

@@ -154,6 +154,7 @@ TEST_CASE("HPCG stencil matches a direct construction", "[mtx][hpcg]") {
       REQUIRE(at(a, i, j) == want);
     }
   CHECK(a.nnz() == nnz);
+  CHECK(mtx::hpcg_nnz(nx, ny, nz) == nnz);
   // Per dimension the neighbour count is 3n-2, and the stencil is their product.
   CHECK(mtx::hpcg_stencil(16, 16, 16).nnz() == 46 * 46 * 46);
   CHECK_THROWS_AS(mtx::hpcg_stencil(0, 1, 1), Error);
