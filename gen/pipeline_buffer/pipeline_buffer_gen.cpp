@@ -48,8 +48,8 @@ void add_pipeline_buffer(Design& design, const PipelineBufferConfig& c) {
              "through a buffet (gen/buffet). The producer appends elements in order; each\n"
              "consumer reads elements of its current tile by index (any order, repeats allowed)\n"
              "and marks its last read of a tile with req_last, which moves it to the next tile.\n"
-             "A tile is shrunk (its slots freed and credited to the producer) only when every\n"
-             "consumer has finished it." +
+             "A tile is shrunk (its slots freed) only when every consumer has finished it; the\n"
+             "buffet's credits for freed slots are taken here and gate the producer." +
                  std::string(del ? "\nDelayed hold: the delayed consumer (del_*) reads the same tiles later; the\n"
                                    "buffer holds up to HOLD tiles for it beyond the two the producer and the\n"
                                    "immediate consumer stream through, and back-pressures the producer after that."
@@ -63,9 +63,6 @@ void add_pipeline_buffer(Design& design, const PipelineBufferConfig& c) {
   m.input("prod_valid", 1, "producer: element offered");
   m.output("prod_ready", 1, "producer: element accepted (a free slot exists)");
   m.input("prod_data", w.W, "producer: element, appended in order");
-  m.output("credit_valid", 1, "credits to the producer (buffet credit port)");
-  m.input("credit_ready", 1, "producer takes credit_num");
-  m.output("credit_num", w.OW, "free slots returned (DEPTH after reset, then TILE per shrunk tile)");
   auto consumer_ports = [&](const std::string& x, const std::string& who) {
     m.input(x + "_req_valid", 1, who + ": read request offered");
     m.output(x + "_req_ready", 1, who + ": read request accepted");
@@ -80,8 +77,13 @@ void add_pipeline_buffer(Design& design, const PipelineBufferConfig& c) {
   m.output("status_err", 5, "sticky: [4] request index >= TILE (dropped); [3:0] the buffet's status");
 
   m.signal("occ_q", w.OW, "elements in the buffet (mirrors its occupancy)");
+  m.signal("free_q", w.OW, "slots credited by the buffet and not yet filled");
+  m.signal("credit_valid", 1, "buffet returns credits");
+  m.signal("credit_num", w.OW, "credits returned");
   m.signal("err_q", 1, "sticky: request index outside the tile");
   m.signal("fill_fire", 1, "producer handshake");
+  m.signal("buf_fill_ready", 1, "buffet has a free slot");
+  m.signal("fill_offer", 1, "element offered to the buffet");
   m.signal("shr_valid", 1, "shrink one tile");
   m.signal("shr_ready", 1, "buffet accepts the shrink");
   m.signal("shr_fire", 1, "tile shrunk");
@@ -100,11 +102,18 @@ void add_pipeline_buffer(Design& design, const PipelineBufferConfig& c) {
   consumer_logic(m, w, "imm", del);
   if (del) consumer_logic(m, w, "del", true);
 
-  m.section("Producer: straight into the buffet's fill port", R"(
-assign fill_fire = prod_valid && prod_ready;
+  m.section("Producer: fills the buffet on the credits it returns (DEPTH after reset, TILE per freed tile)", R"(
+assign fill_offer = prod_valid && (free_q != '0);  // never waits for the buffet's fill_ready
+assign prod_ready = buf_fill_ready && (free_q != '0);
+assign fill_fire  = prod_valid && prod_ready;
 always_ff @(posedge clk) begin
-  if (!rst_n) occ_q <= '0;
-  else occ_q <= occ_q + {{(OCC_W-1){1'b0}}, fill_fire} - (shr_fire ? TILE_W : '0);
+  if (!rst_n) begin
+    occ_q  <= '0;
+    free_q <= '0;
+  end else begin
+    occ_q  <= occ_q + {{(OCC_W-1){1'b0}}, fill_fire} - (shr_fire ? TILE_W : '0);
+    free_q <= free_q + (credit_valid ? credit_num : '0) - {{(OCC_W-1){1'b0}}, fill_fire};
+  end
 end)");
   // The section above uses two helper parameters declared here.
   m.localparam("OCC_W", std::to_string(w.OW), "width of occupancy counts");
@@ -235,8 +244,8 @@ assign status_err = {{err_q, buf_err}};)",
   m.instantiate(bc.name, "u_buffet")
       .connect("clk", "clk")
       .connect("rst_n", "rst_n")
-      .connect("fill_valid", "prod_valid")
-      .connect("fill_ready", "prod_ready")
+      .connect("fill_valid", "fill_offer")
+      .connect("fill_ready", "buf_fill_ready")
       .connect("fill_data", "prod_data")
       .connect("rd_req_valid", "rd_req_valid")
       .connect("rd_req_ready", "rd_req_ready")
@@ -248,7 +257,7 @@ assign status_err = {{err_q, buf_err}};)",
       .connect("shr_ready", "shr_ready")
       .connect("shr_num", "TILE_W")
       .connect("credit_valid", "credit_valid")
-      .connect("credit_ready", "credit_ready")
+      .connect("credit_ready", "1'b1")
       .connect("credit_num", "credit_num")
       .connect("status_err", "buf_err");
 

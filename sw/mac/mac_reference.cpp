@@ -1,5 +1,7 @@
 #include "mac/mac_reference.hpp"
 
+#include <algorithm>
+
 #include "common/error.hpp"
 #include "fp/fp32.hpp"
 

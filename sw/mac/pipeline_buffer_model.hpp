@@ -3,9 +3,9 @@
 //
 // Elements are numbered in production order. A consumer working on its t-th
 // tile that reads index i gets element t*TILE + i; a request with `last` moves
-// it to tile t+1. Tile t is shrunk (TILE credits returned to the producer) only
+// it to tile t+1. Tile t is shrunk (its TILE slots freed for the producer) only
 // after every consumer has finished it, so at any time
-//   credits returned <= DEPTH + TILE * min over consumers of tiles finished.
+//   elements produced <= credit_bound() = DEPTH + TILE * min over consumers of tiles finished.
 // A read is serviceable once its element has been produced and its tile is
 // within the DEPTH_TILES tiles of storage counted from the oldest unshrunk tile.
 #pragma once

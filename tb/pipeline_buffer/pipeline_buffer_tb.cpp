@@ -1,10 +1,10 @@
 // Randomised test of one generated pipeline buffer against PipelineBufferModel
 // (sw/mac/pipeline_buffer_model.hpp), with random back-pressure on every port:
-// producer, each consumer's requests and responses, and the credit port.
+// producer, and each consumer's requests and responses.
 // Checks: every response equals the model's element, in request order; no read
-// is accepted before its element can be in the buffer; credits never exceed
-// DEPTH + TILE * (tiles finished by every consumer), i.e. no tile is shrunk
-// before the delayed consumer read it; all credits come back at the end.
+// is accepted before its element can be in the buffer; the producer never gets
+// more than DEPTH + TILE * (tiles finished by every consumer) elements in, i.e.
+// no tile is shrunk (and overwritten) before the delayed consumer read it.
 // Built per configuration (PB_TILE, PB_HOLD, PB_WIDTH) as Vpb.
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -59,7 +59,7 @@ std::vector<Req> tile_requests(Rng& rng, Pattern p) {
 }
 
 struct Rates {
-  double prod = 1, credit = 1;
+  double prod = 1;
   std::array<double, 2> req{1, 1}, rsp{1, 1};
 };
 
@@ -72,7 +72,6 @@ class PbBench {
   explicit PbBench(uint64_t seed) : rng(seed_from_env(seed)), model_(PB_TILE, PB_HOLD) {
     auto& d = sim.dut();
     d.prod_valid = 0;
-    d.credit_ready = 0;
     d.imm_req_valid = 0;
     d.imm_rsp_ready = 0;
 #if PB_HOLD > 0
@@ -95,16 +94,15 @@ class PbBench {
       for (uint64_t t = 0; t < tiles; ++t)
         for (const Req& q : tile_requests(rng, pat)) req[static_cast<size_t>(c)]->push(q);
     std::array<Sink, 2> rsp{Sink(rng, rates.rsp[0]), Sink(rng, rates.rsp[1])};
-    Sink credit(rng, rates.credit);
     std::array<std::deque<uint64_t>, 2> expect;
-    HoldChecker<uint64_t> hold_imm("imm_rsp"), hold_del("del_rsp"), hold_credit("credit");
+    HoldChecker<uint64_t> hold_imm("imm_rsp"), hold_del("del_rsp");
     Stats st;
     const uint64_t start = sim.cycle(), base_done = model_.tiles_shrinkable();
     uint64_t idle = 0;
     auto busy = [&] {
       for (int c = 0; c < kConsumers; ++c)
         if (req[static_cast<size_t>(c)]->pending() || !expect[static_cast<size_t>(c)].empty()) return true;
-      return prod.pending() > 0 || credits_ + 0 < model_.credit_bound();
+      return prod.pending() > 0;
     };
     while (busy()) {
       bool pv = prod.drive();
@@ -129,18 +127,9 @@ class PbBench {
       }
       d.del_rsp_ready = rsp[1].drive();
 #endif
-      d.credit_ready = credit.drive();
       sim.settle();
 
       bool progress = false;
-      hold_credit.sample(d.credit_valid, d.credit_ready, d.credit_num);
-      if (d.credit_valid && d.credit_ready) {
-        credits_ += d.credit_num;
-        progress = true;
-        if (credits_ > model_.credit_bound())
-          throw Failure(fmt::format("credits {} exceed {}: a tile was shrunk before every consumer finished it",
-                                    credits_, model_.credit_bound()));
-      }
       // Responses (checked before this cycle's requests are recorded).
       auto check_rsp = [&](int c, bool valid, bool ready, uint64_t data, HoldChecker<uint64_t>& hold) {
         hold.sample(valid, ready, data);
@@ -162,6 +151,10 @@ class PbBench {
       if (pv && d.prod_ready) {
         model_.produce(prod.item());
         progress = true;
+        if (model_.produced() > model_.credit_bound())
+          throw Failure(fmt::format("element {} accepted with room for only {}: a tile was freed before every "
+                                    "consumer finished it",
+                                    model_.produced(), model_.credit_bound()));
       }
       prod.complete(d.prod_ready);
       bool rr[2] = {static_cast<bool>(d.imm_req_ready), false};
@@ -179,7 +172,13 @@ class PbBench {
       if (kDelayed) st.max_lead = std::max(st.max_lead, model_.tiles_done(0) - model_.tiles_done(1));
       if (d.status_err) throw Failure(fmt::format("status_err = {:#x}", static_cast<unsigned>(d.status_err)));
       idle = progress ? 0 : idle + 1;
-      if (idle > 2000 + del_pause) throw Failure("no progress for 2000 cycles");
+      if (idle > 2000 + del_pause)
+        throw Failure(fmt::format(
+            "no progress for 2000 cycles (produced {}, tiles done {}/{}, requests left {}/{}, responses owed {}/{}, "
+            "room {})",
+            model_.produced(), model_.tiles_done(0), model_.tiles_done(kConsumers - 1), req[0]->pending(),
+            req[static_cast<size_t>(kConsumers - 1)]->pending(), expect[0].size(),
+            expect[static_cast<size_t>(kConsumers - 1)].size(), model_.credit_bound()));
       sim.tick();
     }
     if (model_.tiles_shrinkable() - base_done != tiles) throw Failure("not every tile was finished");
@@ -192,7 +191,6 @@ class PbBench {
 
  private:
   mac::PipelineBufferModel model_;
-  uint64_t credits_ = 0;
 };
 
 Rates random_rates(Rng& rng, int seg) {
@@ -200,7 +198,6 @@ Rates random_rates(Rng& rng, int seg) {
   if (seg % 3 == 0) return r;
   auto x = [&] { return 0.15 + 0.85 * static_cast<double>(rng.below(1000)) / 1000.0; };
   r.prod = x();
-  r.credit = x();
   r.req = {x(), x()};
   r.rsp = {x(), x()};
   return r;
