@@ -5,6 +5,7 @@
 // (one segment in three without stalls) and compares every result bit for bit.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
