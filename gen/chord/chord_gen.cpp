@@ -236,7 +236,6 @@ SvModule table_module(const Shape& s, const std::string& name) {
   m.signal("rstart_q", s.T * s.K * s.IXW, "run start slots, entry e run j at [(e*K+j)*IXW +: IXW]");
   m.signal("rend_q", s.T * s.K * s.LW, "run cumulative end offsets, entry e run j at [(e*K+j)*LW +: LW]");
 
-  std::string regs;
   std::string meta_reset = s.riff ? s.x("      dist_q[e*${DW} +: ${DW}]    <= '0;\n      uses_q[e*${UW} +: ${UW}]    <= '0;\n") : "";
   std::string resets = s.x(R"(
       valid_q[e]                  <= 1'b0;
