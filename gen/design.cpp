@@ -3,13 +3,23 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <iterator>
 
 #include "common/error.hpp"
 
 namespace cello::gen {
 
 namespace {
+// Leaves a file untouched when it already holds `text`, so regenerating an
+// unchanged design does not make every downstream Verilator build stale.
 void write_text(const std::filesystem::path& path, const std::string& text) {
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (in) {
+      std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (old == text) return;
+    }
+  }
   std::ofstream out(path);
   if (!out) throw Error(path.string(), "", "cannot write file");
   out << text;

@@ -13,6 +13,7 @@ GenResult run_gen(const std::string& config_path, const std::string& out_dir) {
   r.files = write_design(d, canonical, out_dir).size();
   r.out_dir = out_dir;
   r.hash = config_hash(canonical);
+  r.blocks = d.blocks;
   return r;
 }
 

@@ -12,6 +12,7 @@ struct GenResult {
   std::string out_dir;
   size_t files = 0;
   std::string hash;
+  nlohmann::json blocks;  // manifest entry per generated block (kind, module, params, ports)
 };
 
 // config_path empty = the embedded default config. Throws cello::Error.

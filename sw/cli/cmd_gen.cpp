@@ -19,10 +19,9 @@ void add_gen(CLI::App& app) {
   cmd->callback([=] {
     auto r = gen::run_gen(*config, *out);
     fmt::print("cello gen: {} -> {} ({} files, config hash {})\n", r.config.name, r.out_dir, r.files, r.hash);
-    for (const auto& b : r.config.buffets)
-      fmt::print("  buffet {}: depth {}, {} bits, update {}, scoreboard {}, {} write port, {} RAM\n", b.name, b.depth,
-                 b.data_width, b.update ? "on" : "off", b.scoreboard ? "on" : "off",
-                 b.shared_write_port ? "shared" : "separate", b.ram);
+    for (const auto& b : r.blocks)
+      fmt::print("  {:<16} {:<24} {} ports\n", b.value("kind", "?"), b.value("module", "?"),
+                 b.contains("ports") ? b["ports"].size() : 0);
     write_json_report(*json, {{"command", "gen"},
                               {"out_dir", r.out_dir},
                               {"files", r.files},

@@ -10,17 +10,6 @@ namespace cello::traffic {
 
 namespace {
 
-EdgeClass map_class(score::EdgeClass c) {
-  switch (c) {
-    case score::EdgeClass::Sequential: return EdgeClass::Sequential;
-    case score::EdgeClass::Pipelineable: return EdgeClass::Pipelineable;
-    case score::EdgeClass::DelayedHold: return EdgeClass::DelayedHold;
-    case score::EdgeClass::DelayedWriteback: return EdgeClass::DelayedWriteback;
-    case score::EdgeClass::ParallelMulticast: return EdgeClass::ParallelMulticast;
-  }
-  return EdgeClass::Sequential;
-}
-
 bool subscripts(const ir::Operand& o, ir::RankId r) {
   for (const auto& ix : o.idx)
     if (ix.a == r || ix.b == r) return true;
@@ -133,7 +122,7 @@ Workload from_schedule(const score::Schedule& s, const std::shared_ptr<const Csr
     x.tensor = de.tensor;
     if (e < s.edges.size()) {
       const auto& es = s.edges[e];
-      x.cls = map_class(es.cls);
+      x.cls = es.cls;
       if (score::is_pipelined_class(es.cls) && es.binding != score::Binding::PipelineBuffer)
         x.cls = EdgeClass::Sequential;
     }

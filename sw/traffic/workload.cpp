@@ -9,17 +9,6 @@
 
 namespace cello::traffic {
 
-const char* to_string(EdgeClass c) {
-  switch (c) {
-    case EdgeClass::Sequential: return "sequential";
-    case EdgeClass::Pipelineable: return "pipelineable";
-    case EdgeClass::DelayedHold: return "delayed_hold";
-    case EdgeClass::DelayedWriteback: return "delayed_writeback";
-    case EdgeClass::ParallelMulticast: return "parallel_multicast";
-  }
-  return "?";
-}
-
 const char* to_string(Use u) {
   switch (u) {
     case Use::Stream: return "stream";

@@ -18,10 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "score/schedule.hpp"
+
 namespace cello::traffic {
 
-enum class EdgeClass { Sequential, Pipelineable, DelayedHold, DelayedWriteback, ParallelMulticast };
-const char* to_string(EdgeClass c);
+// Edge classes are SCORE's (sw/score/schedule.hpp); to_string comes with them.
+using EdgeClass = score::EdgeClass;
 
 enum class Use { Stream, Whole, Gather };
 const char* to_string(Use u);
