@@ -31,6 +31,7 @@ nlohmann::json HwConfig::to_json() const {
     j["pipeline_buffers"] = nlohmann::json::array();
     for (const auto& b : pipeline_buffers) j["pipeline_buffers"].push_back(b.to_json());
   }
+  if (top) j["top"] = top->to_json();
   return j;
 }
 
@@ -67,15 +68,33 @@ HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
     for (const std::string& m : {b.name, b.buffet_name()})
       if (!names.insert(m).second) pb.fail("name", "duplicate module name \"" + m + "\"");
   }
+  if (r.has("top")) {
+    ConfigReader t = r.object("top");
+    c.top = TopConfig::parse(t, c.name);
+    if (!names.insert(c.top->name).second) t.fail("name", "duplicate module name \"" + c.top->name + "\"");
+  }
   r.finish();
+  check_top(c, file);
   return c;
 }
 
 HwConfig load_hw_config(const std::string& path) { return parse_hw_config(parse_json_file(path), path); }
 
 nlohmann::json default_hw_config_json() {
+  // A 4x4 array with a 3-stage FMA, a 128 KB CHORD, a double-buffered 64-word
+  // pipeline buffer, and the top that composes them (docs/config.md, "top").
   return {{"name", "cello_default"},
-          {"buffets", {{{"name", "buffet_default"}, {"depth", 64}, {"data_width", 32}}}}};
+          {"buffets", {{{"name", "buffet_default"}, {"depth", 64}, {"data_width", 32}}}},
+          {"mac_arrays", {{{"name", "mac"}, {"rows", 4}, {"cols", 4}, {"fma_stages", 3}, {"rf_rows", 16}}}},
+          {"chord", {{{"name", "chord"}, {"depth", 32768}, {"word_width", 32}, {"entries", 64}, {"extents", 4}}}},
+          {"pipeline_buffers", {{{"name", "pipe"}, {"tile", 64}, {"hold_tiles", 0}}}},
+          {"top",
+           {{"mac_array", "mac"},
+            {"chord", "chord"},
+            {"pipeline_buffer", "pipe"},
+            {"granule_bytes", 16},
+            {"dram_bytes_per_cycle", 16},
+            {"dram_latency", 100}}}};
 }
 
 Design generate_design(const HwConfig& cfg) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "mac_array/mac_array_config.hpp"
 #include "pipeline_buffer/pipeline_buffer_config.hpp"
 #include "regfile/regfile_config.hpp"
+#include "top/top_config.hpp"
 
 namespace cello::gen {
 
@@ -23,6 +25,7 @@ struct HwConfig {
   std::vector<MacArrayConfig> mac_arrays;  // "mac_arrays": MAC arrays (docs/config.md)
   std::vector<RegfileConfig> regfiles;     // "regfiles": stand-alone register files
   std::vector<PipelineBufferConfig> pipeline_buffers;  // "pipeline_buffers": producer->consumer tile buffers
+  std::optional<TopConfig> top;  // "top": the accelerator that runs command streams (docs/config.md)
 
   nlohmann::json to_json() const;  // canonical form, all defaults filled in
 };

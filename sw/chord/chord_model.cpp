@@ -110,13 +110,13 @@ uint32_t ChordModel::slot_of(const Entry& e, uint32_t ofs) const {
 void ChordModel::dram_write(uint32_t id, uint64_t addr, uint64_t data) {
   ++st(id).dram_writes;
   if (dram_) dram_->write(addr, data);
-  if (sink_) sink_({true, addr, data});
+  if (sink_) sink_({true, addr, data, id});
 }
 
 uint64_t ChordModel::dram_read(uint32_t id, uint64_t addr) {
   ++st(id).dram_reads;
   uint64_t data = dram_ ? (dram_->read(addr) & word_mask_) : 0;
-  if (sink_) sink_({false, addr, 0});
+  if (sink_) sink_({false, addr, 0, id});
   return data;
 }
 

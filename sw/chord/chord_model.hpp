@@ -112,6 +112,7 @@ struct DramOp {
   bool write = false;
   uint64_t addr = 0;
   uint64_t data = 0;
+  uint32_t id = 0;  // the tensor the word belongs to
 };
 
 // Where read misses get their data and spills / write-backs put it. Optional:

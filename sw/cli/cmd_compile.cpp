@@ -1,14 +1,20 @@
 // `cello compile`: a workload DAG (built-in or .cello) through SCORE into
-// DIR/schedule.json (+ DIR/workload.cello, the DAG that was compiled).
-// docs/compile.md describes the options and the schedule fields.
+// DIR/schedule.json (+ DIR/workload.cello, the DAG that was compiled), and for
+// the hardware config's top the command stream DIR/commands.bin, its disassembly
+// DIR/commands.txt and the initial DRAM image DIR/image.bin.
+// docs/compile.md describes the options and the schedule fields,
+// docs/commands.md the stream.
 #include <fmt/core.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "common/error.hpp"
+#include "exec/prepare.hpp"
+#include "top/top_config.hpp"
 #include "ir/cello_format.hpp"
 #include "mtx/hpcg.hpp"
 #include "mtx/matrix_market.hpp"
@@ -20,8 +26,10 @@ namespace cello::cli {
 namespace {
 
 struct CompileArgs {
-  std::string workload, dag, matrix, target, out = "compile_out", json;
+  std::string workload, dag, matrix, dataset, target, config, out = "compile_out", json;
   int grid = 16, n = 0, o = 0, hw = 0, iters = 1;
+  uint64_t seed = 1;
+  bool no_stream = false;
 };
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
@@ -34,11 +42,49 @@ void run_compile(const CompileArgs& a) {
   ir::Program prog;
   nlohmann::ordered_json source;
   std::string what;
+  const bool streaming = !a.no_stream;
+  const arch::Arch arch = gen::load_arch(a.config);
+  stream::Problem problem;  // with values, when a stream is written
   if (!a.dag.empty()) {
-    if (!a.matrix.empty()) throw Error("", "--matrix", "only applies to built-in workloads");
     prog = ir::load_cello(a.dag);
     source = {{"dag", a.dag}};
     what = a.dag;
+    if (streaming) {
+      problem.program = prog;
+      for (const ir::Tensor& t : prog.tensors)
+        if (t.format == ir::Format::Csr) {
+          if (a.matrix.empty()) throw Error(a.dag, "tensor " + t.name, "a CSR input needs --matrix for its values");
+          problem.matrix = mtx::read_matrix_market(a.matrix, false);
+          auto pat = std::make_shared<traffic::CsrPattern>();
+          pat->rows = static_cast<uint64_t>(problem.matrix.rows);
+          pat->cols = static_cast<uint64_t>(problem.matrix.cols);
+          pat->row_ptr.assign(problem.matrix.row_ptr.begin(), problem.matrix.row_ptr.end());
+          pat->col.assign(problem.matrix.col.begin(), problem.matrix.col.end());
+          problem.pattern = pat;
+        }
+      problem.dense = stream::make_dense_inputs(prog, a.seed);
+    } else if (!a.matrix.empty()) {
+      throw Error("", "--matrix", "with --no-stream only applies to built-in workloads");
+    }
+  } else if (streaming) {
+    stream::ProblemSpec spec;
+    spec.workload = a.workload;
+    spec.matrix = a.matrix;
+    spec.dataset = a.dataset;
+    spec.grid = a.grid;
+    spec.n = a.n;
+    spec.o = a.o;
+    spec.iters = a.iters;
+    spec.seed = a.seed;
+    if (a.hw) throw Error("", "--hw", "only the resnet workload has feature maps (and it needs --no-stream)");
+    fmt::print("cello compile: building {}\n", a.workload);
+    std::fflush(stdout);
+    problem = stream::make_problem(spec);
+    prog = problem.program;
+    source = {{"workload", a.workload}, {"matrix", problem.source}, {"m", problem.matrix.rows},
+              {"nnz", problem.matrix.nnz()}, {"iters", a.iters}, {"seed", a.seed}};
+    what = fmt::format("{} on {} (M={} nnz={}, {} iteration{})", a.workload, problem.source, problem.matrix.rows,
+                       problem.matrix.nnz(), a.iters, a.iters == 1 ? "" : "s");
   } else {
     workloads::Params prm = workloads::default_params(a.workload);
     const bool sparse = a.workload == "cg" || a.workload == "bicgstab" || a.workload == "gcn";
@@ -70,7 +116,7 @@ void run_compile(const CompileArgs& a) {
                   : fmt::format("{} ({}x{}x{}, {} block{})", a.workload, prm.hw, prm.hw, prm.n, prm.iters,
                                 prm.iters == 1 ? "" : "s");
   }
-  score::Target target;
+  score::Target target = arch::target_of(arch);
   if (!a.target.empty()) {
     std::ifstream f(a.target);
     if (!f) throw Error(a.target, "", "cannot open file");
@@ -88,8 +134,28 @@ void run_compile(const CompileArgs& a) {
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error(a.out, "", "cannot create directory (" + ec.message() + ")");
   nlohmann::ordered_json sj = score::schedule_json(s, source);
+  std::optional<stream::Compiled> compiled;
+  if (streaming) {
+    compiled = stream::encode_schedule(s, arch, problem.pattern);
+    // The memory-layout pass: every tensor version's DRAM region.
+    nlohmann::ordered_json mem = nlohmann::ordered_json::array();
+    for (size_t t = 0; t < s.program.tensors.size(); ++t)
+      mem.push_back({{"tensor", s.program.tensors[t].name},
+                     {"base", compiled->base[t]},
+                     {"bytes", compiled->bytes[t]}});
+    sj["memory"] = {{"config_hash", stream::config_hash_hex(arch.config_hash)},
+                    {"bytes", compiled->stream.header.memory_bytes},
+                    {"granule_bytes", arch.granule_bytes},
+                    {"regions", mem}};
+  }
   write_file(dir / "schedule.json", sj.dump(2) + "\n");
   write_file(dir / "workload.cello", ir::print_cello(s.program));
+  if (compiled) {
+    stream::write_bytes((dir / "commands.bin").string(), stream::encode(compiled->stream));
+    write_file(dir / "commands.txt", stream::disassemble(compiled->stream));
+    stream::write_bytes((dir / "image.bin").string(),
+                        exec::initial_image(s.program, *compiled, problem.matrix, problem.dense, arch.granule_bytes));
+  }
 
   const ir::Program& p = s.program;
   std::vector<int> counts = score::class_counts(s);
@@ -101,6 +167,10 @@ void run_compile(const CompileArgs& a) {
     if (counts[c]) cls += fmt::format("{}{} {}", cls.empty() ? "" : ", ", counts[c], to_string(static_cast<score::EdgeClass>(c)));
   fmt::print("  edges: {}\n  swizzle penalty {}, loop-order violations {}\n", cls.empty() ? "none" : cls,
              s.swizzle_penalty, s.loop_order_violations);
+  if (compiled)
+    fmt::print("  command stream: {} records for config {} ({}), DRAM image {} bytes -> {}\n",
+               compiled->stream.records.size(), arch.name, stream::config_hash_hex(arch.config_hash),
+               compiled->stream.header.memory_bytes, (dir / "commands.bin").string());
   // One iteration in full (the second when there is one: it has predecessors and successors).
   int show = 0;
   for (const ir::Op& op : p.ops) show = std::max(show, op.iter);
@@ -126,7 +196,10 @@ void run_compile(const CompileArgs& a) {
                              {"swizzle_penalty", s.swizzle_penalty},
                              {"loop_order_violations", s.loop_order_violations},
                              {"critical_path_length", s.critical_path.size()},
-                             {"compile_seconds", secs}});
+                             {"compile_seconds", secs},
+                             {"commands", compiled ? nlohmann::json((dir / "commands.bin").string()) : nlohmann::json()},
+                             {"records", compiled ? compiled->stream.records.size() : 0},
+                             {"memory_bytes", compiled ? compiled->stream.header.memory_bytes : 0}});
 }
 
 void add_compile(CLI::App& app) {
@@ -141,7 +214,11 @@ void add_compile(CLI::App& app) {
   cmd->add_option("--o", a->o, "output features (gcn)");
   cmd->add_option("--hw", a->hw, "feature-map height and width (resnet)");
   cmd->add_option("--iters", a->iters, "iterations (cg, bicgstab), layers (gcn), blocks (resnet)")->capture_default_str();
-  cmd->add_option("--target", a->target, "JSON with target sizes (docs/compile.md); default: CELLO Table V");
+  cmd->add_option("--target", a->target, "JSON overriding the target sizes SCORE assumes (docs/compile.md)");
+  cmd->add_option("--config", a->config, "hardware config with a top section (default: the embedded default design)");
+  cmd->add_option("--dataset", a->dataset, "gcn graph: cora:DIR or proteins:DIR");
+  cmd->add_option("--seed", a->seed, "seed of the dense inputs in image.bin")->capture_default_str();
+  cmd->add_flag("--no-stream", a->no_stream, "schedule only: no commands.bin (any workload size, resnet)");
   cmd->add_option("--out", a->out, "output directory")->capture_default_str();
   cmd->add_option("--json", a->json, "write a JSON report here");
   cmd->callback([a] { run_compile(*a); });

@@ -163,19 +163,26 @@ class Runner {
     Access xa = a ? Access{} : access(*fa), xb = access(*fb);
     Access xc = op.acc ? access(op.in[0]) : Access{};
     const float alpha = static_cast<float>(op.alpha), beta = static_cast<float>(op.beta);
-    std::vector<float> lanes(static_cast<size_t>(o_.lanes));
+    const auto lanes_it = o_.op_lanes.find(op.name);
+    const int nlanes = lanes_it == o_.op_lanes.end() ? o_.lanes : lanes_it->second;
+    if (nlanes < 1) throw Error("", "op '" + op.name + "'", "fp32 order: lanes must be >= 1");
+    const auto chunk_it = o_.op_k_chunk.find(op.name);
+    const int64_t chunk = chunk_it == o_.op_k_chunk.end() ? 0 : chunk_it->second;
+    std::vector<float> lanes(static_cast<size_t>(nlanes));
     Odometer oo = odometer(outr), co = odometer(con);
     int64_t q = 0;
     auto term = [&](float av) {
       float bv = xb.at(val_);
-      float& lane = lanes[static_cast<size_t>(q++ % o_.lanes)];
+      float& lane = lanes[static_cast<size_t>(q % nlanes)];
+      if (chunk > 0 && q > 0 && q % chunk == 0) lane = fma32(1.0f, lane, 0.0f);
+      ++q;
       lane = o_.acc_first ? fma32(mul32(beta, av), bv, lane) : fma32(av, bv, lane);
     };
     if (!oo.start()) return;
     size_t pos = 0;
     do {
       std::fill(lanes.begin(), lanes.end(), 0.0f);
-      const float cz = op.acc ? mul32(alpha, xc.at(val_)) : 0.0f;
+      const float cz = !op.acc ? 0.0f : o_.c_plus_zero ? fma32(alpha, xc.at(val_), 0.0f) : mul32(alpha, xc.at(val_));
       if (op.acc && o_.acc_first) lanes[0] = cz;
       q = 0;
       if (a) {
@@ -237,13 +244,7 @@ class Runner {
       auto [sr, sc] = shape(op.in[0]);
       auto [tr, tc] = shape(op.in[1]);
       if (sr < 1 || sr != sc || tr != sr || tc != sr || orow != sr || ocol != sr) bad("omega needs n x n operands");
-      float ts = 0.0f, tt = 0.0f;
-      for (int64_t i = 0; i < sr; ++i) {
-        ts = add32(ts, v_[op.in[0].tensor][i * sr + i]);
-        tt = add32(tt, v_[op.in[1].tensor][i * sr + i]);
-      }
-      const float w = tt == 0.0f ? 0.0f : fp::flush_subnormal(ts / tt);
-      for (int64_t i = 0; i < sr; ++i) out[i * sr + i] = w;
+      out = omega32(v_[op.in[0].tensor], v_[op.in[1].tensor], static_cast<int>(sr));
     } else {
       bad("no model for host function '" + op.fn + "' (solve, omega)");
     }
@@ -287,6 +288,18 @@ std::vector<float> solve32(std::vector<float> d, std::vector<float> g, int n, in
     }
   }
   return x;
+}
+
+std::vector<float> omega32(const std::vector<float>& ts, const std::vector<float>& tt, int n) {
+  float s = 0.0f, t = 0.0f;
+  for (int i = 0; i < n; ++i) {
+    s = add32(s, ts[static_cast<size_t>(i * n + i)]);
+    t = add32(t, tt[static_cast<size_t>(i * n + i)]);
+  }
+  const float w = t == 0.0f ? 0.0f : fp::flush_subnormal(s / t);
+  std::vector<float> out(static_cast<size_t>(n) * n, 0.0f);
+  for (int i = 0; i < n; ++i) out[static_cast<size_t>(i * n + i)] = w;
+  return out;
 }
 
 std::vector<std::vector<float>> run_fp32(const ir::Program& p, const Fp32Inputs& in, const Fp32Order& order) {

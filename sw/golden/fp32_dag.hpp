@@ -12,6 +12,13 @@
 //   else the lanes are summed first and Z = fma32(beta, sum, alpha*C).
 //   Lanes combine in order (((l0 + l1) + l2) ...) or, with `tree`, pairwise
 //   (l0+l1, l2+l3, ... then again), all with add32.
+//   c_plus_zero: the C term enters as fma32(alpha, C, +0), as the MAC array's
+//   ring starts every accumulation from +0 (else mul32(alpha, C)).
+//   op_lanes overrides `lanes` for the ops it names (a Gram on the MAC array
+//   uses the FMA depth L, a GEMM or SpMM one chain per element). op_k_chunk:
+//   after every k_chunk terms, when more follow, the partial sum restarts as
+//   fma32(1, z, +0) (a GEMM whose K exceeds the register file runs in passes
+//   that accumulate through C).
 // Element-wise: Z = fma32(beta, B, alpha*A) (one operand: alpha*A). relu last.
 // Products alpha*x are mul32 (exact for alpha = +-1).
 // Windows a+b: "valid" (dimension = |a|+|b|-1) reads a+b; "same" (dimension =
@@ -34,6 +41,9 @@ struct Fp32Order {
   bool tree = false;
   bool acc_first = true;
   bool reverse_csr = false;
+  bool c_plus_zero = false;
+  std::map<std::string, int> op_lanes;
+  std::map<std::string, int> op_k_chunk;
 };
 
 struct Fp32Inputs {
@@ -50,6 +60,10 @@ std::vector<std::vector<float>> run_fp32(const ir::Program& p, const Fp32Inputs&
 // fp32 division, updates fma32(-f, x, y), back substitution likewise. A zero pivot
 // gives zeros for that row (no trap), as a host routine without exceptions would.
 std::vector<float> solve32(std::vector<float> d, std::vector<float> g, int n, int r);
+
+// omega(Ts, Tt) = (tr Ts / tr Tt) * I for N x N row-major operands: traces summed
+// with add32 in index order, one IEEE division (flushed), 0 when tr Tt = 0.
+std::vector<float> omega32(const std::vector<float>& ts, const std::vector<float>& tt, int n);
 
 }  // namespace cello::golden
 

@@ -262,13 +262,14 @@ ChordPlan plan_derived(const Workload& w, const Analysis& a, bool prelude) {
 // end. Inputs are clean: CHORD's write-backs of input words are not counted.
 class ChordSink : public Sink {
  public:
-  ChordSink(const Workload& w, const Footprint& f, const Layout& L, const ModelParams& p, bool riff, ChordPlan plan)
-      : w_(w), f_(f), L_(L), k_(w.tensors.size()), plan_(std::move(plan)) {
+  ChordSink(const Workload& w, const Footprint& f, const Layout& L, const ModelParams& p, bool riff, ChordPlan plan,
+            const ChordHooks* hooks)
+      : w_(w), f_(f), L_(L), k_(w.tensors.size()), plan_(std::move(plan)), hooks_(hooks) {
     chord::Geometry g;
     g.sram_words = static_cast<uint32_t>(p.sram_bytes / p.line_bytes);
     g.entries = p.chord_entries;
     g.extents = p.chord_extents;
-    g.riff = riff;
+    g.riff = riff && p.chord_riff;
     const uint64_t top = std::max<uint64_t>({L.total, g.sram_words, 2});
     g.addr_bits = 1;
     while (g.addr_bits < 48 && (1ull << g.addr_bits) <= top) ++g.addr_bits;
@@ -276,6 +277,12 @@ class ChordSink : public Sink {
     g.dist_bits = 16;
     g.uses_bits = 16;
     model_ = std::make_unique<chord::ChordModel>(g);
+    if (hooks_ && hooks_->dram_write)
+      model_->on_dram([this](const chord::DramOp& d) {
+        const size_t t = (d.id - 1) / 4;  // inverse of id()
+        if (d.write && t < w_.tensors.size() && !w_.tensors[t].input)
+          hooks_->dram_write(static_cast<int>(t), d.addr - L_.base[t], d.addr - L_.base[t] + 1);
+      });
     const size_t T = w.tensors.size();
     state_.assign(T, State::Idle);
     filled_.assign(T, false);
@@ -287,6 +294,13 @@ class ChordSink : public Sink {
   }
   void op_end(size_t op) override {
     for (const auto& c : plan_.post[op]) apply(c);
+    if (hooks_) {
+      auto [rd, wr] = dram_so_far();
+      op_rd_.push_back(rd - rd_before_);
+      op_wr_.push_back(wr - wr_before_);
+      rd_before_ = rd;
+      wr_before_ = wr;
+    }
   }
 
   void read(int ti, uint64_t lo, uint64_t hi) override {
@@ -319,6 +333,7 @@ class ChordSink : public Sink {
     if (!plan_.bound[t]) return;  // never leaves the chip
     if (state_[t] != State::Live) {
       k_.wr[t] += hi - lo;
+      if (hooks_ && hooks_->dram_write) hooks_->dram_write(ti, lo, hi);
       return;
     }
     const uint64_t base = L_.base[t];
@@ -343,6 +358,18 @@ class ChordSink : public Sink {
     r.chord_spills = tot.spills;
     r.chord_evictions = tot.evictions;
     r.chord_bypass_tensors = bypass_count_;
+    r.chord_read_misses = tot.read_misses;
+    r.chord_write_hits = tot.write_hits;
+    if (hooks_) {
+      r.op_read_bytes = op_rd_;
+      r.op_write_bytes = op_wr_;
+      uint64_t rd = 0, wr = 0;
+      for (size_t i = 0; i < op_rd_.size(); ++i) rd += op_rd_[i], wr += op_wr_[i];
+      r.op_read_bytes.push_back(r.read_bytes / p.line_bytes - rd);
+      r.op_write_bytes.push_back(r.write_bytes / p.line_bytes - wr);
+      for (auto& x : r.op_read_bytes) x *= p.line_bytes;
+      for (auto& x : r.op_write_bytes) x *= p.line_bytes;
+    }
     return r;
   }
 
@@ -408,11 +435,33 @@ class ChordSink : public Sink {
     for (unsigned q = 0; q < parts(t); ++q) {
       int e = model_->find(id(t, q));
       if (e < 0) continue;
-      if (w_.tensors[t].output) k_.wr[t] += model_->table()[static_cast<size_t>(e)].res_len;
+      const uint32_t resident = model_->table()[static_cast<size_t>(e)].res_len;
+      if (w_.tensors[t].output) {
+        k_.wr[t] += resident;
+        if (hooks_ && hooks_->dram_write && resident) {
+          const uint64_t lo = range(t, q).first;
+          hooks_->dram_write(static_cast<int>(t), lo, lo + resident);
+        }
+      }
       if (release) model_->release(id(t, q));
     }
     state_[t] = State::Done;
   }
+  // Granules of traffic so far, counted as finish_run() counts them.
+  std::pair<uint64_t, uint64_t> dram_so_far() const {
+    uint64_t rd = 0, wr = 0;
+    for (size_t t = 0; t < w_.tensors.size(); ++t) {
+      rd += k_.rd[t];
+      wr += k_.wr[t];
+      for (unsigned q = 0; q < parts(t); ++q) {
+        auto s = model_->stats(id(t, q));
+        rd += s.dram_reads;
+        if (!w_.tensors[t].input) wr += s.dram_writes;
+      }
+    }
+    return {rd, wr};
+  }
+
 
   const Workload& w_;
   const Footprint& f_;
@@ -425,13 +474,18 @@ class ChordSink : public Sink {
   int op_ = 0;
   uint64_t accesses_ = 0;
   uint64_t bypass_count_ = 0;
+  // With hooks: per-op traffic.
+  const ChordHooks* hooks_ = nullptr;
+  std::vector<uint64_t> op_rd_, op_wr_;
+  uint64_t rd_before_ = 0, wr_before_ = 0;
 };
 
-Traffic chord_model(const Workload& w, Config c, const ModelParams& p, const Analysis& a, const Footprint& f) {
+Traffic chord_model(const Workload& w, Config c, const ModelParams& p, const Analysis& a, const Footprint& f,
+                    const ChordHooks* hooks) {
   Layout L = layout(w, a, f);
   const bool cello = c == Config::CELLO;
   ChordPlan plan = cello && w.score ? plan_from_score(w) : plan_derived(w, a, !cello);
-  ChordSink sink(w, f, L, p, cello, std::move(plan));
+  ChordSink sink(w, f, L, p, cello, std::move(plan), hooks);
   WalkOptions opt;
   opt.gather_as_stream = true;  // oracle intra-op reuse, as Flexagon-like
   walk(w, f, sink, opt);
@@ -440,7 +494,7 @@ Traffic chord_model(const Workload& w, Config c, const ModelParams& p, const Ana
 
 }  // namespace
 
-Traffic run_model(const Workload& w, Config c, const ModelParams& p) {
+Traffic run_model(const Workload& w, Config c, const ModelParams& p, const ChordHooks* hooks) {
   w.validate();
   p.validate(w.word_bytes);
   auto t0 = std::chrono::steady_clock::now();
@@ -457,7 +511,7 @@ Traffic run_model(const Workload& w, Config c, const ModelParams& p) {
     case Config::FlexLRU:
     case Config::FlexBRRIP: t = cache_model(w, c, p, a, f); break;
     case Config::PreludeOnly:
-    case Config::CELLO: t = chord_model(w, c, p, a, f); break;
+    case Config::CELLO: t = chord_model(w, c, p, a, f, hooks); break;
     default: t = explicit_model(w, c, p, a, f); break;
   }
   t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

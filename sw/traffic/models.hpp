@@ -31,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,7 @@ struct ModelParams {
   unsigned ways = 8;
   uint32_t chord_entries = 64;
   uint32_t chord_extents = 4;
+  bool chord_riff = true;  // false: CHORD built PRELUDE-only (CELLO's plan, no eviction)
   void validate(unsigned word_bytes) const;  // throws cello::Error
 };
 
@@ -63,12 +65,24 @@ struct Traffic {
   uint64_t cache_accesses = 0, cache_hits = 0;
   uint64_t chord_accesses = 0, chord_read_hits = 0, chord_spills = 0, chord_evictions = 0;
   uint64_t chord_bypass_tensors = 0;  // tensors that found the RIFF table full
+  uint64_t chord_read_misses = 0, chord_write_hits = 0;
+  // CHORD-backed configurations, when run with ChordHooks: DRAM bytes per op in
+  // schedule order, plus one last entry for the write-backs at the end of the run.
+  std::vector<uint64_t> op_read_bytes, op_write_bytes;
   double seconds = 0;      // wall time of the run
   double cpu_seconds = 0;  // CPU time of the thread that ran it
   uint64_t total_bytes() const { return read_bytes + write_bytes; }
 };
 
-Traffic run_model(const Workload& w, Config c, const ModelParams& p);
+// Observers of a CHORD-backed run (PRELUDE-only, CELLO). The command-stream
+// executor (sw/exec) uses them to build the final DRAM image and per-op figures.
+struct ChordHooks {
+  // Granules [lo, hi) of produced tensor t (relative to its first granule) that
+  // reach DRAM (bypass writes, spills, evictions, write-backs), in issue order.
+  std::function<void(int t, uint64_t lo, uint64_t hi)> dram_write;
+};
+
+Traffic run_model(const Workload& w, Config c, const ModelParams& p, const ChordHooks* hooks = nullptr);
 
 // Compulsory traffic of the DAG (the large-buffer limit of any fused bound):
 // every application input read once, every final output written once.

@@ -1,0 +1,116 @@
+#include "top/top_config.hpp"
+
+#include <fmt/core.h>
+
+#include <bit>
+
+#include "common/error.hpp"
+#include "design.hpp"
+#include "hw_config.hpp"
+#include "regfile/regfile_config.hpp"
+
+namespace cello::gen {
+
+nlohmann::json TopConfig::to_json() const {
+  return {{"name", name},
+          {"mac_array", mac_array},
+          {"chord", chord},
+          {"pipeline_buffer", pipeline_buffer},
+          {"granule_bytes", granule_bytes},
+          {"dram_bytes_per_cycle", dram_bytes_per_cycle},
+          {"dram_latency", dram_latency},
+          {"clock_mhz", clock_mhz},
+          {"host_cycles", host_cycles},
+          {"memory_mb", memory_mb}};
+}
+
+TopConfig TopConfig::parse(ConfigReader& r, const std::string& config_name) {
+  TopConfig t;
+  t.name = r.string("name", config_name + "_top");
+  check_module_name(r, "name", t.name);
+  if (!r.has("mac_array")) r.fail("mac_array", "required: the name of a mac_arrays entry");
+  t.mac_array = r.string("mac_array", "");
+  t.chord = r.string("chord", "");
+  if (!r.has("pipeline_buffer")) r.fail("pipeline_buffer", "required: the name of a pipeline_buffers entry");
+  t.pipeline_buffer = r.string("pipeline_buffer", "");
+  t.granule_bytes = static_cast<int>(r.integer("granule_bytes", t.granule_bytes, 4, 256));
+  if (!std::has_single_bit(static_cast<unsigned>(t.granule_bytes)))
+    r.fail("granule_bytes", fmt::format("{} is not a power of two", t.granule_bytes));
+  t.dram_bytes_per_cycle = static_cast<int>(r.integer("dram_bytes_per_cycle", t.dram_bytes_per_cycle, 1, 4096));
+  t.dram_latency = static_cast<int>(r.integer("dram_latency", t.dram_latency, 1, 100000));
+  t.clock_mhz = static_cast<int>(r.integer("clock_mhz", t.clock_mhz, 1, 10000));
+  t.host_cycles = static_cast<int>(r.integer("host_cycles", t.host_cycles, 0, 100000000));
+  t.memory_mb = static_cast<int>(r.integer("memory_mb", t.memory_mb, 1, 1 << 20));
+  r.finish();
+  return t;
+}
+
+namespace {
+
+template <class T>
+const T* find_named(const std::vector<T>& v, const std::string& name) {
+  for (const auto& x : v)
+    if (x.name == name) return &x;
+  return nullptr;
+}
+
+}  // namespace
+
+void check_top(const HwConfig& cfg, const std::string& file) {
+  if (!cfg.top) return;
+  const TopConfig& t = *cfg.top;
+  if (!find_named(cfg.mac_arrays, t.mac_array))
+    throw Error(file, "top.mac_array", fmt::format("no mac_arrays entry is named \"{}\"", t.mac_array));
+  if (!t.chord.empty()) {
+    const ChordConfig* c = find_named(cfg.chords, t.chord);
+    if (!c) throw Error(file, "top.chord", fmt::format("no chord entry is named \"{}\"", t.chord));
+    const int64_t bits = int64_t{c->depth} * c->word_width;
+    if (bits % (8 * t.granule_bytes) != 0)
+      throw Error(file, "top.chord",
+                  fmt::format("CHORD \"{}\" holds {} bits, not a whole number of {}-byte granules", t.chord, bits,
+                              t.granule_bytes));
+  }
+  if (!find_named(cfg.pipeline_buffers, t.pipeline_buffer))
+    throw Error(file, "top.pipeline_buffer",
+                fmt::format("no pipeline_buffers entry is named \"{}\"", t.pipeline_buffer));
+}
+
+arch::Arch arch_of(const HwConfig& cfg, const std::string& file) {
+  if (!cfg.top) throw Error(file, "top", "this config has no top section (docs/config.md, \"top\")");
+  check_top(cfg, file);
+  const TopConfig& t = *cfg.top;
+  arch::Arch a;
+  a.name = cfg.name;
+  a.config_hash = std::stoull(config_hash(cfg.to_json()), nullptr, 16);
+  const MacArrayConfig& m = *find_named(cfg.mac_arrays, t.mac_array);
+  a.pe_rows = m.rows;
+  a.pe_cols = m.cols;
+  a.fma_stages = m.fma_stages;
+  a.rf_rows = m.rf_rows;
+  a.gram = m.gram;
+  a.spmm = m.spmm;
+  if (const ChordConfig* c = t.chord.empty() ? nullptr : find_named(cfg.chords, t.chord)) {
+    a.chord_bytes = static_cast<uint64_t>(c->depth) * static_cast<uint64_t>(c->word_width) / 8;
+    a.chord_entries = static_cast<uint32_t>(c->entries);
+    a.chord_extents = static_cast<uint32_t>(c->extents);
+    a.riff = c->riff;
+  }
+  const PipelineBufferConfig& p = *find_named(cfg.pipeline_buffers, t.pipeline_buffer);
+  a.pipeline_buffer_words = p.depth();
+  a.pipeline_hold_tiles = p.hold_tiles;
+  a.granule_bytes = static_cast<unsigned>(t.granule_bytes);
+  a.dram_bytes_per_cycle = t.dram_bytes_per_cycle;
+  a.dram_latency = static_cast<unsigned>(t.dram_latency);
+  a.clock_ghz = t.clock_mhz / 1000.0;
+  a.host_cycles = static_cast<unsigned>(t.host_cycles);
+  a.memory_bytes = static_cast<uint64_t>(t.memory_mb) << 20;
+  return a;
+}
+
+arch::Arch load_arch(const std::string& config_path) {
+  const std::string file = config_path.empty() ? "<default config>" : config_path;
+  const nlohmann::json raw = config_path.empty() ? default_hw_config_json() : parse_json_file(config_path);
+  return arch_of(parse_hw_config(raw, file), file);
+}
+
+}  // namespace cello::gen

@@ -1,0 +1,44 @@
+// The `top` section of a hardware config (docs/config.md, "top"): which of the
+// config's blocks make up the accelerator that runs command streams, and the
+// memory-system figures the compiler, the executor and the testbench use.
+// arch_of() turns a config with a top into the one architecture value
+// (sw/arch/arch.hpp) that `cello compile`, `cello exec` and `cello model` share.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "arch/arch.hpp"
+#include "config_reader.hpp"
+
+namespace cello::gen {
+
+struct HwConfig;
+
+struct TopConfig {
+  std::string name;             // module name of the top (default: <config name>_top)
+  std::string mac_array;        // a mac_arrays entry
+  std::string chord;            // a chord entry, or "" for a CHORD-less top (Flexagon-like)
+  std::string pipeline_buffer;  // a pipeline_buffers entry
+  int granule_bytes = 16;       // DRAM burst = CHORD line = traffic unit
+  int dram_bytes_per_cycle = 16;
+  int dram_latency = 100;       // cycles
+  int clock_mhz = 1000;
+  int host_cycles = 2000;       // cycles one HOST round trip costs (timing model)
+  int memory_mb = 1024;         // largest DRAM image a stream may address
+
+  nlohmann::json to_json() const;
+  // Reads the section; cross-references are checked by check_top() once every block is parsed.
+  static TopConfig parse(ConfigReader& r, const std::string& config_name);
+};
+
+// Checks that the blocks `top` names exist and fit together; throws cello::Error
+// naming the key ("top.chord" ...) and the reason.
+void check_top(const HwConfig& cfg, const std::string& file);
+
+// The architecture of a config with a `top` section (throws cello::Error without one).
+arch::Arch arch_of(const HwConfig& cfg, const std::string& file);
+// The architecture of a hardware JSON file ("" = the embedded default design).
+arch::Arch load_arch(const std::string& config_path);
+
+}  // namespace cello::gen

@@ -1,0 +1,53 @@
+// The accelerator as the compiler, the executor and the models see it: one plain
+// value derived from the hardware JSON that `cello gen` reads (gen/top/arch_of.hpp
+// builds it from the config's `top` section and the blocks it names). Everything
+// that needs a hardware size takes it from here, so there is one source of truth.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "score/schedule.hpp"
+#include "traffic/models.hpp"
+
+namespace cello::arch {
+
+struct Arch {
+  std::string name = "cello";  // hardware config name
+  uint64_t config_hash = 0;    // FNV-1a of the canonical config JSON (manifest.json's config_hash)
+
+  // MAC array (mac_arrays entry named by top.mac_array).
+  int pe_rows = 4, pe_cols = 4;  // R x C processing elements
+  int fma_stages = 3;            // L: FMA depth = accumulation lanes per PE
+  int rf_rows = 16;              // register file rows: largest K of one GEMM pass
+  bool gram = true, spmm = true; // modes the array was built with
+
+  // CHORD (chord entry named by top.chord); chord_bytes = 0: no CHORD (every
+  // tensor that is not pipelined goes to DRAM, the Flexagon-like baseline).
+  uint64_t chord_bytes = 0;
+  uint32_t chord_entries = 64, chord_extents = 4;
+  bool riff = true;
+
+  // Pipeline buffer (pipeline_buffers entry named by top.pipeline_buffer).
+  int64_t pipeline_buffer_words = 128;  // words it holds (tile x (hold_tiles + 2))
+  int pipeline_hold_tiles = 0;          // delayed-hold depth it supports
+
+  // Memory system and host.
+  unsigned word_bytes = 4;             // fp32 words and 32-bit CSR indices
+  unsigned granule_bytes = 16;         // DRAM burst = CHORD line = traffic unit
+  double dram_bytes_per_cycle = 16;    // DRAM bandwidth
+  unsigned dram_latency = 100;         // cycles from request to first response
+  double clock_ghz = 1.0;
+  unsigned host_cycles = 2000;         // accelerator cycles one HOST round trip costs
+  uint64_t memory_bytes = 1ull << 30;  // largest DRAM image a stream may address
+
+  bool has_chord() const { return chord_bytes > 0; }
+  uint64_t macs_per_cycle() const { return static_cast<uint64_t>(pe_rows) * static_cast<uint64_t>(pe_cols); }
+};
+
+// What SCORE may assume (its Target) and what the traffic models simulate
+// (their ModelParams), both derived from the architecture.
+score::Target target_of(const Arch& a);
+traffic::ModelParams model_params_of(const Arch& a);
+
+}  // namespace cello::arch

@@ -1,0 +1,74 @@
+// Semantic checks of a decoded command stream, done before anything runs, and
+// the program they leave: described tensors and ops (a launch with its
+// continuation passes and register-file loads, or a HOST) with the CHORD
+// commands around them. Each rule names the status bit the hardware raises for
+// it (docs/commands.md, "Status"); a violation is one cello::Error
+// "file: record N: reason (status: NAME)".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "arch/arch.hpp"
+#include "stream/format.hpp"
+
+namespace cello::exec {
+
+// Status register bits of the top (docs/commands.md).
+enum class StatusBit : uint8_t {
+  BadOpcode = 0,    // unknown opcode
+  BadField = 1,     // a field out of range, reserved bits set, a bad header
+  BadTensor = 2,    // an id never described or described twice, shapes that do not fit the op
+  BadAddress = 3,   // a region outside the DRAM image, misaligned, or overlapping a live one
+  BadOrder = 4,     // read before written, written twice, RF_LOAD not followed by its GEMM, no END
+  ChordError = 5,   // CHORD command for a tensor not bound to CHORD, or on a top without CHORD
+  Protocol = 6,     // port protocol error (RTL only)
+};
+const char* to_string(StatusBit b);
+
+struct TensorDesc {
+  bool described = false;
+  bool csr = false;
+  uint8_t flags = 0;
+  uint32_t rows = 0, cols = 0, nnz = 0;
+  uint64_t base = 0, bytes = 0;
+  std::string name;  // from NAME records ("" = none)
+  bool input() const { return flags & stream::kTensorInput; }
+  bool output() const { return flags & stream::kTensorOutput; }
+  bool chord() const { return flags & stream::kTensorChord; }
+  // CSR arrays inside the region (granule aligned): row pointers, column indices, values.
+  uint64_t col_at(unsigned granule) const;
+  uint64_t val_at(unsigned granule) const;
+};
+
+// One pass of a launch: its record and, for GEMM, the register-file load before it.
+struct Pass {
+  size_t record = 0;
+  size_t rf_load = SIZE_MAX;
+};
+
+// One operation as the stream runs it.
+struct ExecOp {
+  stream::Opcode kind = stream::Opcode::End;  // Gemm, Gram, Spmm, Eltw or Host
+  size_t record = 0;                          // first launch (or the HOST)
+  std::vector<Pass> passes;                   // launches: one, or several GEMM passes
+  std::vector<size_t> pre, post;              // CHORD_REG records before / UPD and REL after
+  int out = -1, a = -1, b = -1, c = -1;       // tensor ids (-1 = none)
+  stream::Bind bind[4] = {};                  // out, a, b, c
+  stream::Use use[4] = {};
+  bool relu = false;
+  float alpha = 1, beta = 1;
+  stream::HostFn fn = stream::HostFn::Solve;
+  std::string name() const;  // "GEMM #12" style, for messages
+};
+
+struct ExecProgram {
+  std::vector<TensorDesc> tensors;  // indexed by id
+  std::vector<ExecOp> ops;
+  std::vector<int> producer;        // per id: op index or -1
+};
+
+ExecProgram check_stream(const stream::Stream& s, const std::string& file, const arch::Arch& a);
+
+}  // namespace cello::exec

@@ -1,0 +1,449 @@
+#include "exec/executor.hpp"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+#include "common/error.hpp"
+#include "fp/fp32.hpp"
+#include "golden/fp32_dag.hpp"
+#include "mac/mac_reference.hpp"
+#include "traffic/models.hpp"
+
+namespace cello::exec {
+
+using stream::Bind;
+using stream::Opcode;
+
+namespace {
+
+uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+uint32_t load32(const std::vector<uint8_t>& m, uint64_t addr) {
+  uint32_t v;
+  std::memcpy(&v, m.data() + addr, 4);
+  return v;
+}
+void store32(std::vector<uint8_t>& m, uint64_t addr, uint32_t v) { std::memcpy(m.data() + addr, &v, 4); }
+
+// A CSR input as stored in the image, checked.
+mac::CsrF32 read_csr(const std::vector<uint8_t>& m, const TensorDesc& t, unsigned g, const std::string& file, int id) {
+  mac::CsrF32 c;
+  c.rows = t.rows;
+  c.cols = t.cols;
+  c.row_ptr.resize(t.rows + 1);
+  const std::string where = fmt::format("tensor {}{}", id, t.name.empty() ? "" : " (" + t.name + ")");
+  for (uint64_t r = 0; r <= t.rows; ++r) {
+    c.row_ptr[r] = load32(m, t.base + 4 * r);
+    if ((r == 0 && c.row_ptr[r] != 0) || (r && c.row_ptr[r] < c.row_ptr[r - 1]) || c.row_ptr[r] > t.nnz)
+      throw Error(file, where, fmt::format("row pointer {} = {} is not a valid CSR row pointer", r, c.row_ptr[r]));
+  }
+  if (c.row_ptr[t.rows] != t.nnz)
+    throw Error(file, where, fmt::format("row pointers end at {}, the descriptor says {} nonzeros", c.row_ptr[t.rows], t.nnz));
+  c.col.resize(t.nnz);
+  c.val.resize(t.nnz);
+  for (uint64_t k = 0; k < t.nnz; ++k) {
+    const uint32_t col = load32(m, t.col_at(g) + 4 * k);
+    if (col >= t.cols) throw Error(file, where, fmt::format("column index {} at entry {} is outside 0..{}", col, k, t.cols - 1));
+    c.col[k] = static_cast<int32_t>(col);
+    c.val[k] = fp::flush_subnormal(std::bit_cast<float>(load32(m, t.val_at(g) + 4 * k)));
+  }
+  return c;
+}
+
+mac::Matrix as_matrix(const std::vector<float>& v, const TensorDesc& t) {
+  mac::Matrix m(t.rows, t.cols);
+  m.v = v;
+  return m;
+}
+
+class Runner {
+ public:
+  Runner(const stream::Stream& s, const std::string& file, const arch::Arch& a, Result& r, const std::string& image_file)
+      : s_(s), file_(file), a_(a), r_(r), image_file_(image_file), g_(a.granule_bytes) {}
+
+  void run() {
+    const ExecProgram& p = r_.program;
+    if (r_.image.size() != s_.header.memory_bytes)
+      throw Error(image_file_, "", fmt::format("the image is {} bytes, the stream addresses {}", r_.image.size(),
+                                               s_.header.memory_bytes));
+    r_.values.resize(p.tensors.size());
+    csr_.resize(p.tensors.size());
+    for (size_t t = 0; t < p.tensors.size(); ++t) {
+      const TensorDesc& d = p.tensors[t];
+      if (!d.described || !d.input()) continue;
+      if (d.csr)
+        csr_[t] = read_csr(r_.image, d, g_, image_file_, static_cast<int>(t));
+      else
+        r_.values[t] = read_dense(r_.image, d);
+    }
+    for (const ExecOp& op : p.ops) compute(op);
+    traffic();
+    timing();
+  }
+
+ private:
+  const std::vector<float>& value(int id) const { return r_.values[static_cast<size_t>(id)]; }
+  const TensorDesc& desc(int id) const { return r_.program.tensors[static_cast<size_t>(id)]; }
+
+  void compute(const ExecOp& op) {
+    const TensorDesc& out = desc(op.out);
+    std::vector<float> z(static_cast<size_t>(out.rows) * out.cols, 0.0f);
+    switch (op.kind) {
+      case Opcode::Gemm: gemm(op, z); break;
+      case Opcode::Gram: {
+        const mac::Matrix m = mac::gram_replay(as_matrix(value(op.a), desc(op.a)), as_matrix(value(op.b), desc(op.b)),
+                                               a_.fma_stages);
+        z = m.v;
+        break;
+      }
+      case Opcode::Spmm: spmm(op, z); break;
+      case Opcode::Eltw:
+        for (size_t e = 0; e < z.size(); ++e) {
+          float v = fp::mul32(op.alpha, value(op.a)[e]);
+          if (op.b >= 0) v = fp::fma32(op.beta, value(op.b)[e], v);
+          z[e] = v;
+        }
+        break;
+      case Opcode::Host:
+        if (op.fn == stream::HostFn::Solve)
+          z = golden::solve32(value(op.a), value(op.b), static_cast<int>(desc(op.a).rows), static_cast<int>(desc(op.b).cols));
+        else
+          z = golden::omega32(value(op.a), value(op.b), static_cast<int>(desc(op.a).rows));
+        break;
+      default: break;
+    }
+    if (op.relu)
+      for (float& v : z)
+        if (v < 0.0f) v = 0.0f;
+    r_.values[static_cast<size_t>(op.out)] = std::move(z);
+  }
+
+  // One register-file pass after another; a pass reads C (the previous partial for
+  // continuation passes) and the rows k0..k0+k-1 of B, scaled as RF_LOAD says.
+  void gemm(const ExecOp& op, std::vector<float>& z) {
+    const bool rf_a = op.bind[1] == Bind::Rf;
+    const int st = rf_a ? op.b : op.a, rf = rf_a ? op.a : op.b;
+    const TensorDesc &sd = desc(st), &bd = desc(rf), &od = desc(op.out);
+    const int64_t m_rows = od.rows, n = od.cols, kk = sd.cols;
+    for (const Pass& ps : op.passes) {
+      const stream::Record& rec = s_.records[ps.record];
+      const stream::Record& ld = s_.records[ps.rf_load];
+      const int64_t k0 = static_cast<int64_t>(rec.field("k0")), k = static_cast<int64_t>(rec.field("k"));
+      const float scale = ld.f32("scale");
+      mac::Matrix a(m_rows, k), b(k, n);
+      for (int64_t m = 0; m < m_rows; ++m)
+        for (int64_t j = 0; j < k; ++j) a.at(m, j) = value(st)[static_cast<size_t>(m * kk + k0 + j)];
+      for (int64_t j = 0; j < k; ++j)
+        for (int64_t c = 0; c < n; ++c) b.at(j, c) = fp::mul32(scale, value(rf)[static_cast<size_t>((k0 + j) * bd.cols + c)]);
+      const bool first = &ps == &op.passes.front();
+      mac::Matrix c;
+      const mac::Matrix* cp = nullptr;
+      if (!first) {
+        c = as_matrix(z, od);
+        cp = &c;
+      } else if (op.c >= 0) {
+        c = as_matrix(value(op.c), od);
+        cp = &c;
+      }
+      z = mac::gemm_replay(a, b, cp, first ? op.alpha : 1.0f).v;
+    }
+  }
+
+  void spmm(const ExecOp& op, std::vector<float>& z) {
+    const bool csr_a = desc(op.a).csr;
+    const mac::CsrF32& m = csr_[static_cast<size_t>(csr_a ? op.a : op.b)];
+    const std::vector<float>& x = value(csr_a ? op.b : op.a);
+    const int64_t n = desc(op.out).cols;
+    for (int64_t row = 0; row < m.rows; ++row)
+      for (int64_t c = 0; c < n; ++c) {
+        float v = 0.0f;
+        if (op.c >= 0) v = fp::fma32(op.alpha, value(op.c)[static_cast<size_t>(row * n + c)], v);
+        for (int64_t e = m.row_ptr[row]; e < m.row_ptr[row + 1]; ++e)
+          v = fp::fma32(fp::mul32(op.beta, m.val[e]), x[static_cast<size_t>(m.col[e] * n + c)], v);
+        z[static_cast<size_t>(row * n + c)] = v;
+      }
+  }
+
+  // Writes granules [lo, hi) of tensor t's current value to its DRAM region.
+  void dram_write(int t, uint64_t lo, uint64_t hi) {
+    const TensorDesc& d = desc(t);
+    const std::vector<float>& v = value(t);
+    for (uint64_t byte = lo * g_; byte < hi * g_ && byte < d.bytes; byte += 4) {
+      const uint64_t e = byte / 4;
+      store32(r_.image, d.base + byte, e < v.size() ? std::bit_cast<uint32_t>(v[e]) : 0u);
+    }
+  }
+
+  // The stream as the traffic models see it (traffic/workload.hpp).
+  traffic::Workload workload() const {
+    const ExecProgram& p = r_.program;
+    traffic::Workload w;
+    w.name = "stream";
+    w.word_bytes = a_.word_bytes;
+    w.score = true;
+    for (size_t t = 0; t < p.tensors.size(); ++t) {
+      const TensorDesc& d = p.tensors[t];
+      traffic::Tensor y;
+      y.name = d.name.empty() ? fmt::format("t{}", t) : d.name;
+      y.storage = y.name.substr(0, y.name.find('.'));
+      if (y.storage == y.name) y.storage.clear();
+      y.input = d.input();
+      y.output = d.output();
+      y.bind = d.chord() ? traffic::Bind::Chord : traffic::Bind::OnChip;
+      if (d.csr) {
+        auto c = std::make_shared<traffic::CsrPattern>();
+        const mac::CsrF32& m = csr_[t];
+        c->rows = d.rows;
+        c->cols = d.cols;
+        c->row_ptr.assign(m.row_ptr.begin(), m.row_ptr.end());
+        c->col.assign(m.col.begin(), m.col.end());
+        y.csr = c;
+      } else {
+        y.rows = std::max<uint32_t>(d.rows, 1);
+        y.row_words = std::max<uint32_t>(d.cols, 1);
+      }
+      w.tensors.push_back(std::move(y));
+    }
+    for (size_t i = 0; i < p.ops.size(); ++i) {
+      const ExecOp& op = p.ops[i];
+      traffic::Op o;
+      o.name = op.name();
+      o.out = op.out;
+      o.out_use = op.use[0] == stream::Use::Whole ? traffic::Use::Whole : traffic::Use::Stream;
+      o.macs = r_.ops[i].macs;
+      std::vector<int> slots;
+      if (op.kind == Opcode::Host || op.kind == Opcode::Eltw)
+        slots = op.b >= 0 ? std::vector<int>{1, 2} : std::vector<int>{1};
+      else
+        slots = op.c >= 0 ? std::vector<int>{3, 1, 2} : std::vector<int>{1, 2};
+      const int ids[4] = {op.out, op.a, op.b, op.c};
+      const int csr = op.kind == Opcode::Spmm ? (desc(op.a).csr ? op.a : op.b) : -1;
+      for (int k : slots) {
+        traffic::Operand x;
+        x.tensor = ids[k];
+        x.use = static_cast<traffic::Use>(op.use[k]);
+        if (x.use == traffic::Use::Gather) x.index_by = csr;
+        o.in.push_back(x);
+        if (op.bind[k] == Bind::Chord) w.tensors[static_cast<size_t>(ids[k])].mem_reads.push_back(static_cast<int>(i));
+      }
+      for (const Pass& ps : op.passes)
+        if (ps.rf_load != SIZE_MAX && s_.records[ps.rf_load].field("from") == static_cast<uint64_t>(Bind::Chord))
+          w.tensors[s_.records[ps.rf_load].field("id")].mem_reads.push_back(static_cast<int>(i));
+      for (const std::vector<size_t>* list : {&op.pre, &op.post})
+        for (size_t rec : *list) {
+          const stream::Record& r = s_.records[rec];
+          traffic::RiffCmd c;
+          c.tensor = static_cast<int>(r.field("id"));
+          c.action = r.op() == Opcode::ChordReg   ? traffic::RiffCmd::Action::Register
+                     : r.op() == Opcode::ChordUpd ? traffic::RiffCmd::Action::Update
+                                                  : traffic::RiffCmd::Action::Release;
+          if (r.op() != Opcode::ChordRel) {
+            c.distance = static_cast<uint32_t>(r.field("distance"));
+            c.remaining = static_cast<uint32_t>(r.field("remaining"));
+          }
+          o.riff.push_back(c);
+        }
+      std::vector<int> seen;
+      for (const auto& x : o.in) {
+        const int prod = p.producer[static_cast<size_t>(x.tensor)];
+        if (prod < 0 || std::find(seen.begin(), seen.end(), x.tensor) != seen.end()) continue;
+        seen.push_back(x.tensor);
+        traffic::Edge e;
+        e.src = prod;
+        e.dst = static_cast<int>(i);
+        e.tensor = x.tensor;
+        const int slot = x.tensor == op.a ? 1 : x.tensor == op.b ? 2 : 3;
+        e.cls = op.bind[slot] == Bind::Pipe ? score::EdgeClass::Pipelineable : score::EdgeClass::Sequential;
+        w.edges.push_back(e);
+      }
+      w.ops.push_back(std::move(o));
+    }
+    for (auto& t : w.tensors) {
+      std::sort(t.mem_reads.begin(), t.mem_reads.end());
+      t.mem_reads.erase(std::unique(t.mem_reads.begin(), t.mem_reads.end()), t.mem_reads.end());
+    }
+    return w;
+  }
+
+  uint64_t macs_of(const ExecOp& op) const {
+    const TensorDesc& o = desc(op.out);
+    switch (op.kind) {
+      case Opcode::Gemm: {
+        const TensorDesc& s = desc(op.bind[1] == Bind::Rf ? op.b : op.a);
+        return uint64_t{o.rows} * o.cols * s.cols;
+      }
+      case Opcode::Gram: return uint64_t{desc(op.a).rows} * o.rows * o.cols;
+      case Opcode::Spmm: return uint64_t{desc(desc(op.a).csr ? op.a : op.b).nnz} * o.cols;
+      case Opcode::Eltw: return uint64_t{o.rows} * o.cols;
+      default: return 0;
+    }
+  }
+
+  void traffic() {
+    const ExecProgram& p = r_.program;
+    r_.ops.resize(p.ops.size());
+    for (size_t i = 0; i < p.ops.size(); ++i) {
+      const ExecOp& op = p.ops[i];
+      r_.ops[i].mode = stream::find_opcode(static_cast<uint8_t>(op.kind))->name;
+      r_.ops[i].label = fmt::format("{} -> {}", r_.ops[i].mode, desc(op.out).name.empty() ? fmt::format("t{}", op.out) : desc(op.out).name);
+      r_.ops[i].macs = macs_of(op);
+      r_.macs += r_.ops[i].macs;
+    }
+    const traffic::Workload w = workload();
+    w.validate();
+    r_.tensor_read_bytes.assign(p.tensors.size(), 0);
+    r_.tensor_write_bytes.assign(p.tensors.size(), 0);
+    if (!a_.has_chord()) {
+      // Flexagon-like: every op reads each operand once and writes its result once.
+      for (size_t i = 0; i < p.ops.size(); ++i) {
+        const ExecOp& op = p.ops[i];
+        std::vector<int> read;
+        for (int id : {op.a, op.b, op.c})
+          if (id >= 0 && std::find(read.begin(), read.end(), id) == read.end()) read.push_back(id);
+        for (int id : read) {
+          r_.tensor_read_bytes[static_cast<size_t>(id)] += desc(id).bytes;
+          r_.ops[i].read_bytes += desc(id).bytes;
+        }
+        r_.tensor_write_bytes[static_cast<size_t>(op.out)] += desc(op.out).bytes;
+        r_.ops[i].write_bytes += desc(op.out).bytes;
+        dram_write(op.out, 0, ceil_div(desc(op.out).bytes, g_));
+      }
+    } else {
+      traffic::ModelParams mp = arch::model_params_of(a_);
+      traffic::ChordHooks hooks;
+      hooks.dram_write = [this](int t, uint64_t lo, uint64_t hi) { dram_write(t, lo, hi); };
+      const traffic::Traffic t = traffic::run_model(w, traffic::Config::CELLO, mp, &hooks);
+      r_.tensor_read_bytes = t.tensor_read_bytes;
+      r_.tensor_write_bytes = t.tensor_write_bytes;
+      for (size_t i = 0; i < p.ops.size(); ++i) {
+        r_.ops[i].read_bytes = t.op_read_bytes[i];
+        r_.ops[i].write_bytes = t.op_write_bytes[i];
+      }
+      r_.end_write_bytes = t.op_write_bytes.back() + t.op_read_bytes.back();
+      r_.chord_read_hits = t.chord_read_hits;
+      r_.chord_read_misses = t.chord_read_misses;
+      r_.chord_write_hits = t.chord_write_hits;
+      r_.chord_spills = t.chord_spills;
+      r_.chord_evicted_words = t.chord_evictions;
+      r_.chord_bypass_tensors = t.chord_bypass_tensors;
+    }
+    for (size_t t = 0; t < p.tensors.size(); ++t) {
+      r_.read_bytes += r_.tensor_read_bytes[t];
+      r_.write_bytes += r_.tensor_write_bytes[t];
+    }
+  }
+
+  // docs/commands.md, "Timing model".
+  uint64_t compute_cycles(const ExecOp& op) const {
+    const uint64_t R = static_cast<uint64_t>(a_.pe_rows), C = static_cast<uint64_t>(a_.pe_cols),
+                   L = static_cast<uint64_t>(a_.fma_stages);
+    const TensorDesc& o = desc(op.out);
+    switch (op.kind) {
+      case Opcode::Gemm: {
+        uint64_t cyc = 0;
+        const uint64_t blocks = ceil_div(o.cols, C), tiles = ceil_div(o.rows, R * L);
+        for (const Pass& ps : op.passes) {
+          const stream::Record& rec = s_.records[ps.record];
+          const uint64_t k = rec.field("k"), with_c = (rec.field("flags") & stream::kLaunchWithC) ? 1 : 0;
+          cyc += blocks * (k + 1 + tiles * (k + with_c) * L + L);
+        }
+        return cyc;
+      }
+      case Opcode::Gram: {
+        const uint64_t m = desc(op.a).rows, pad = (L - m % L) % L;
+        const uint64_t fold = L >= 2 ? (L - 2) * (L + 1) + 2 : 0;
+        return ceil_div(o.rows, R) * ceil_div(o.cols, C) * (1 + m + pad + fold + L);
+      }
+      case Opcode::Spmm: {
+        const TensorDesc& m = desc(desc(op.a).csr ? op.a : op.b);
+        const mac::CsrF32& c = csr_[static_cast<size_t>(desc(op.a).csr ? op.a : op.b)];
+        uint64_t empty = 0;
+        for (int64_t r = 0; r < c.rows; ++r) empty += c.row_ptr[r] == c.row_ptr[r + 1];
+        const uint64_t beats = std::max(ceil_div(uint64_t{m.nnz} + empty, R), L);
+        return ceil_div(o.cols, C) * (1 + beats + L);
+      }
+      case Opcode::Eltw: return 1 + ceil_div(uint64_t{o.rows} * o.cols, R * C) + L;
+      case Opcode::Host: return a_.host_cycles;
+      default: return 0;
+    }
+  }
+
+  void timing() {
+    const ExecProgram& p = r_.program;
+    const double bw = a_.dram_bytes_per_cycle;
+    for (size_t i = 0; i < p.ops.size(); ++i) {
+      OpStats& st = r_.ops[i];
+      st.compute_cycles = compute_cycles(p.ops[i]);
+      st.dram_cycles = static_cast<uint64_t>(std::ceil(static_cast<double>(st.read_bytes + st.write_bytes) / bw));
+      st.chord_cycles = p.ops[i].pre.size() * a_.chord_entries;
+      st.cycles = std::max(st.compute_cycles, st.dram_cycles) + a_.dram_latency + st.chord_cycles;
+      r_.cycles += st.cycles;
+    }
+    r_.cycles += static_cast<uint64_t>(std::ceil(static_cast<double>(r_.end_write_bytes) / bw));
+    r_.cycles += r_.chord_evicted_words;  // one cycle per evicted word (docs/chord.md)
+    const uint64_t bytes = r_.read_bytes + r_.write_bytes;
+    r_.roofline_cycles = std::max(ceil_div(r_.macs, a_.macs_per_cycle()),
+                                  static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / bw)));
+  }
+
+  const stream::Stream& s_;
+  const std::string& file_;
+  const arch::Arch& a_;
+  Result& r_;
+  std::string image_file_;
+  unsigned g_;
+  std::vector<mac::CsrF32> csr_;
+};
+
+}  // namespace
+
+std::vector<float> read_dense(const std::vector<uint8_t>& image, const TensorDesc& t) {
+  std::vector<float> v(static_cast<size_t>(t.rows) * t.cols);
+  for (size_t e = 0; e < v.size(); ++e) v[e] = std::bit_cast<float>(load32(image, t.base + 4 * e));
+  return v;
+}
+
+Result execute(const stream::Stream& s, const std::string& file, const arch::Arch& a, std::vector<uint8_t> image,
+               const std::string& image_file) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Result r;
+  r.program = check_stream(s, file, a);
+  r.image = std::move(image);
+  Runner(s, file, a, r, image_file).run();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+std::vector<uint8_t> initial_image(const ir::Program& p, const stream::Compiled& c, const mtx::Csr& a,
+                                   const std::map<std::string, std::vector<float>>& dense, unsigned g) {
+  std::vector<uint8_t> m(c.stream.header.memory_bytes, 0);
+  for (size_t t = 0; t < p.tensors.size(); ++t) {
+    const ir::Tensor& x = p.tensors[t];
+    if (!x.input) continue;
+    const uint64_t base = c.base[t];
+    if (x.format == ir::Format::Csr) {
+      TensorDesc d;
+      d.base = base;
+      d.rows = static_cast<uint32_t>(a.rows);
+      d.nnz = static_cast<uint32_t>(a.nnz());
+      for (int64_t r = 0; r <= a.rows; ++r) store32(m, base + 4 * static_cast<uint64_t>(r), static_cast<uint32_t>(a.row_ptr[static_cast<size_t>(r)]));
+      for (int64_t k = 0; k < a.nnz(); ++k) {
+        store32(m, d.col_at(g) + 4 * static_cast<uint64_t>(k), static_cast<uint32_t>(a.col[static_cast<size_t>(k)]));
+        store32(m, d.val_at(g) + 4 * static_cast<uint64_t>(k),
+                std::bit_cast<uint32_t>(fp::flush_subnormal(static_cast<float>(a.val[static_cast<size_t>(k)]))));
+      }
+      continue;
+    }
+    auto it = dense.find(x.name);
+    if (it == dense.end()) throw Error("", "tensor " + x.name, "no values for this dense input");
+    for (size_t e = 0; e < it->second.size(); ++e) store32(m, base + 4 * e, std::bit_cast<uint32_t>(it->second[e]));
+  }
+  return m;
+}
+
+}  // namespace cello::exec

@@ -1,0 +1,66 @@
+// The command-stream executor: runs commands.bin on a DRAM image the way the
+// generated top does, and is the golden result the RTL must equal bit for bit.
+//
+//   numerics  every launch in the MAC array's accumulation order (sw/mac, sw/fp),
+//             HOST solves with golden::solve32 / omega32 (docs/commands.md)
+//   traffic   the op-by-op access walk through sw/chord's CHORD model, with the
+//             same code as `cello model`'s CELLO (traffic::run_model), rebuilt
+//             from the stream alone; on a top without CHORD every operand moves
+//             to and from DRAM (Flexagon-like)
+//   image     the final DRAM image: inputs, plus every granule the run writes to
+//             DRAM (bypass writes, spills, evictions, write-backs of outputs)
+//   timing    a documented estimate of cycles per op (docs/commands.md, "Timing")
+//
+// Everything is checked before anything runs (exec/check.hpp); a bad stream or
+// image is one cello::Error and nothing is half-run.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "arch/arch.hpp"
+#include "exec/check.hpp"
+#include "mtx/csr.hpp"
+#include "stream/encode.hpp"
+#include "stream/format.hpp"
+
+namespace cello::exec {
+
+struct OpStats {
+  std::string label;    // e.g. "SPMM -> S.3"
+  std::string mode;     // GEMM, GRAM, SPMM, ELTW, HOST
+  uint64_t macs = 0;
+  uint64_t read_bytes = 0, write_bytes = 0;
+  uint64_t compute_cycles = 0, dram_cycles = 0, chord_cycles = 0, cycles = 0;
+};
+
+struct Result {
+  ExecProgram program;
+  std::vector<std::vector<float>> values;  // per tensor id: final value (dense, row-major)
+  std::vector<uint8_t> image;              // final DRAM image
+  std::vector<uint64_t> tensor_read_bytes, tensor_write_bytes;
+  uint64_t read_bytes = 0, write_bytes = 0;
+  uint64_t chord_read_hits = 0, chord_read_misses = 0, chord_write_hits = 0, chord_spills = 0,
+           chord_evicted_words = 0, chord_bypass_tensors = 0;
+  std::vector<OpStats> ops;
+  uint64_t end_write_bytes = 0;  // outputs written back when the run ends
+  uint64_t macs = 0;
+  uint64_t cycles = 0;           // timing-model estimate
+  uint64_t roofline_cycles = 0;  // max(MACs / (R*C), DRAM bytes / bandwidth)
+  double seconds = 0;            // wall time of the run
+};
+
+Result execute(const stream::Stream& s, const std::string& file, const arch::Arch& a, std::vector<uint8_t> image,
+               const std::string& image_file = "image");
+
+// The initial DRAM image of a compiled program: the CSR matrix (row pointers and
+// column indices as 32-bit words, values as fp32) and every dense input.
+std::vector<uint8_t> initial_image(const ir::Program& p, const stream::Compiled& c, const mtx::Csr& a,
+                                   const std::map<std::string, std::vector<float>>& dense, unsigned granule_bytes);
+
+// fp32 values of a dense tensor as stored in an image.
+std::vector<float> read_dense(const std::vector<uint8_t>& image, const TensorDesc& t);
+
+}  // namespace cello::exec

@@ -1,0 +1,38 @@
+// One call from a problem to everything a run needs: SCORE's schedule for the
+// architecture, the command stream with its memory layout, and the initial DRAM
+// image; plus the fp32 operation order the MAC array implies (for the golden
+// replay) and the solver's residual history from a run's values.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "arch/arch.hpp"
+#include "exec/executor.hpp"
+#include "golden/fp32_dag.hpp"
+#include "score/schedule.hpp"
+#include "stream/encode.hpp"
+#include "stream/problem.hpp"
+
+namespace cello::exec {
+
+struct Prepared {
+  score::Schedule schedule;
+  stream::Compiled compiled;
+  std::vector<uint8_t> image;
+};
+
+// Compiles the problem for the architecture (throws cello::Error naming the op
+// and the limit when a tile or operand cannot fit).
+Prepared prepare(const stream::Problem& pr, const arch::Arch& a);
+
+// The fp32 order of golden::run_fp32 that the MAC array's modes imply
+// (docs/commands.md, "Numerics"): one chain per element from +0, C entering as
+// fma32(alpha, C, +0), Gram with L interleaved lanes, GEMM passes of rf_rows.
+golden::Fp32Order mac_order(const ir::Program& p, const stream::Compiled& c, const arch::Arch& a);
+
+// Per iteration i >= 0 with a tensor R.i: max over columns of |R.i[:,j]| / |B[:,j]|
+// (in double, from the fp32 values). Empty when the program has no R / B.
+std::vector<double> residual_history(const ir::Program& p, const Result& r, const std::vector<float>& b);
+
+}  // namespace cello::exec

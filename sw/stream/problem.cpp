@@ -1,0 +1,109 @@
+#include "stream/problem.hpp"
+
+#include <fmt/core.h>
+
+#include <random>
+
+#include "common/error.hpp"
+#include "mtx/hpcg.hpp"
+#include "mtx/matrix_market.hpp"
+#include "traffic/datasets.hpp"
+#include "workloads/workloads.hpp"
+
+namespace cello::stream {
+
+namespace {
+
+std::shared_ptr<const traffic::CsrPattern> pattern_of(const mtx::Csr& c) {
+  auto p = std::make_shared<traffic::CsrPattern>();
+  p->rows = static_cast<uint64_t>(c.rows);
+  p->cols = static_cast<uint64_t>(c.cols);
+  p->row_ptr.assign(c.row_ptr.begin(), c.row_ptr.end());
+  p->col.assign(c.col.begin(), c.col.end());
+  return p;
+}
+
+// A graph's adjacency pattern with every stored value 1.
+mtx::Csr ones_of(const traffic::CsrPattern& p) {
+  mtx::Csr c;
+  c.rows = static_cast<int64_t>(p.rows);
+  c.cols = static_cast<int64_t>(p.cols);
+  c.row_ptr.assign(p.row_ptr.begin(), p.row_ptr.end());
+  c.col.assign(p.col.begin(), p.col.end());
+  c.val.assign(p.col.size(), 1.0);
+  return c;
+}
+
+uint64_t name_seed(const std::string& name, uint64_t seed) {
+  uint64_t h = 1469598103934665603ULL ^ seed;
+  for (unsigned char ch : name) h = (h ^ ch) * 1099511628211ULL;
+  return h;
+}
+
+}  // namespace
+
+std::map<std::string, std::vector<float>> make_dense_inputs(const ir::Program& p, uint64_t seed) {
+  std::map<std::string, std::vector<float>> out;
+  for (const ir::Tensor& t : p.tensors) {
+    if (!t.input || t.format != ir::Format::Dense) continue;
+    size_t n = 1;
+    for (ir::RankId r : t.dims) n *= static_cast<size_t>(p.ranks[static_cast<size_t>(r)].size);
+    std::vector<float> v(n, 0.0f);
+    const bool guess = t.name.rfind("X.", 0) == 0 && p.name != "gcn";  // initial guess of a solver
+    if (!guess) {
+      std::mt19937_64 rng(name_seed(t.name, seed));
+      const bool features = p.name == "gcn" && t.name.rfind("X.", 0) == 0;
+      std::uniform_real_distribution<float> u(features ? 0.0f : -1.0f, 1.0f);
+      for (float& x : v) x = u(rng);
+    }
+    out[t.name] = std::move(v);
+  }
+  return out;
+}
+
+Problem make_problem(const ProblemSpec& s) {
+  Problem pr;
+  pr.workload = s.workload;
+  if (s.workload != "cg" && s.workload != "bicgstab" && s.workload != "gcn")
+    throw Error("", "--workload",
+                fmt::format("'{}' cannot run on the command set (cg, bicgstab, gcn); resnet's convolutions are not "
+                            "lowered to GEMM",
+                            s.workload));
+  if (!s.matrix.empty() && !s.dataset.empty()) throw Error("", "--dataset", "give --matrix or --dataset, not both");
+  if (!s.dataset.empty()) {
+    if (s.workload != "gcn") throw Error("", "--dataset", "graph data sets are for the gcn workload");
+    const auto colon = s.dataset.find(':');
+    const std::string kind = s.dataset.substr(0, colon);
+    const std::string dir = colon == std::string::npos ? "" : s.dataset.substr(colon + 1);
+    if (dir.empty()) throw Error("", "--dataset", "expected cora:DIR or proteins:DIR");
+    traffic::Dataset d;
+    if (kind == "cora")
+      d = traffic::load_cora(dir);
+    else if (kind == "proteins")
+      d = traffic::load_tu_graphs(dir, "PROTEINS", 64);
+    else
+      throw Error("", "--dataset", fmt::format("unknown data set kind '{}' (cora, proteins)", kind));
+    pr.matrix = ones_of(*d.pattern);
+    pr.source = d.name.empty() ? s.dataset : d.name;
+  } else if (!s.matrix.empty()) {
+    pr.matrix = mtx::read_matrix_market(s.matrix, true);
+    pr.source = s.matrix;
+  } else {
+    if (s.grid < 2 || s.grid > 128) throw Error("", "--grid", "must be between 2 and 128");
+    pr.matrix = mtx::hpcg_stencil(s.grid, s.grid, s.grid);
+    pr.source = fmt::format("hpcg {}^3", s.grid);
+  }
+  pr.pattern = pattern_of(pr.matrix);
+  workloads::Params prm = workloads::default_params(s.workload);
+  prm.m = pr.matrix.rows;
+  prm.nnz = pr.matrix.nnz();
+  if (s.workload != "gcn") prm.n = 8;
+  if (s.n) prm.n = s.n;
+  if (s.o) prm.o = s.o;
+  prm.iters = s.iters;
+  pr.program = workloads::make_workload(s.workload, prm);
+  pr.dense = make_dense_inputs(pr.program, s.seed);
+  return pr;
+}
+
+}  // namespace cello::stream

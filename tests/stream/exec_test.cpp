@@ -1,0 +1,213 @@
+// The executor against independent references: numerics bit for bit against
+// the golden fp32 DAG runner with the MAC array's order, convergence against
+// the double-precision solvers, DRAM traffic against `cello model`'s CELLO on the
+// same schedule, the final DRAM image, and bad streams refused before they run.
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cmath>
+#include <filesystem>
+
+#include "common/error.hpp"
+#include "golden/solvers.hpp"
+#include "exec_checks.hpp"
+#include "stream_test_util.hpp"
+#include "traffic/from_score.hpp"
+
+using namespace cello;
+using stream::Opcode;
+using namespace cello::test;
+
+
+TEST_CASE("CG on the HPCG stencil: bit-exact with the golden fp32 replay, traffic equal to the model", "[exec]") {
+  const arch::Arch a = test::arch_from();
+  for (int n : {1, 4, 8}) {
+    INFO("N=" << n);
+    stream::ProblemSpec spec;
+    spec.workload = "cg";
+    spec.grid = 12;
+    spec.n = n;
+    spec.iters = 10;
+    const test::Run r = test::compile_and_run(spec, a);
+    check_bit_exact(r, a);
+    check_traffic(r, a);
+    check_converges_like_double(r, "cg", n, 10);
+    CHECK(r.result.cycles >= r.result.roofline_cycles);
+    CHECK(r.result.macs > 0);
+  }
+}
+
+TEST_CASE("BiCGStab and GCN (with register-file passes) run bit-exact on several architectures", "[exec]") {
+  const std::vector<nlohmann::json> patches = {
+      nlohmann::json::object(),
+      {{"mac_arrays", {{{"name", "mac"}, {"rows", 2}, {"cols", 8}, {"fma_stages", 5}, {"rf_rows", 8}}}}},
+      {{"chord", {{{"name", "chord"}, {"depth", 2048}, {"word_width", 32}, {"entries", 16}, {"riff", false}}}}},
+  };
+  for (const auto& patch : patches) {
+    const arch::Arch a = test::arch_from(patch);
+    INFO(patch.dump());
+    stream::ProblemSpec cg;
+    cg.workload = "bicgstab";
+    cg.grid = 8;
+    cg.n = 4;
+    cg.iters = 4;
+    const test::Run r = test::compile_and_run(cg, a);
+    check_bit_exact(r, a);
+    check_traffic(r, a);
+    check_converges_like_double(r, "bicgstab", 4, 4);
+    stream::ProblemSpec gcn;
+    gcn.workload = "gcn";
+    gcn.grid = 6;
+    gcn.n = 37;  // K = 37 > rf_rows: several register-file passes
+    gcn.o = 5;
+    gcn.iters = 2;
+    const test::Run g = test::compile_and_run(gcn, a);
+    check_bit_exact(g, a);
+    check_traffic(g, a);
+  }
+}
+
+TEST_CASE("a top without CHORD moves every operand through DRAM (Flexagon-like)", "[exec]") {
+  nlohmann::json j = gen::default_hw_config_json();
+  j["top"].erase("chord");
+  const arch::Arch a = gen::arch_of(gen::parse_hw_config(j, "t"), "t");
+  REQUIRE(!a.has_chord());
+  stream::ProblemSpec spec;
+  spec.workload = "cg";
+  spec.grid = 8;
+  spec.n = 4;
+  spec.iters = 2;
+  const test::Run r = test::compile_and_run(spec, a);
+  check_bit_exact(r, a);
+  check_traffic(r, a);
+  const test::Run with = test::compile_and_run(spec, test::arch_from());
+  CHECK(with.result.read_bytes + with.result.write_bytes < r.result.read_bytes + r.result.write_bytes);
+}
+
+TEST_CASE("the final DRAM image holds the inputs and every output bit for bit", "[exec]") {
+  const arch::Arch a = test::arch_from();
+  stream::ProblemSpec spec;
+  spec.workload = "cg";
+  spec.grid = 8;
+  spec.n = 4;
+  spec.iters = 3;
+  const test::Run r = test::compile_and_run(spec, a);
+  const auto& prog = r.result.program;
+  for (size_t t = 0; t < prog.tensors.size(); ++t) {
+    const auto& d = prog.tensors[t];
+    if (d.csr || !(d.output() || d.input())) continue;
+    INFO(d.name);
+    const auto img = exec::read_dense(r.result.image, d);
+    CHECK(img == r.result.values[t]);
+  }
+}
+
+namespace {
+
+// Runs a stream edited by `edit` and returns the error (empty: it ran).
+std::string exec_error(const std::function<void(stream::Stream&)>& edit) {
+  const arch::Arch a = test::arch_from();
+  stream::ProblemSpec spec;
+  spec.workload = "cg";
+  spec.grid = 6;
+  spec.n = 4;
+  spec.iters = 1;
+  auto pr = stream::make_problem(spec);
+  auto prep = exec::prepare(pr, a);
+  stream::Stream s = prep.compiled.stream;
+  edit(s);
+  try {
+    exec::execute(s, "c.bin", a, prep.image, "img.bin");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+size_t find(const stream::Stream& s, Opcode op, size_t from = 0) {
+  for (size_t i = from; i < s.records.size(); ++i)
+    if (s.records[i].op() == op) return i;
+  return SIZE_MAX;
+}
+
+}  // namespace
+
+TEST_CASE("semantically bad streams are refused before anything runs, naming record and status bit", "[exec]") {
+  CHECK(exec_error([](stream::Stream&) {}).empty());
+  CHECK_THAT(exec_error([](stream::Stream& s) { s.records.pop_back(); }),
+             Catch::Matches("c\\.bin: record \\d+: the stream has no END \\(status: bad_order\\)"));
+  CHECK_THAT(exec_error([](stream::Stream& s) { s.records.insert(s.records.end() - 1, stream::Record::make(Opcode::End)); }),
+             Catch::Matches("c\\.bin: record \\d+: record after END \\(status: bad_order\\)"));
+  CHECK_THAT(exec_error([](stream::Stream& s) {
+               const size_t g = find(s, Opcode::Spmm);
+               s.records[g].set_field("a", 999);
+             }),
+             Catch::Matches("c\\.bin: record \\d+: a tensor 999 was never described \\(status: bad_tensor\\)"));
+  CHECK_THAT(exec_error([](stream::Stream& s) {
+               const size_t t = find(s, Opcode::Tensor);
+               s.records[t].set_field("base", s.header.memory_bytes);
+             }),
+             Catch::Matches("c\\.bin: record 0: tensor 0: \\[.*\\) is outside the \\d+-byte DRAM image \\(status: bad_address\\)"));
+  CHECK_THAT(exec_error([](stream::Stream& s) {
+               // Two live tensors on the same bytes: give B the base of A.
+               size_t a = find(s, Opcode::Tensor), b = find(s, Opcode::Tensor, a + 1);
+               s.records[b].set_field("base", s.records[a].field("base"));
+             }),
+             Catch::Matches("c\\.bin: memory layout: tensor \\d+ \\(.*\\) and tensor \\d+ \\(.*\\) share DRAM bytes while both are live \\(status: bad_address\\)"));
+  CHECK_THAT(exec_error([](stream::Stream& s) {
+               const size_t t = find(s, Opcode::Tensor);
+               s.records[t].set_field("base", s.records[t].field("base") + 4);
+             }),
+             Catch::Matches("c\\.bin: record 0: tensor 0: base 0x[0-9a-f]+ is not 16-byte aligned \\(status: bad_address\\)"));
+  CHECK_THAT(exec_error([](stream::Stream& s) {
+               // Launch the first GEMM before the SpMM that produces its input: swap two launches.
+               const size_t sp = find(s, Opcode::Spmm);
+               s.records.erase(s.records.begin() + static_cast<long>(sp));
+             }),
+             Catch::Matches("c\\.bin: record \\d+: .* is read before any op wrote it \\(status: bad_order\\)"));
+  CHECK_THAT(exec_error([](stream::Stream& s) {
+               const size_t g = find(s, Opcode::Gemm);
+               s.records[g - 1] = stream::Record::make(Opcode::Fence);  // drop its RF_LOAD
+             }),
+             Catch::Matches("c\\.bin: record \\d+: GEMM without an RF_LOAD before it \\(status: bad_order\\)"));
+  CHECK_THAT(exec_error([](stream::Stream& s) {
+               const size_t r = find(s, Opcode::ChordReg);
+               const size_t t = find(s, Opcode::Tensor);
+               s.records[r].set_field("id", s.records[t].field("id"));  // A is an input not bound to CHORD? use flags
+               s.records[t].set_field("flags", s.records[t].field("flags") & ~uint64_t{stream::kTensorChord});
+             }),
+             Catch::Matches("c\\.bin: record \\d+: .* is not bound to CHORD \\(status: chord_error\\)"));
+  CHECK_THAT(exec_error([](stream::Stream& s) { s.header.memory_bytes = uint64_t{1} << 40; }),
+             Catch::Matches("c\\.bin: header: the stream addresses \\d+ bytes, the top \\d+ \\(top\\.memory_mb\\) \\(status: bad_address\\)"));
+}
+
+TEST_CASE("a corrupt CSR matrix in the image is refused before anything runs", "[exec]") {
+  const arch::Arch a = test::arch_from();
+  stream::ProblemSpec spec;
+  spec.workload = "cg";
+  spec.grid = 6;
+  spec.n = 1;
+  auto pr = stream::make_problem(spec);
+  auto prep = exec::prepare(pr, a);
+  auto img = prep.image;
+  const size_t t = static_cast<size_t>(*prep.schedule.program.find_tensor("A"));
+  img[prep.compiled.base[t] + 8] = 0xff;  // row pointer 2
+  CHECK_THROWS_WITH(exec::execute(prep.compiled.stream, "c.bin", a, img, "img.bin"),
+                    Catch::Matches("img\\.bin: tensor \\d+ \\(A\\): row pointer 2 = \\d+ is not a valid CSR row pointer"));
+  img.pop_back();
+  CHECK_THROWS_WITH(exec::execute(prep.compiled.stream, "c.bin", a, img, "img.bin"),
+                    Catch::Matches("img\\.bin: the image is \\d+ bytes, the stream addresses \\d+"));
+}
+
+TEST_CASE("the encoder names the op and the limit when an op cannot run", "[exec]") {
+  nlohmann::json patch = {{"mac_arrays", {{{"name", "mac"}, {"spmm", false}}}}};
+  const arch::Arch a = test::arch_from(patch);
+  stream::ProblemSpec spec;
+  spec.workload = "cg";
+  spec.grid = 4;
+  spec.n = 2;
+  CHECK_THROWS_WITH(exec::prepare(stream::make_problem(spec), a),
+                    Catch::Matches("op r0: the MAC array was built without SpMM \\(mac_arrays\\[\\]\\.spmm\\)"));
+  spec.workload = "resnet";
+  CHECK_THROWS_WITH(stream::make_problem(spec), Catch::Contains("cannot run on the command set"));
+}
