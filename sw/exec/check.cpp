@@ -126,6 +126,7 @@ class Checker {
     const unsigned g = a_.granule_bytes;
     if (t.csr) {
       if (!t.input()) fail(StatusBit::BadTensor, fmt::format("CSR tensor {} must be an input", id));
+      if (t.col_major()) fail(StatusBit::BadField, fmt::format("CSR tensor {} cannot be column-major", id));
       if (uint64_t{t.nnz} > uint64_t{t.rows} * t.cols)
         fail(StatusBit::BadField, fmt::format("tensor {}: nnz {} exceeds rows x cols", id, t.nnz));
       t.bytes = t.val_at(g) - t.base + ceil_div(t.nnz, g / 4) * g;
@@ -232,7 +233,7 @@ class Checker {
       const TensorDesc& t = described(static_cast<uint64_t>(id[k]), roles[k]);
       if (bind[k] == Bind::Chord && !t.chord())
         fail(StatusBit::ChordError, fmt::format("operand {}: {} is not bound to CHORD", roles[k], label(id[k])));
-      if (bind[k] == Bind::Rf && !(r.op() == Opcode::Gemm && (k == 1 || k == 2)))
+      if (bind[k] == Bind::Rf && k != 0 && !(r.op() == Opcode::Gemm && (k == 1 || k == 2)))
         fail(StatusBit::BadField, fmt::format("operand {} cannot come from the register file", roles[k]));
       if (use[k] == stream::Use::Gather && r.op() != Opcode::Spmm)
         fail(StatusBit::BadField, fmt::format("operand {}: only SPMM gathers", roles[k]));

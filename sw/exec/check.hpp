@@ -37,6 +37,9 @@ struct TensorDesc {
   bool input() const { return flags & stream::kTensorInput; }
   bool output() const { return flags & stream::kTensorOutput; }
   bool chord() const { return flags & stream::kTensorChord; }
+  bool col_major() const { return flags & stream::kTensorColMajor; }
+  // Word offset of element [r][c] in the region.
+  uint64_t offset(uint64_t r, uint64_t c) const { return col_major() ? c * rows + r : r * cols + c; }
   // CSR arrays inside the region (granule aligned): row pointers, column indices, values.
   uint64_t col_at(unsigned granule) const;
   uint64_t val_at(unsigned granule) const;

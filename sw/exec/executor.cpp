@@ -174,8 +174,13 @@ class Runner {
     const TensorDesc& d = desc(t);
     const std::vector<float>& v = value(t);
     for (uint64_t byte = lo * g_; byte < hi * g_ && byte < d.bytes; byte += 4) {
-      const uint64_t e = byte / 4;
-      store32(r_.image, d.base + byte, e < v.size() ? std::bit_cast<uint32_t>(v[e]) : 0u);
+      const uint64_t e = byte / 4;  // stored word index
+      uint32_t bits = 0;
+      if (e < v.size()) {
+        const uint64_t r = d.col_major() ? e % d.rows : e / d.cols, c = d.col_major() ? e / d.rows : e % d.cols;
+        bits = std::bit_cast<uint32_t>(v[static_cast<size_t>(r * d.cols + c)]);
+      }
+      store32(r_.image, d.base + byte, bits);
     }
   }
 
@@ -204,8 +209,8 @@ class Runner {
         c->col.assign(m.col.begin(), m.col.end());
         y.csr = c;
       } else {
-        y.rows = std::max<uint32_t>(d.rows, 1);
-        y.row_words = std::max<uint32_t>(d.cols, 1);
+        y.rows = std::max<uint32_t>(d.col_major() ? d.cols : d.rows, 1);
+        y.row_words = std::max<uint32_t>(d.col_major() ? d.rows : d.cols, 1);
       }
       w.tensors.push_back(std::move(y));
     }
@@ -404,7 +409,9 @@ class Runner {
 
 std::vector<float> read_dense(const std::vector<uint8_t>& image, const TensorDesc& t) {
   std::vector<float> v(static_cast<size_t>(t.rows) * t.cols);
-  for (size_t e = 0; e < v.size(); ++e) v[e] = std::bit_cast<float>(load32(image, t.base + 4 * e));
+  for (uint64_t r = 0; r < t.rows; ++r)
+    for (uint64_t c = 0; c < t.cols; ++c)
+      v[static_cast<size_t>(r * t.cols + c)] = std::bit_cast<float>(load32(image, t.base + 4 * t.offset(r, c)));
   return v;
 }
 
@@ -441,7 +448,16 @@ std::vector<uint8_t> initial_image(const ir::Program& p, const stream::Compiled&
     }
     auto it = dense.find(x.name);
     if (it == dense.end()) throw Error("", "tensor " + x.name, "no values for this dense input");
-    for (size_t e = 0; e < it->second.size(); ++e) store32(m, base + 4 * e, std::bit_cast<uint32_t>(it->second[e]));
+    const stream::Record& desc = c.stream.records[c.descriptor[t]];
+    TensorDesc d;
+    d.base = base;
+    d.flags = static_cast<uint8_t>(desc.field("flags"));
+    d.rows = static_cast<uint32_t>(desc.field("rows"));
+    d.cols = static_cast<uint32_t>(desc.field("cols"));
+    if (it->second.size() != uint64_t{d.rows} * d.cols) throw Error("", "tensor " + x.name, "wrong number of values");
+    for (uint64_t r = 0; r < d.rows; ++r)
+      for (uint64_t col = 0; col < d.cols; ++col)
+        store32(m, base + 4 * d.offset(r, col), std::bit_cast<uint32_t>(it->second[static_cast<size_t>(r * d.cols + col)]));
   }
   return m;
 }

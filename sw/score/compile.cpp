@@ -118,7 +118,13 @@ Schedule compile(ir::Program program, const Target& target, const Options& optio
     piped[e] = is_pipelined_class(ec.cls[e]) && lo.loop_ok[e];
   }
   Tiling tl = tile_ops(p, s.dag, lo, piped, target);
-  Bindings bd = bind_tensors(p, s.dag, ec.cls, lo.loop_ok, span, target);
+  // A pipelined edge needs both ends' tile step to fit the pipeline buffer;
+  // where tiling could not make it fit, the tensor goes through CHORD instead.
+  std::vector<char> fits = lo.loop_ok;
+  const double cap = static_cast<double>(target.pipeline_buffer_words);
+  for (size_t e = 0; e < ne; ++e)
+    if (piped[e] && (tl.tile_words[s.dag.edges[e].src] > cap || tl.tile_words[s.dag.edges[e].dst] > cap)) fits[e] = 0;
+  Bindings bd = bind_tensors(p, s.dag, ec.cls, fits, span, target);
   RiffMeta rm = riff_metadata(p, s.dag, bd.tensor, bd.edge);
 
   s.ops.resize(n);

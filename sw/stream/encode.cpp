@@ -153,13 +153,17 @@ class Encoder {
     const bool csr = x.format == ir::Format::Csr;
     r.set_field("format", csr ? 1 : 0);
     r.set_field("id", t);
+    const auto& lay = s_.tensors[t].layout;
+    const bool col_major = !csr && lay.size() == 2 && lay[0] == 1;
     r.set_field("flags", (x.input ? kTensorInput : 0) | (x.output ? kTensorOutput : 0) |
-                             (chord_bound(t) ? kTensorChord : 0));
+                             (chord_bound(t) ? kTensorChord : 0) | (col_major ? kTensorColMajor : 0));
     const auto& w = c_.workload.tensors[t];
-    r.set_field("rows", csr ? w.csr->rows : w.rows);
-    r.set_field("cols", csr ? w.csr->cols : w.row_words);
+    // The traffic view stores rows of the outer (stored) dimension; the descriptor keeps the logical shape.
+    r.set_field("rows", csr ? w.csr->rows : col_major ? w.row_words : w.rows);
+    r.set_field("cols", csr ? w.csr->cols : col_major ? w.rows : w.row_words);
     r.set_field("nnz", csr ? w.csr->nnz() : 0);
     r.set_field("base", c_.base[t]);
+    c_.descriptor.push_back(c_.stream.records.size());
     c_.stream.records.push_back(r);
     // The name, 28 characters per NAME record.
     for (size_t at = 0, part = 0; at < x.name.size(); at += 28, ++part) {
@@ -299,12 +303,6 @@ Compiled encode_schedule(const score::Schedule& s, const arch::Arch& a,
   Compiled c;
   for (size_t i = 0; i < p.ops.size(); ++i) c.plans.push_back(plan_op(p, i, a));
   c.k_chunk.assign(p.ops.size(), 0);
-  for (size_t t = 0; t < p.tensors.size(); ++t) {
-    const auto& lay = s.tensors[t].layout;
-    for (size_t d = 0; d < lay.size(); ++d)
-      if (lay[d] != static_cast<int>(d))
-        throw Error("", "tensor " + p.tensors[t].name, "SCORE stores it transposed; the command set is row-major only");
-  }
   for (size_t i = 0; i < p.ops.size(); ++i) {
     const auto& os = s.ops[i];
     bool piped = false;

@@ -41,6 +41,7 @@ struct Compiled {
   std::vector<uint64_t> bytes;  // per IR tensor: bytes of its region
   std::vector<OpPlan> plans;    // per op
   std::vector<int> k_chunk;     // per op: GEMM register-file passes of this many rows (0 = one pass)
+  std::vector<size_t> descriptor;  // per IR tensor: index of its TENSOR record
 };
 
 // `matrix` is the pattern of the program's CSR tensor (needed for its footprint).

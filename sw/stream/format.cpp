@@ -47,7 +47,7 @@ std::vector<OpcodeSpec> build_table() {
        "TENSOR",
        {{"format", 1, 1, FieldKind::Enum, 0, 1, {"dense", "csr"}},
         id,
-        {"flags", 4, 1, FieldKind::Flags, 0, 7, {"input", "output", "chord"}},
+        {"flags", 4, 1, FieldKind::Flags, 0, 15, {"input", "output", "chord", "col_major"}},
         {"rows", 8, 4, FieldKind::Uint, 1, kU32},
         {"cols", 12, 4, FieldKind::Uint, 1, kU32},
         {"nnz", 16, 4, FieldKind::Uint, 0, kU32},
@@ -114,15 +114,19 @@ std::string field_text(const Record& r, const FieldSpec& f) {
       if (!v) return "0";
       std::string s;
       for (size_t b = 0; b < f.names.size(); ++b)
-        if (v >> b & 1) s += (s.empty() ? "" : "|") + std::string(f.names[b]);
+        if (v >> b & 1) {
+          if (!s.empty()) s += '|';
+          s += f.names[b];
+        }
       return s;
     }
-    case FieldKind::Text: return "\"" + r.text() + "\"";
+    case FieldKind::Text: return fmt::format("\"{}\"", r.text());
     case FieldKind::Binds: {
       std::string s;
       for (int k = 0; k < 4; ++k) {
         const uint64_t b = v >> (4 * k) & 0xf;
-        s += (k ? "," : "") + std::string(b < 5 ? kBindNames[b] : "?");
+        if (k) s += ',';
+        s += b < 5 ? kBindNames[b] : "?";
       }
       return s;
     }
@@ -130,7 +134,8 @@ std::string field_text(const Record& r, const FieldSpec& f) {
       std::string s;
       for (int k = 0; k < 4; ++k) {
         const uint64_t u = v >> (2 * k) & 3;
-        s += (k ? "," : "") + std::string(u < 3 ? kUseNames[u] : "?");
+        if (k) s += ',';
+        s += u < 3 ? kUseNames[u] : "?";
       }
       return s;
     }
@@ -358,7 +363,10 @@ struct Asm {
     for (size_t i = 0; i < names.size(); ++i)
       if (v == names[i]) return i;
     std::string all;
-    for (const char* n : names) all += (all.empty() ? "" : ", ") + std::string(n);
+    for (const char* n : names) {
+      if (!all.empty()) all += ", ";
+      all += n;
+    }
     fail(fmt::format("{}: '{}' is not one of {}", key, v, all));
   }
 

@@ -47,8 +47,9 @@ enum class Use : uint8_t { Stream = 0, Whole = 1, Gather = 2 };
 enum class TensorFormat : uint8_t { Dense = 0, Csr = 1 };
 enum class HostFn : uint8_t { Solve = 1, Omega = 2 };
 
-// TENSOR flags.
-constexpr uint8_t kTensorInput = 1, kTensorOutput = 2, kTensorChord = 4;
+// TENSOR flags. col_major: a dense tensor stored column by column (SCORE's layout
+// puts its second dimension outermost); values are still indexed [row][col].
+constexpr uint8_t kTensorInput = 1, kTensorOutput = 2, kTensorChord = 4, kTensorColMajor = 8;
 // Launch flags.
 constexpr uint8_t kLaunchRelu = 1, kLaunchCont = 2, kLaunchWithC = 4;
 

@@ -48,7 +48,7 @@ TEST_CASE("BiCGStab and GCN (with register-file passes) run bit-exact on several
     INFO(patch.dump());
     stream::ProblemSpec cg;
     cg.workload = "bicgstab";
-    cg.grid = 8;
+    cg.grid = 10;
     cg.n = 4;
     cg.iters = 4;
     const test::Run r = test::compile_and_run(cg, a);
@@ -57,8 +57,8 @@ TEST_CASE("BiCGStab and GCN (with register-file passes) run bit-exact on several
     check_converges_like_double(r, "bicgstab", 4, 4);
     stream::ProblemSpec gcn;
     gcn.workload = "gcn";
-    gcn.grid = 6;
-    gcn.n = 37;  // K = 37 > rf_rows: several register-file passes
+    gcn.grid = 14;
+    gcn.n = 17;  // K = 17 > rf_rows: several register-file passes
     gcn.o = 5;
     gcn.iters = 2;
     const test::Run g = test::compile_and_run(gcn, a);
@@ -74,7 +74,7 @@ TEST_CASE("a top without CHORD moves every operand through DRAM (Flexagon-like)"
   REQUIRE(!a.has_chord());
   stream::ProblemSpec spec;
   spec.workload = "cg";
-  spec.grid = 8;
+  spec.grid = 10;
   spec.n = 4;
   spec.iters = 2;
   const test::Run r = test::compile_and_run(spec, a);
@@ -84,11 +84,11 @@ TEST_CASE("a top without CHORD moves every operand through DRAM (Flexagon-like)"
   CHECK(with.result.read_bytes + with.result.write_bytes < r.result.read_bytes + r.result.write_bytes);
 }
 
-TEST_CASE("the final DRAM image holds the inputs and every output bit for bit", "[exec]") {
+TEST_CASE("the final DRAM image holds every output, and inputs whose region is not reused, bit for bit", "[exec]") {
   const arch::Arch a = test::arch_from();
   stream::ProblemSpec spec;
   spec.workload = "cg";
-  spec.grid = 8;
+  spec.grid = 10;
   spec.n = 4;
   spec.iters = 3;
   const test::Run r = test::compile_and_run(spec, a);
@@ -96,9 +96,16 @@ TEST_CASE("the final DRAM image holds the inputs and every output bit for bit", 
   for (size_t t = 0; t < prog.tensors.size(); ++t) {
     const auto& d = prog.tensors[t];
     if (d.csr || !(d.output() || d.input())) continue;
+    bool shared = false;  // an input whose region a later version reuses (X.0 -> X.1) is overwritten
+    for (const auto& o : prog.tensors)
+      if (&o != &d && o.described && o.base < d.base + d.bytes && d.base < o.base + o.bytes) shared = true;
+    if (d.input() && shared) continue;
     INFO(d.name);
     const auto img = exec::read_dense(r.result.image, d);
-    CHECK(img == r.result.values[t]);
+    size_t bad = 0;
+    while (bad < img.size() && std::bit_cast<uint32_t>(img[bad]) == std::bit_cast<uint32_t>(r.result.values[t][bad])) ++bad;
+    INFO("first difference at element " << bad << " of " << img.size() << (d.col_major() ? " (column-major)" : ""));
+    CHECK(bad == img.size());
   }
 }
 
@@ -109,7 +116,7 @@ std::string exec_error(const std::function<void(stream::Stream&)>& edit) {
   const arch::Arch a = test::arch_from();
   stream::ProblemSpec spec;
   spec.workload = "cg";
-  spec.grid = 6;
+  spec.grid = 10;
   spec.n = 4;
   spec.iters = 1;
   auto pr = stream::make_problem(spec);
@@ -160,9 +167,11 @@ TEST_CASE("semantically bad streams are refused before anything runs, naming rec
              }),
              Catch::Matches("c\\.bin: record 0: tensor 0: base 0x[0-9a-f]+ is not 16-byte aligned \\(status: bad_address\\)"));
   CHECK_THAT(exec_error([](stream::Stream& s) {
-               // Launch the first GEMM before the SpMM that produces its input: swap two launches.
-               const size_t sp = find(s, Opcode::Spmm);
-               s.records.erase(s.records.begin() + static_cast<long>(sp));
+               // The first SpMM reads a tensor that only a later op writes.
+               size_t last = 0;  // the last GEMM whose result lives in DRAM or CHORD
+               for (size_t i = 0; i < s.records.size(); ++i)
+                 if (s.records[i].op() == Opcode::Gemm && (s.records[i].field("binds") & 0xf) <= 2) last = i;
+               s.records[find(s, Opcode::Spmm)].set_field("b", s.records[last].field("out"));
              }),
              Catch::Matches("c\\.bin: record \\d+: .* is read before any op wrote it \\(status: bad_order\\)"));
   CHECK_THAT(exec_error([](stream::Stream& s) {
@@ -185,7 +194,7 @@ TEST_CASE("a corrupt CSR matrix in the image is refused before anything runs", "
   const arch::Arch a = test::arch_from();
   stream::ProblemSpec spec;
   spec.workload = "cg";
-  spec.grid = 6;
+  spec.grid = 10;
   spec.n = 1;
   auto pr = stream::make_problem(spec);
   auto prep = exec::prepare(pr, a);
@@ -193,7 +202,7 @@ TEST_CASE("a corrupt CSR matrix in the image is refused before anything runs", "
   const size_t t = static_cast<size_t>(*prep.schedule.program.find_tensor("A"));
   img[prep.compiled.base[t] + 8] = 0xff;  // row pointer 2
   CHECK_THROWS_WITH(exec::execute(prep.compiled.stream, "c.bin", a, img, "img.bin"),
-                    Catch::Matches("img\\.bin: tensor \\d+ \\(A\\): row pointer 2 = \\d+ is not a valid CSR row pointer"));
+                    Catch::Matches("img\\.bin: tensor \\d+ \\(A\\): row pointer \\d+ = \\d+ is not a valid CSR row pointer"));
   img.pop_back();
   CHECK_THROWS_WITH(exec::execute(prep.compiled.stream, "c.bin", a, img, "img.bin"),
                     Catch::Matches("img\\.bin: the image is \\d+ bytes, the stream addresses \\d+"));
