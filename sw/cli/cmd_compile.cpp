@@ -55,12 +55,7 @@ void run_compile(const CompileArgs& a) {
         if (t.format == ir::Format::Csr) {
           if (a.matrix.empty()) throw Error(a.dag, "tensor " + t.name, "a CSR input needs --matrix for its values");
           problem.matrix = mtx::read_matrix_market(a.matrix, false);
-          auto pat = std::make_shared<traffic::CsrPattern>();
-          pat->rows = static_cast<uint64_t>(problem.matrix.rows);
-          pat->cols = static_cast<uint64_t>(problem.matrix.cols);
-          pat->row_ptr.assign(problem.matrix.row_ptr.begin(), problem.matrix.row_ptr.end());
-          pat->col.assign(problem.matrix.col.begin(), problem.matrix.col.end());
-          problem.pattern = pat;
+          problem.pattern = stream::pattern_of(problem.matrix);
         }
       problem.dense = stream::make_dense_inputs(prog, a.seed);
     } else if (!a.matrix.empty()) {

@@ -12,8 +12,6 @@
 
 namespace cello::stream {
 
-namespace {
-
 std::shared_ptr<const traffic::CsrPattern> pattern_of(const mtx::Csr& c) {
   auto p = std::make_shared<traffic::CsrPattern>();
   p->rows = static_cast<uint64_t>(c.rows);
@@ -22,6 +20,8 @@ std::shared_ptr<const traffic::CsrPattern> pattern_of(const mtx::Csr& c) {
   p->col.assign(c.col.begin(), c.col.end());
   return p;
 }
+
+namespace {
 
 // A graph's adjacency pattern with every stored value 1.
 mtx::Csr ones_of(const traffic::CsrPattern& p) {

@@ -38,6 +38,9 @@ struct Problem {
 // Throws cello::Error for an unknown workload or a bad matrix / data set.
 Problem make_problem(const ProblemSpec& spec);
 
+// A matrix's sparsity pattern, as the traffic models take it.
+std::shared_ptr<const traffic::CsrPattern> pattern_of(const mtx::Csr& c);
+
 // Deterministic values for every dense input of a program (B and W uniform in
 // [-1, 1), GCN features in [0, 1), initial guesses X.0 zero), seeded per tensor name.
 std::map<std::string, std::vector<float>> make_dense_inputs(const ir::Program& p, uint64_t seed);
