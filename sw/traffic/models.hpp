@@ -19,6 +19,9 @@
 //              consumer (or that are final outputs) go through CHORD with RIFF.
 //   Ideal      infinite buffer: application inputs read once, final outputs
 //              written once.
+//   OPT        CELLO's schedule and CHORD trace, with Belady's MIN (with
+//              bypass) at the same capacity in place of CHORD's decisions: the
+//              offline reference for the replacement policy (traffic/opt.hpp).
 // Application inputs (the matrix, right-hand sides) are read from DRAM by every
 // op that uses them in all configurations but Ideal and the caches (CHORD
 // holds produced tensors; inputs come through the input buffer).
@@ -39,7 +42,7 @@
 
 namespace cello::traffic {
 
-enum class Config { Flexagon, FlexLRU, FlexBRRIP, FLAT, SET, PreludeOnly, CELLO, Ideal };
+enum class Config { Flexagon, FlexLRU, FlexBRRIP, FLAT, SET, PreludeOnly, CELLO, Ideal, OPT };
 const char* to_string(Config c);  // the label used in tables ("Flexagon-like", ...)
 const char* key(Config c);        // short machine name ("flexagon", "flex_lru", ...)
 std::vector<Config> all_configs();

@@ -23,6 +23,8 @@ struct ModelOptions {
   std::vector<std::string> configs;  // empty = all
   int threads = 2;
   bool paper = false;
+  bool family = false;          // the generated policy family (traffic/family.hpp)
+  bool family_small = false;    // only its smallest problems
   bool bound = false;
   std::string data;             // data folder; "" = find_data_dir()
   std::string out = "model_out";
