@@ -45,11 +45,13 @@ const char* key(Config c) {
 
 std::vector<Config> all_configs() {
   return {Config::Flexagon, Config::FlexLRU, Config::FlexBRRIP, Config::FLAT,
-          Config::SET,      Config::PreludeOnly, Config::CELLO, Config::Ideal, Config::OPT};
+          Config::SET,      Config::PreludeOnly, Config::CELLO, Config::Ideal};
 }
 
 bool parse_config(const std::string& s, Config& out) {
-  for (auto c : all_configs())
+  auto every = all_configs();
+  every.push_back(Config::OPT);
+  for (auto c : every)
     if (s == key(c) || s == to_string(c)) {
       out = c;
       return true;
@@ -273,6 +275,11 @@ class ChordSink : public Sink {
     g.entries = p.chord_entries;
     g.extents = p.chord_extents;
     g.riff = riff;
+    if (riff) {
+      g.victim = p.chord_victim;
+      g.refill = p.chord_refill;
+      g.clean = p.chord_clean;
+    }
     const uint64_t top = std::max<uint64_t>({L.total, g.sram_words, 2});
     g.addr_bits = 1;
     while (g.addr_bits < 48 && (1ull << g.addr_bits) <= top) ++g.addr_bits;
@@ -311,7 +318,7 @@ class ChordSink : public Sink {
     if (x.input && !filled_[t]) {
       // First read: the words come from DRAM and are written into CHORD.
       k_.rd[t] += hi - lo;
-      for (uint64_t g = lo; g < hi; ++g) model_->write(tid, base + g);
+      for (uint64_t g = lo; g < hi; ++g) model_->fill(tid, base + g);
       if (rec_)
         for (uint64_t g = lo; g < hi; ++g) rec_->fill(static_cast<uint32_t>(t), base + g);
     } else {
@@ -437,7 +444,8 @@ class ChordSink : public Sink {
     for (unsigned q = 0; q < parts(t); ++q) {
       int e = model_->find(id(t, q));
       if (e < 0) continue;
-      if (w_.tensors[t].output && !rec_) k_.wr[t] += model_->table()[static_cast<size_t>(e)].res_len;
+      const auto& en = model_->table()[static_cast<size_t>(e)];
+      if (w_.tensors[t].output && !rec_) k_.wr[t] += model_->geometry().clean ? en.dirty : en.res_len;
       if (release) model_->release(id(t, q));
     }
     state_[t] = State::Done;

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "cache/set_assoc_cache.hpp"
+#include "chord/chord_model.hpp"
 #include "traffic/workload.hpp"
 
 namespace cello::traffic {
@@ -45,7 +46,7 @@ namespace cello::traffic {
 enum class Config { Flexagon, FlexLRU, FlexBRRIP, FLAT, SET, PreludeOnly, CELLO, Ideal, OPT };
 const char* to_string(Config c);  // the label used in tables ("Flexagon-like", ...)
 const char* key(Config c);        // short machine name ("flexagon", "flex_lru", ...)
-std::vector<Config> all_configs();
+std::vector<Config> all_configs();  // CELLO Table IV + Ideal (OPT is asked for by name)
 bool parse_config(const std::string& s, Config& out);
 
 struct ModelParams {
@@ -54,6 +55,11 @@ struct ModelParams {
   unsigned ways = 8;
   uint32_t chord_entries = 64;
   uint32_t chord_extents = 4;
+  // CHORD's policy options for CELLO (PRELUDE-only stays the paper's PRELUDE);
+  // the defaults are the CHORD defaults (docs/chord.md, "Policy options").
+  chord::Victim chord_victim = chord::Geometry{}.victim;
+  bool chord_refill = chord::Geometry{}.refill;
+  bool chord_clean = chord::Geometry{}.clean;
   void validate(unsigned word_bytes) const;  // throws cello::Error
 };
 

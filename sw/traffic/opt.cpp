@@ -56,6 +56,13 @@ OptCost belady_min(const OptTrace& trace, uint64_t capacity, const std::vector<b
     key[a] = kNever;
     --used;
   };
+  // A new value replaces the resident one: the old value is dead, no cost.
+  auto replace = [&](uint32_t a) {
+    if (key[a] == kNever) return;
+    dirty[a] = 0;
+    key[a] = kNever;
+    --used;
+  };
   auto set_key = [&](uint32_t a, uint32_t n) {
     key[a] = n;
     heap.push_back(pack(n, a));
@@ -111,11 +118,11 @@ OptCost belady_min(const OptTrace& trace, uint64_t capacity, const std::vector<b
         }
         break;
       case OptEvent::Fill:
-        if (key[a] != kNever) drop(a, true);
+        replace(a);
         allocate(a, n, e.tensor, false);
         break;
       case OptEvent::Write:
-        if (key[a] != kNever) drop(a, true);  // the old value is overwritten
+        replace(a);  // the old value is overwritten
         if (allocate(a, n, e.tensor, true)) break;
         // Not kept: it goes to DRAM if it is read later or is a final output;
         // a value nobody reads and nobody needs is dead on arrival.
