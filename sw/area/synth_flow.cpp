@@ -181,7 +181,8 @@ FlowReport run_synth_flow(const std::vector<fs::path>& files, const std::string&
   script += reads_logic;
   script += fmt::format("hierarchy -check -top {}\nsynth -noabc -top {}\n", top, top);  // one abc run: the liberty one
   script += fmt::format("dfflibmap -liberty {}\n", yq(o.liberty));
-  script += fmt::format("abc -D {} -constr {} -liberty {}\n", delay_ps, yq(constr), yq(o.liberty));
+  if (o.buffering) script += fmt::format("abc -D {} -constr {} -liberty {}\n", delay_ps, yq(constr), yq(o.liberty));
+  else script += fmt::format("abc -D {} -liberty {}\n", delay_ps, yq(o.liberty));
   script += "opt_clean\n";
   script += fmt::format("stat -liberty {}\n", yq(o.liberty));
   script += fmt::format("write_verilog -noattr -noexpr -nohex -nodec {}\n", yq(r.netlist));

@@ -59,6 +59,7 @@ struct FlowOptions {
   std::string sdc;                // SDC text for OpenSTA (gen::block_sdc); empty = no timing
   std::string driving_cell = "sky130_fd_sc_hd__buf_1";  // for abc's buffering (-constr)
   double load_pf = 0.01;
+  bool buffering = true;  // abc -constr: buffer / upsize / dnsize; off only to show why it matters
   bool flop_rams_as_macros = false;  // black-box ram_flop too (large flop RAMs take yosys very long)
   std::string yosys = "yosys", sta = "sta";
 };

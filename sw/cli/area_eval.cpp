@@ -79,6 +79,7 @@ std::vector<BlockArea> evaluate_config(const gen::HwConfig& cfg, const fs::path&
     fo.driving_cell = sdc.driving_cell;
     fo.load_pf = sdc.load_pf;
     fo.flop_rams_as_macros = flop_ram_bits(b) > o.flop_ram_limit_bits;
+    fo.buffering = o.buffering;
     if (o.timing) fo.sdc = gen::block_sdc(a.module, sdc);
     if (progress) progress(fmt::format("[{}/{}] {} {}: yosys{}{}", i + 1, blocks.size(), a.kind, a.module,
                                        o.timing ? " + OpenSTA" : "",

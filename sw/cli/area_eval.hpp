@@ -18,6 +18,7 @@ struct AreaOptions {
   std::filesystem::path liberty;  // plain text (area::unpacked_liberty)
   double period_ns = 0;           // > 0 overrides the config's clock_period_ns
   bool timing = true;             // run OpenSTA
+  bool buffering = true;          // abc buffering and gate sizing (docs/area.md)
   uint64_t flop_ram_limit_bits = 16384;  // larger flop RAMs are priced as macros, not synthesised
   std::string yosys = "yosys", sta = "sta";
 };

@@ -48,34 +48,25 @@ nlohmann::json run_paper_table(const AreaOptions& o, const PaperOptions& p, cons
   constexpr double kMm2 = 1e6;
   const uint64_t four_mb_words = (4ull << 20) / 4;  // 32-bit words
 
-  // ---- designs: a buffet at 8 KB and at 4 MB, CHORD at 4 MB, a MAC array
-  gen::HwConfig cfg;
-  cfg.name = "paper";
-  gen::BuffetConfig b8;
-  b8.name = "paper_buffet_8kb";
-  b8.depth = 2048;
-  b8.ram = "sram";
-  gen::BuffetConfig b4 = b8;
-  b4.name = "paper_buffet_4mb";
-  b4.depth = int(four_mb_words);
-  b4.scoreboard = false;  // a per-slot scoreboard of 1M flops is not a design anyone builds (docs/area.md)
-  gen::ChordConfig ch;
-  ch.name = "paper_chord_4mb";
-  ch.depth = int(four_mb_words);
-  ch.entries = p.chord_entries;
-  ch.ram = "sram";
-  gen::MacArrayConfig ma;
-  ma.name = "paper_mac";
-  ma.rows = p.mac_rows;
-  ma.cols = p.mac_cols;
-  cfg.buffets = {b8, b4};
-  cfg.chords = {ch};
-  cfg.mac_arrays = {ma};
-  auto res = evaluate_config(cfg, work, o, progress, {b8.name, b4.name, ch.name, ma.name});
-  const auto& rb8 = only(res, b8.name);
-  const auto& rb4 = only(res, b4.name);
-  const auto& rch = only(res, ch.name);
-  const auto& rma = only(res, ma.name);
+  // ---- designs: a buffet at 8 KB and at 4 MB, CHORD at 4 MB, a MAC array.
+  // Built as a config and parsed, so every derived default is filled in.
+  const std::string b8n = "paper_buffet_8kb", b4n = "paper_buffet_4mb", chn = "paper_chord_4mb", man = "paper_mac";
+  nlohmann::json hw = {
+      {"name", "paper"},
+      {"buffets",
+       {{{"name", b8n}, {"depth", 2048}, {"ram", "sram"}},
+        // a per-slot scoreboard of 1M flops is not a design anyone builds (docs/area.md)
+        {{"name", b4n}, {"depth", four_mb_words}, {"ram", "sram"}, {"scoreboard", false}}}},
+      {"chord", {{{"name", chn}, {"depth", four_mb_words}, {"entries", p.chord_entries}, {"ram", "sram"}}}},
+      {"mac_arrays", {{{"name", man}, {"rows", p.mac_rows}, {"cols", p.mac_cols}}}}};
+  gen::HwConfig cfg = gen::parse_hw_config(hw, "--paper");
+  const gen::ChordConfig& ch = cfg.chords.front();
+  const gen::MacArrayConfig& ma = cfg.mac_arrays.front();
+  auto res = evaluate_config(cfg, work, o, progress, {b8n, b4n, chn, man});
+  const auto& rb8 = only(res, b8n);
+  const auto& rb4 = only(res, b4n);
+  const auto& rch = only(res, chn);
+  const auto& rma = only(res, man);
 
   // ---- RAMs from the SRAM model
   const auto ram8k = area::sram_estimate(2048, 32, 1, 1);

@@ -28,7 +28,7 @@ struct AreaArgs {
   std::string config, liberty, out = "cello_area_out", json, csv, svg, yosys = "yosys", sta = "sta";
   double period = 0;
   std::vector<std::string> sweeps;
-  bool paper = false, no_timing = false;
+  bool paper = false, no_timing = false, no_buffering = false;
   uint64_t flop_limit = 16384;
   int chord_entries = 64;
 };
@@ -117,6 +117,7 @@ void run_area(const AreaArgs& a) {
   o.liberty = area::unpacked_liberty(lib, fs::path(a.out) / "liberty");
   o.period_ns = a.period;
   o.timing = !a.no_timing;
+  o.buffering = !a.no_buffering;
   o.flop_ram_limit_bits = a.flop_limit;
   o.yosys = a.yosys;
   o.sta = a.sta;
@@ -183,6 +184,7 @@ void add_area(CLI::App& app) {
   cmd->add_option("--csv", a->csv, "write one CSV row per block (and sweep point) here");
   cmd->add_option("--svg", a->svg, "write the sweep (or --paper) chart here");
   cmd->add_flag("--no-timing", a->no_timing, "skip OpenSTA");
+  cmd->add_flag("--no-buffering", a->no_buffering, "map without abc's buffering and sizing (shows why the flow needs them)");
   cmd->add_option("--flop-ram-limit", a->flop_limit, "flop RAMs larger than this many bits are priced as SRAM macros instead of synthesised")
       ->capture_default_str();
   cmd->add_option("--yosys", a->yosys, "yosys executable")->capture_default_str();

@@ -91,19 +91,17 @@ TEST_CASE("cello area on three small configs: positive areas, control/RAM falls 
   // 1. Three buffets of growing depth on SRAM macros (no per-slot scoreboard:
   //    its flops grow with the depth, docs/area.md).
   json a = {{"name", "area_depths"},
-            {"buffets", {{{"name", "b16"}, {"depth", 16}, {"ram", "sram"}, {"scoreboard", false}},
-                         {{"name", "b64"}, {"depth", 64}, {"ram", "sram"}, {"scoreboard", false}},
-                         {{"name", "b256"}, {"depth", 256}, {"ram", "sram"}, {"scoreboard", false}}}}};
+            {"buffets", {{{"name", "b256"}, {"depth", 256}, {"ram", "sram"}, {"scoreboard", false}},
+                         {{"name", "b1024"}, {"depth", 1024}, {"ram", "sram"}, {"scoreboard", false}},
+                         {{"name", "b4096"}, {"depth", 4096}, {"ram", "sram"}, {"scoreboard", false}}}}};
   // 2. A small CHORD and a register file.
   json b = {{"name", "area_chord"},
             {"chord", {{{"name", "ch"}, {"depth", 256}, {"entries", 2}, {"extents", 1}}}},
             {"regfiles", {{{"name", "rf"}, {"rows", 2}, {"cols", 2}}}}};
-  // 3. A 1x1 MAC array and a pipeline buffer with a flop RAM.
-  json c = {{"name", "area_mac"},
-            {"mac_arrays", {{{"name", "mac"}, {"rows", 1}, {"cols", 1}, {"rf_rows", 1}}}},
-            {"pipeline_buffers", {{{"name", "pb"}, {"tile", 4}}}}};
+  // 3. A pipeline buffer with a flop RAM (the MAC array is in the next test).
+  json c = {{"name", "area_pipe"}, {"pipeline_buffers", {{{"name", "pb"}, {"tile", 4}}}}};
   std::map<std::string, json> blocks;
-  for (auto [tag, cfg] : {std::pair{"depths", a}, std::pair{"chord", b}, std::pair{"mac", c}}) {
+  for (auto [tag, cfg] : {std::pair{"depths", a}, std::pair{"chord", b}, std::pair{"pipe", c}}) {
     json rep = area_run(std::string("small_") + tag, cfg);
     REQUIRE(rep["points"].size() == 1);
     for (const auto& blk : rep["points"][0]["blocks"]) {
@@ -117,14 +115,14 @@ TEST_CASE("cello area on three small configs: positive areas, control/RAM falls 
       blocks[blk["module"]] = blk;
     }
   }
-  for (const char* m : {"b16", "b64", "b256", "ch", "rf", "mac", "pb"}) REQUIRE(blocks.count(m));
+  for (const char* m : {"b256", "b1024", "b4096", "ch", "rf", "pb"}) REQUIRE(blocks.count(m));
   // RAMs priced by the SRAM model; the control share falls as the buffet deepens.
-  double r16 = blocks["b16"]["control_to_ram"], r64 = blocks["b64"]["control_to_ram"],
-         r256 = blocks["b256"]["control_to_ram"];
-  CHECK(blocks["b16"]["ram_area_um2"].get<double>() < blocks["b256"]["ram_area_um2"].get<double>());
-  CHECK(r16 > r64);
-  CHECK(r64 > r256);
-  CHECK(r256 > 0);
+  double r256 = blocks["b256"]["control_to_ram"], r1024 = blocks["b1024"]["control_to_ram"],
+         r4096 = blocks["b4096"]["control_to_ram"];
+  CHECK(blocks["b256"]["ram_area_um2"].get<double>() < blocks["b4096"]["ram_area_um2"].get<double>());
+  CHECK(r256 > r1024);
+  CHECK(r1024 > r4096);
+  CHECK(r4096 > 0);
   // A flop RAM is synthesised: its area is in the block total but not in the control logic.
   CHECK(blocks["rf"]["ram_area_um2"].get<double>() > 0);
   CHECK(blocks["rf"]["control_area_um2"].get<double>() < blocks["rf"]["area_um2"].get<double>());
