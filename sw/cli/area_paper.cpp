@@ -34,9 +34,12 @@ const BlockArea& only(const std::vector<BlockArea>& v, const std::string& module
   throw Error("", module, "block missing from the area results");
 }
 
+// Own-cell area of the module whose name ends with `suffix`, or (derived
+// modules such as $paramod\fp32_fma\STAGES=...) contains `\<suffix>\`.
 double module_area(const BlockArea& b, const std::string& suffix) {
   for (const auto& [name, st] : b.flow.modules)
-    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+    if ((name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) ||
+        name.find("\\" + suffix + "\\") != std::string::npos)
       return st.area_um2;
   return 0;
 }
@@ -82,7 +85,7 @@ nlohmann::json run_paper_table(const AreaOptions& o, const PaperOptions& p, cons
   const double chord4 = rch.flow.control.area_um2 + data4m.area_um2;
   const double cache4 = data4m.area_um2 + tags4m.area_um2;  // no cache controller is built here
   const double table = module_area(rch, "_riff_table");
-  const double pe = module_area(rma, "_pe"), fma = module_area(rma, "fp32_fma");
+  const double fma = module_area(rma, "fp32_fma"), pe = module_area(rma, "_pe") + fma;  // the PE's own cells + its FMA
   const double array = rma.flow.total.area_um2;
 
   std::vector<Row> rows;
