@@ -13,6 +13,7 @@ namespace cello::gen {
 
 nlohmann::json HwConfig::to_json() const {
   nlohmann::json j = {{"name", name}};
+  if (clock_period_ns != kDefaultClockPeriodNs) j["clock_period_ns"] = clock_period_ns;
   j["buffets"] = nlohmann::json::array();
   for (const auto& b : buffets) j["buffets"].push_back(b.to_json());
   if (!chords.empty()) {
@@ -39,6 +40,7 @@ HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
   ConfigReader r(j, file, "");
   HwConfig c;
   c.name = r.string("name", c.name);
+  c.clock_period_ns = r.number("clock_period_ns", c.clock_period_ns, 0.1, 1e6);
   std::set<std::string> names;
   for (auto& b : r.objects("buffets")) {
     c.buffets.push_back(BuffetConfig::parse(b));
