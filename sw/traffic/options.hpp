@@ -29,6 +29,10 @@ struct ModelOptions {
   std::string json, csv, svg;
 };
 
+// Largest hpcg:N grid: N = 100 (10^6 rows) models in well under a minute;
+// larger grids took minutes with no progress to show.
+constexpr int kMaxHpcgGrid = 100;
+
 // "4MB", "512KB", "1MiB", "4194304" -> bytes. Throws cello::Error.
 uint64_t parse_bytes(const std::string& text, const std::string& what);
 
