@@ -134,7 +134,7 @@ void add_model(CLI::App& app) {
                      ->check(non_empty());
   cmd->add_option("--dataset", o->dataset,
                   "fv1, nasa4704, cora, protein (from the data folder), shallow_water1 / G2_circuit (generated "
-                  "proxies), hpcg:N (generated stencil, N <= 100; the default)")
+                  "proxies), hpcg:N (generated stencil, N <= 64; the default)")
       ->excludes(matrix)->check(non_empty());
   cmd->add_option("--n", o->n, "block width N (CG, BiCGStab), input features (GCN), channels (ResNet)")
       ->check(CLI::Range(1, 1 << 20));
