@@ -32,6 +32,7 @@ nlohmann::json ChordConfig::to_json() const {
           {"dist_width", dist_width},
           {"uses_width", uses_width},
           {"riff", riff},
+          {"victim", victim},
           {"ram", ram},
           {"read_queue", read_queue},
           {"dram_queue", dram_queue},
@@ -57,6 +58,10 @@ ChordConfig ChordConfig::parse(ConfigReader& r) {
   c.dist_width = static_cast<int>(r.integer("dist_width", c.dist_width, 1, 24));
   c.uses_width = static_cast<int>(r.integer("uses_width", c.uses_width, 1, 24));
   c.riff = r.boolean("riff", c.riff);
+  c.victim = r.choice("victim", c.victim, {"distance", "uses"});
+  // Model-only policy options (sw/chord): measured worse, not in the RTL.
+  if (r.boolean("refill", false)) r.fail("refill", "refill on read miss is a model-only option (docs/chord.md); the RTL does not implement it");
+  if (r.boolean("clean", false)) r.fail("clean", "the clean-prefix option is model-only (docs/chord.md); the RTL does not implement it");
   c.ram = r.choice("ram", c.ram, {"flop", "sram"});
   auto pow2 = [&](const char* key, int fallback) {
     int v = static_cast<int>(r.integer(key, fallback, 2, 64));

@@ -21,6 +21,7 @@ struct ChordConfig {
   int dist_width = 16;       // next-use distance width
   int uses_width = 8;        // remaining-uses width
   bool riff = true;          // false: PRELUDE only (no eviction, no victim scan hardware)
+  std::string victim = "distance";  // RIFF key: "distance" {live, ~dist, uses} or "uses" {live, uses, ~dist}
   std::string ram = "sram";  // "flop" (combinational read) or "sram" (1-cycle read)
   int read_queue = 4;        // reads in flight (power of two, >= 2)
   int dram_queue = 4;        // DRAM request queue entries (power of two, >= 2)
@@ -48,6 +49,7 @@ struct ChordConfig {
     g.dist_bits = static_cast<unsigned>(dist_width);
     g.uses_bits = static_cast<unsigned>(uses_width);
     g.riff = riff;
+    g.victim = victim == "uses" ? chord::Victim::Uses : chord::Victim::Distance;
     return g;
   }
 

@@ -60,6 +60,13 @@ struct Shape {
   std::string k(int width, long long value) const { return sv_const(width, value); }
 };
 
+// RIFF's priority key (larger = keep), as sw/chord's priority_key(): "distance"
+// ranks the nearer next use first, "uses" the larger remaining-use count.
+std::string riff_key(const Shape& s, const std::string& p) {
+  if (s.c.victim == "uses") return "{" + p + "_uses != '0, " + p + "_uses, ~" + p + "_dist}";
+  return "{" + p + "_uses != '0, ~" + p + "_dist, " + p + "_uses}";
+}
+
 // One signal between the table and the controller, named from the table's side.
 struct Link {
   std::string name;
@@ -342,8 +349,9 @@ assign lr_hit      = lr_found && lr_in_range && (lr_ofs < ${res_x});
   std::string key_logic;
   if (s.riff) {
     key_logic = s.x(R"(assign lw_dead = lw_uses == '0;
-assign lw_key  = {lw_uses != '0, ~lw_dist, lw_uses};
-)");
+assign lw_key  = ${lw_key};
+)",
+                    {{"lw_key", riff_key(s, "lw")}});
   }
   std::vector<std::pair<std::string, int>> lw_fields = {{"base", s.AW}, {"end", s.AW}, {"wptr", s.AW}, {"res", s.LW},
                                                         {"nruns", s.NRW}, {"rstart", s.K * s.IXW}, {"rend", s.K * s.LW}};
@@ -418,9 +426,10 @@ assign free_found = !(&valid_q);
     m.signal("ls_uses", s.UW, "indexed view: remaining uses");
     ls_extra = s.x(R"(assign ls_valid = |(ls_sel & valid_q);
 assign ls_res   = ls_res_sel;
-assign ls_key   = {ls_uses != '0, ~ls_dist, ls_uses};
+assign ls_key   = ${ls_key};
 assign ls_spare = ls_cap - ls_res_sel;
-)");
+)",
+                   {{"ls_key", riff_key(s, "ls")}});
   } else {
     m.signal("ls_res_sel", s.LW, "indexed view: resident length");
     ls_extra = "assign ls_spare = ls_cap - ls_res_sel;\n";

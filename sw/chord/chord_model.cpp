@@ -33,7 +33,16 @@ void Geometry::validate() const {
 uint64_t priority_key(const ReuseMeta& m, const Geometry& g) {
   uint64_t live = m.uses != 0 ? 1 : 0;
   uint64_t nearness = mask(g.dist_bits) - m.next_use;  // larger = sooner
+  if (g.victim == Victim::Uses) return (live << (g.dist_bits + g.uses_bits)) | (uint64_t(m.uses) << g.dist_bits) | nearness;
   return (live << (g.dist_bits + g.uses_bits)) | (nearness << g.uses_bits) | m.uses;
+}
+
+const char* to_string(Victim v) {
+  switch (v) {
+    case Victim::Distance: return "distance";
+    case Victim::Uses: return "uses";
+  }
+  return "?";
 }
 
 const char* to_string(Outcome o) {
@@ -67,6 +76,7 @@ TensorStats& TensorStats::operator+=(const TensorStats& o) {
   spills += o.spills;
   evictions += o.evictions;
   evicts_caused += o.evicts_caused;
+  refills += o.refills;
   errors += o.errors;
   dram_reads += o.dram_reads;
   dram_writes += o.dram_writes;
@@ -149,6 +159,7 @@ CommandResult ChordModel::register_tensor(uint32_t id, uint64_t base, uint64_t e
   e.end = end;
   e.wptr = base;
   e.res_len = 0;
+  e.dirty = 0;
   e.meta = meta;
   st(id);  // the tensor appears in the statistics even if never accessed
   return r;
@@ -179,12 +190,16 @@ CommandResult ChordModel::release(uint32_t id) {
   // The data is dead: no write-back. The entry keeps its runs as spare space.
   table_[r.entry].valid = false;
   table_[r.entry].res_len = 0;
+  table_[r.entry].dirty = 0;
   return r;
 }
 
 ChordModel::Steal ChordModel::choose_source(int w) const {
+  return choose_source(w, table_[w].end - table_[w].wptr, true);
+}
+
+ChordModel::Steal ChordModel::choose_source(int w, uint64_t need, bool may_evict) const {
   const Entry& W = table_[w];
-  uint64_t need = W.end - W.wptr;
   Steal s;
   // 1. Free space: the lowest entry owning spare words gives up its last run's tail.
   for (size_t i = 0; i < table_.size(); ++i) {
@@ -194,7 +209,7 @@ ChordModel::Steal ChordModel::choose_source(int w) const {
     s.count = static_cast<uint32_t>(std::min<uint64_t>(need, std::min(e.spare(), e.run_len(e.nruns - 1))));
     return s;
   }
-  if (!g_.riff) return s;
+  if (!g_.riff || !may_evict) return s;
   // 2. RIFF: the lowest-priority resident tensor (ties: lowest entry) loses the
   // tail of its last run if it ranks strictly below the writer. No entry owns
   // spare space here, so that run is entirely resident.
@@ -224,11 +239,14 @@ void ChordModel::take(int w, const Steal& s) {
   uint32_t j = src.nruns - 1;
   uint32_t region = src.runs[j].start + src.run_len(j) - s.count;
   if (s.evict) {
-    // Write the victim's tail back, lowest address first, then drop it.
+    // Write the victim's tail back, lowest address first, then drop it. With
+    // `clean`, only the words of its dirty prefix are written back.
     uint32_t first = src.res_len - s.count;
-    for (uint32_t i = 0; i < s.count; ++i)
+    uint32_t upto = g_.clean ? std::max(first, std::min(src.res_len, src.dirty)) : src.res_len;
+    for (uint32_t i = 0; first + i < upto; ++i)
       dram_write(src.id, src.base + first + i, track_data_ ? sram_[region + i] : 0);
     src.res_len = first;
+    src.dirty = std::min(src.dirty, first);
     st(src.id).evictions += s.count;
     st(W.id).evicts_caused += s.count;
   }
@@ -243,7 +261,11 @@ void ChordModel::take(int w, const Steal& s) {
   }
 }
 
-Access ChordModel::write(uint32_t id, uint64_t addr, uint64_t data) {
+Access ChordModel::write(uint32_t id, uint64_t addr, uint64_t data) { return store(id, addr, data, true); }
+
+Access ChordModel::fill(uint32_t id, uint64_t addr, uint64_t data) { return store(id, addr, data, !g_.clean); }
+
+Access ChordModel::store(uint32_t id, uint64_t addr, uint64_t data, bool dirty) {
   Access a;
   data &= word_mask_;
   a.entry = find(id);
@@ -280,10 +302,11 @@ Access ChordModel::write(uint32_t id, uint64_t addr, uint64_t data) {
     a.slot = slot_of(W, W.res_len);
     if (track_data_) sram_[a.slot] = data;
     ++W.res_len;
+    if (dirty) W.dirty = W.res_len;
     ++st(id).write_hits;
   } else {
     a.outcome = Outcome::Spill;
-    dram_write(id, addr, data);
+    if (dirty) dram_write(id, addr, data);  // a clean word is in DRAM already
     ++st(id).spills;
   }
   ++W.wptr;
@@ -298,7 +321,7 @@ Access ChordModel::read(uint32_t id, uint64_t addr) {
     ++st(id).errors;
     return a;
   }
-  const Entry& e = table_[a.entry];
+  Entry& e = table_[a.entry];
   if (addr < e.base || addr >= e.end) {
     a.status = Status::OutOfRange;
     ++st(id).errors;
@@ -314,6 +337,31 @@ Access ChordModel::read(uint32_t id, uint64_t addr) {
     a.outcome = Outcome::Miss;
     a.data = dram_read(id, addr);
     ++st(id).read_misses;
+    // Refill: the word just fetched continues the resident prefix if the
+    // tensor is read again after this pass and there is room: its own spare
+    // space, or free space taken as a writer would take it. A refill never
+    // evicts: while its tensor is being read it has the nearest next use, a
+    // rank that says nothing about when the refilled word is read again.
+    if (g_.refill && addr == e.resident_end() && addr < e.wptr && e.meta.uses >= 2) {
+      bool ok = e.res_len < e.capacity();
+      if (!ok && e.nruns < g_.extents) {
+        Steal s = choose_source(a.entry, e.wptr - addr, false);
+        if (s.src >= 0) {
+          a.victim_entry = s.evict ? s.src : -1;
+          a.victim_id = s.evict ? table_[s.src].id : 0;
+          a.evicted = s.evict ? s.count : 0;
+          take(a.entry, s);
+          ok = true;
+        }
+      }
+      if (ok) {
+        a.refilled = true;
+        a.slot = slot_of(e, e.res_len);
+        if (track_data_) sram_[a.slot] = a.data;
+        ++e.res_len;
+        ++st(id).refills;
+      }
+    }
   }
   return a;
 }
@@ -338,6 +386,7 @@ void ChordModel::check_invariants() const {
       total += len;
       prev = r.ofs_end;
     }
+    if (e.dirty > e.res_len) fail(fmt::format("entry {} dirty {} > resident {}", i, e.dirty, e.res_len));
     if (e.res_len > e.capacity()) fail(fmt::format("entry {} resident {} > capacity {}", i, e.res_len, e.capacity()));
     if (!e.valid && e.res_len != 0) fail(fmt::format("free entry {} has resident words", i));
     if (e.valid) {

@@ -31,6 +31,13 @@
 
 namespace cello::chord {
 
+// Which resident tensor RIFF shrinks (docs/chord.md, "Priority function").
+enum class Victim : uint8_t {
+  Distance,  // key {live, nearer next use, more uses}: Belady at tensor granularity (the paper)
+  Uses,      // key {live, more uses, nearer next use}: a word read more often is worth more
+};
+const char* to_string(Victim v);
+
 // Design-time parameters shared with the RTL generator (gen/chord/chord_config).
 struct Geometry {
   uint32_t sram_words = 1u << 20;  // SRAM depth in words
@@ -42,6 +49,15 @@ struct Geometry {
   unsigned dist_bits = 16;         // next-use distance width
   unsigned uses_bits = 8;          // remaining-uses width
   bool riff = true;                // false = PRELUDE only: never evict, never bypass
+  // Policy options (docs/chord.md, "Policy options"); the RTL implements the same.
+  Victim victim = Victim::Distance;  // RIFF's priority key
+  // A read miss at the resident end of a tensor still to be read after this
+  // pass (uses >= 2) stores the word it fetches (clean), growing the prefix,
+  // if its own spare space or free space elsewhere has room (it never evicts).
+  bool refill = false;
+  // Track each entry's dirty prefix: evicting words DRAM already holds (refilled
+  // or filled) costs no write-back.
+  bool clean = false;
 
   // Checks ranges; throws std::invalid_argument naming the bad field.
   void validate() const;
@@ -85,7 +101,8 @@ struct Access {
   uint32_t slot = 0;       // SRAM slot (Hit / Evict)
   int victim_entry = -1;   // Evict: entry whose tail was evicted
   uint32_t victim_id = 0;  // Evict: that tensor's id
-  uint32_t evicted = 0;    // Evict: words evicted (written back to DRAM)
+  uint32_t evicted = 0;    // Evict: words evicted (written back to DRAM if dirty)
+  bool refilled = false;   // read Miss (refill on): the fetched word was stored at `slot`
   uint64_t data = 0;       // read: the word returned (data tracking on)
 };
 
@@ -102,6 +119,7 @@ struct TensorStats {
   uint64_t spills = 0;       // writes sent to DRAM
   uint64_t evictions = 0;    // words of this tensor evicted to make room for another
   uint64_t evicts_caused = 0;  // words of other tensors this tensor's writes evicted
+  uint64_t refills = 0;        // read misses whose word was stored (refill on)
   uint64_t errors = 0;
   uint64_t dram_reads = 0, dram_writes = 0;  // words moved to / from DRAM for it
   TensorStats& operator+=(const TensorStats& o);
@@ -137,6 +155,7 @@ struct Entry {
   uint64_t base = 0, end = 0;  // the tensor is [base, end) in the global address space
   uint64_t wptr = 0;           // next address the producer must write
   uint32_t res_len = 0;        // resident prefix [base, base + res_len) ("resident end")
+  uint32_t dirty = 0;          // the first `dirty` resident words may differ from DRAM (dirty <= res_len)
   uint32_t nruns = 0;
   std::vector<Run> runs;       // `extents` elements, first nruns in use
   ReuseMeta meta;
@@ -160,6 +179,10 @@ class ChordModel {
   CommandResult update(uint32_t id, const ReuseMeta& meta);
   CommandResult release(uint32_t id);
   Access write(uint32_t id, uint64_t addr, uint64_t data = 0);
+  // A write of a word DRAM already holds (an input streamed in on its first
+  // read): as write(), but with `clean` on the word is clean and a spill costs
+  // no DRAM write. With `clean` off it is exactly write().
+  Access fill(uint32_t id, uint64_t addr, uint64_t data = 0);
   Access read(uint32_t id, uint64_t addr);
 
   // Called for every DRAM word the controller moves, in issue order.
@@ -184,7 +207,9 @@ class ChordModel {
     bool evict = false;
     uint32_t count = 0;
   };
-  Steal choose_source(int w) const;
+  Steal choose_source(int w) const;  // the writer's need: end - wptr
+  Steal choose_source(int w, uint64_t need, bool may_evict) const;
+  Access store(uint32_t id, uint64_t addr, uint64_t data, bool dirty);
   void take(int w, const Steal& s);
   void dram_write(uint32_t id, uint64_t addr, uint64_t data);
   uint64_t dram_read(uint32_t id, uint64_t addr);

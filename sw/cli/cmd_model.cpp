@@ -14,6 +14,7 @@
 #include "cli/options.hpp"
 #include "cli/output_files.hpp"
 #include "common/error.hpp"
+#include "traffic/family.hpp"
 #include "traffic/options.hpp"
 #include "traffic/report.hpp"
 #include "workloads/workloads.hpp"
@@ -123,6 +124,16 @@ void run_model_command(const ModelOptions& o) {
   write_output_file(svg_path, traffic::to_svg(result, o.paper ? "CELLO Table VI set: speedup and off-chip energy"
                                                        : "Speedup and off-chip energy"));
   fmt::print("  wrote {}, {}, {}\n", json_path, csv_path, svg_path);
+  if (o.family || o.family_small) {
+    auto ps = traffic::summarize_policy(result);
+    fmt::print("\nReplacement policy against OPT (Belady MIN with bypass, same trace and capacity)");
+    fmt::print("{}", traffic::policy_table_text(ps));
+    std::string fam_svg = (std::filesystem::path(base) / "family.svg").string();
+    std::string fam_json = (std::filesystem::path(base) / "family.json").string();
+    write_output_file(fam_svg, traffic::policy_svg(ps, "CHORD policy family: traffic relative to OPT"));
+    write_output_file(fam_json, traffic::policy_json(ps).dump(2) + "\n");
+    fmt::print("  wrote {}, {}\n", fam_svg, fam_json);
+  }
 }
 
 void add_model(CLI::App& app) {
@@ -148,12 +159,20 @@ void add_model(CLI::App& app) {
   cmd->add_option("--bw", o->bw, "DRAM bandwidths in GB/s")->delimiter(',')->capture_default_str();
   cmd->add_option("--pj-per-bit", o->pj_per_bit, "off-chip energy per bit moved")->capture_default_str();
   cmd->add_option("--configs", o->configs,
-                  "configurations: flexagon, flex_lru, flex_brrip, flat, set, prelude, cello, ideal (default all)")
+                  "configurations: flexagon, flex_lru, flex_brrip, flat, set, prelude, cello, ideal, opt (default all; "
+                  "--paper leaves out opt)")
       ->delimiter(',');
   cmd->add_option("--threads", o->threads, "worker threads")->capture_default_str();
   cmd->add_flag("--paper", o->paper,
                 "CELLO Table VI set (+ nasa4704): CG N in {1,16} x 10 iterations, GCN cora/protein, ResNet; "
                 "250 and 1000 GB/s; SRAM sweep");
+  cmd->add_flag("--family", o->family,
+                "the generated policy family (CG on stencils, banded and mesh matrices; N 1..16; SRAM 1..16 MB) "
+                "with OPT, and the table of every policy over OPT");
+  cmd->add_option("--chord-victim", o->chord_victim, "CELLO's RIFF key: distance or uses (docs/chord.md)");
+  cmd->add_option("--chord-refill", o->chord_refill, "CELLO's CHORD refills on read misses: on or off");
+  cmd->add_option("--chord-clean", o->chord_clean, "CELLO's CHORD skips write-backs of clean words: on or off");
+  cmd->add_flag("--family-small", o->family_small, "only the family's smallest problems");
   cmd->add_option("--data", o->data, "data folder with suitesparse/ and graphs/ (default: $CELLO_DATA or ../shared/data)");
   cmd->add_option("--out", o->out, "folder for model.json, model.csv, model.svg")->capture_default_str();
   auto* bound = cmd->add_flag("--bound", o->bound, "print Orojenesis-style ski-slope bounds as CSV and draw them as SVG");

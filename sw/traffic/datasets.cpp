@@ -161,6 +161,57 @@ Dataset hpcg(int n) {
   return d;
 }
 
+Dataset stencil(int nx, int ny, int nz) {
+  if (nx < 1 || ny < 1 || nz < 1 || uint64_t(nx) * uint64_t(ny) * uint64_t(nz) > (1ull << 31))
+    throw Error("", "stencil", fmt::format("grid {}x{}x{} is empty or too large", nx, ny, nz));
+  const uint64_t m = uint64_t(nx) * uint64_t(ny) * uint64_t(nz);
+  std::vector<std::vector<uint32_t>> rows(m);
+  for (int z = 0; z < nz; ++z)
+    for (int y = 0; y < ny; ++y)
+      for (int x = 0; x < nx; ++x) {
+        auto at = [&](int i, int j, int k) { return static_cast<uint32_t>((uint64_t(k) * ny + j) * nx + i); };
+        auto& r = rows[at(x, y, z)];
+        if (z > 0) r.push_back(at(x, y, z - 1));
+        if (y > 0) r.push_back(at(x, y - 1, z));
+        if (x > 0) r.push_back(at(x - 1, y, z));
+        r.push_back(at(x, y, z));
+        if (x + 1 < nx) r.push_back(at(x + 1, y, z));
+        if (y + 1 < ny) r.push_back(at(x, y + 1, z));
+        if (z + 1 < nz) r.push_back(at(x, y, z + 1));
+      }
+  Dataset d;
+  d.name = nz == 1 ? fmt::format("st2d-{}x{}", nx, ny) : fmt::format("st3d-{}x{}x{}", nx, ny, nz);
+  d.source = nz == 1 ? fmt::format("generated: 5-point stencil {}x{}", nx, ny)
+                     : fmt::format("generated: 7-point stencil {}x{}x{}", nx, ny, nz);
+  d.pattern = from_rows(m, rows);
+  return d;
+}
+
+Dataset banded(uint64_t rows, uint64_t half_band, int per_side, uint64_t seed) {
+  if (rows == 0 || rows > (1ull << 31) || half_band == 0 || per_side < 0 || uint64_t(per_side) > half_band)
+    throw Error("", "banded", fmt::format("bad banded matrix: {} rows, half band {}, {} per side", rows, half_band,
+                                          per_side));
+  std::mt19937_64 rng(seed);
+  std::vector<std::vector<uint32_t>> out(rows);
+  for (uint64_t i = 0; i < rows; ++i) {
+    out[i].push_back(static_cast<uint32_t>(i));
+    // Lower couplings chosen at random; the mirror makes the pattern symmetric.
+    for (int k = 0; k < per_side && i > 0; ++k) {
+      uint64_t off = 1 + rng() % std::min(half_band, i);
+      uint32_t j = static_cast<uint32_t>(i - off);
+      if (std::find(out[i].begin(), out[i].end(), j) != out[i].end()) continue;
+      out[i].push_back(j);
+      out[j].push_back(static_cast<uint32_t>(i));
+    }
+  }
+  Dataset d;
+  d.name = fmt::format("band-{}k-b{}", rows / 1000, half_band);
+  d.source = fmt::format("generated: random banded SPD pattern, {} rows, half band {}, {} per side, seed {}", rows,
+                         half_band, per_side, seed);
+  d.pattern = from_rows(rows, out);
+  return d;
+}
+
 Dataset proxy_matrix(const std::string& name, uint64_t rows, uint64_t nnz, uint64_t seed) {
   if (rows == 0 || nnz < rows || nnz > rows * std::min<uint64_t>(rows, 64))
     throw Error("", name, fmt::format("proxy needs rows <= nnz <= 64 x rows (got {} rows, {} nnz)", rows, nnz));

@@ -33,6 +33,13 @@ Dataset load_tu_graphs(const std::string& dir, const std::string& prefix, int gr
 // HPCG 27-point stencil on an n x n x n grid (the embedded default problem).
 Dataset hpcg(int n);
 
+// Star stencil on an nx x ny x nz grid: 5 points in 2D (nz == 1), 7 in 3D.
+Dataset stencil(int nx, int ny, int nz);
+
+// Random banded SPD-like pattern (symmetric, diagonal present): each row
+// couples to `per_side` random columns within `half_band` on each side.
+Dataset banded(uint64_t rows, uint64_t half_band, int per_side, uint64_t seed = 1);
+
 // Deterministic stand-in with exactly `rows` rows and `nnz` nonzeros: a 2D
 // mesh-like pattern (diagonal, then neighbours at +-1 and +-W with W ~ sqrt(rows),
 // a few percent of long-range entries), the structure of PDE and circuit

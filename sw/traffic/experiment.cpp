@@ -23,7 +23,9 @@ namespace fs = std::filesystem;
 std::string Problem::label() const {
   if (workload == "resnet") return fmt::format("resnet {}x{}x{}", hw, hw, n);
   if (workload == "gcn") return fmt::format("gcn {}", dataset.name);
-  return fmt::format("{} {} N={}", workload, dataset.name, n);
+  std::string l = fmt::format("{} {} N={}", workload, dataset.name, n);
+  if (sram_bytes) l += sram_bytes % (1u << 20) ? fmt::format(" {}KB", sram_bytes >> 10) : fmt::format(" {}MB", sram_bytes >> 20);
+  return l;
 }
 
 const ConfigResult* ProblemResult::find(const std::string& name) const {
@@ -93,6 +95,7 @@ StudyResult run_study(const Study& s, const Progress& progress) {
     ProblemResult pr;
     pr.problem = p;
     ModelParams mp = s.params;
+    if (p.sram_bytes) mp.sram_bytes = p.sram_bytes;
     work.push_back(build_workload(p, mp, &pr.compile_seconds, &pr.edge_class_counts));
     const Workload& w = work.back();
     if (p.dataset.pattern) {
@@ -107,8 +110,9 @@ StudyResult run_study(const Study& s, const Progress& progress) {
     for (auto c : configs) {
       const double weight = (c == Config::FlexLRU || c == Config::FlexBRRIP)  ? 3.0
                             : (c == Config::CELLO || c == Config::PreludeOnly) ? 1.0
+                            : c == Config::OPT                                 ? 1.5
                                                                                 : 0.001;
-      jobs.push_back({i, c, s.params.sram_bytes, to_string(c), words * weight});
+      jobs.push_back({i, c, mp.sram_bytes, to_string(c), words * weight});
     }
     for (uint64_t sram : s.cello_sram_sweep)
       jobs.push_back({i, Config::CELLO, sram, fmt::format("CELLO@{}MB", sram >> 20), words});

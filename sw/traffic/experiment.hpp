@@ -21,7 +21,8 @@ struct Problem {
   int hw = 28;                  // ResNet feature map height = width
   int iters = 10;               // CG/BiCGStab iterations, GCN layers, ResNet blocks
   unsigned word_bytes = 4;
-  std::string label() const;    // "cg fv1 N=16"
+  uint64_t sram_bytes = 0;      // 0: the study's SRAM; otherwise this problem's own
+  std::string label() const;    // "cg fv1 N=16" (", 1MB" when sram_bytes is set)
 };
 
 struct Study {

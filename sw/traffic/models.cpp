@@ -8,6 +8,7 @@
 
 #include "chord/chord_model.hpp"
 #include "common/error.hpp"
+#include "traffic/opt.hpp"
 #include "traffic/trace.hpp"
 
 namespace cello::traffic {
@@ -22,6 +23,7 @@ const char* to_string(Config c) {
     case Config::PreludeOnly: return "PRELUDE-only";
     case Config::CELLO: return "CELLO";
     case Config::Ideal: return "Ideal";
+    case Config::OPT: return "OPT";
   }
   return "?";
 }
@@ -36,6 +38,7 @@ const char* key(Config c) {
     case Config::PreludeOnly: return "prelude";
     case Config::CELLO: return "cello";
     case Config::Ideal: return "ideal";
+    case Config::OPT: return "opt";
   }
   return "?";
 }
@@ -46,7 +49,9 @@ std::vector<Config> all_configs() {
 }
 
 bool parse_config(const std::string& s, Config& out) {
-  for (auto c : all_configs())
+  auto every = all_configs();
+  every.push_back(Config::OPT);
+  for (auto c : every)
     if (s == key(c) || s == to_string(c)) {
       out = c;
       return true;
@@ -262,13 +267,19 @@ ChordPlan plan_derived(const Workload& w, const Analysis& a, bool prelude) {
 // end. Inputs are clean: CHORD's write-backs of input words are not counted.
 class ChordSink : public Sink {
  public:
-  ChordSink(const Workload& w, const Footprint& f, const Layout& L, const ModelParams& p, bool riff, ChordPlan plan)
-      : w_(w), f_(f), L_(L), k_(w.tensors.size()), plan_(std::move(plan)) {
+  ChordSink(const Workload& w, const Footprint& f, const Layout& L, const ModelParams& p, bool riff, ChordPlan plan,
+            OptTrace* rec = nullptr)
+      : w_(w), f_(f), L_(L), k_(w.tensors.size()), plan_(std::move(plan)), rec_(rec) {
     chord::Geometry g;
     g.sram_words = static_cast<uint32_t>(p.sram_bytes / p.line_bytes);
     g.entries = p.chord_entries;
     g.extents = p.chord_extents;
     g.riff = riff;
+    if (riff) {
+      g.victim = p.chord_victim;
+      g.refill = p.chord_refill;
+      g.clean = p.chord_clean;
+    }
     const uint64_t top = std::max<uint64_t>({L.total, g.sram_words, 2});
     g.addr_bits = 1;
     while (g.addr_bits < 48 && (1ull << g.addr_bits) <= top) ++g.addr_bits;
@@ -307,9 +318,13 @@ class ChordSink : public Sink {
     if (x.input && !filled_[t]) {
       // First read: the words come from DRAM and are written into CHORD.
       k_.rd[t] += hi - lo;
-      for (uint64_t g = lo; g < hi; ++g) model_->write(tid, base + g);
+      for (uint64_t g = lo; g < hi; ++g) model_->fill(tid, base + g);
+      if (rec_)
+        for (uint64_t g = lo; g < hi; ++g) rec_->fill(static_cast<uint32_t>(t), base + g);
     } else {
       for (uint64_t g = lo; g < hi; ++g) model_->read(tid, base + g);
+      if (rec_)
+        for (uint64_t g = lo; g < hi; ++g) rec_->read(static_cast<uint32_t>(t), base + g);
     }
     accesses_ += hi - lo;
   }
@@ -324,7 +339,28 @@ class ChordSink : public Sink {
     const uint64_t base = L_.base[t];
     const uint32_t tid = id(t, part(t, lo));
     for (uint64_t g = lo; g < hi; ++g) model_->write(tid, base + g);
+    if (rec_)
+      for (uint64_t g = lo; g < hi; ++g) rec_->write(static_cast<uint32_t>(t), base + g);
     accesses_ += hi - lo;
+  }
+
+  // OPT: the same run with MIN (on the recorded trace) in place of CHORD's
+  // decisions; the traffic that never reaches CHORD is counted as for CELLO.
+  Traffic finish_opt(const ModelParams& p) {
+    std::vector<bool> output(w_.tensors.size());
+    for (size_t t = 0; t < w_.tensors.size(); ++t) output[t] = w_.tensors[t].output;
+    OptCost m = belady_min(*rec_, p.sram_bytes / p.line_bytes, output);
+    for (size_t t = 0; t < w_.tensors.size(); ++t) {
+      k_.rd[t] += m.tensor_reads[t];
+      if (!w_.tensors[t].input) k_.wr[t] += m.tensor_writes[t];
+    }
+    Traffic r = finish(Config::OPT, p, k_, w_);
+    r.chord_accesses = accesses_;
+    r.chord_read_hits = m.hits;
+    r.chord_spills = m.spills;
+    r.chord_evictions = m.writebacks;
+    r.chord_bypass_tensors = bypass_count_;
+    return r;
   }
 
   Traffic finish_run(Config c, const ModelParams& p) {
@@ -408,7 +444,8 @@ class ChordSink : public Sink {
     for (unsigned q = 0; q < parts(t); ++q) {
       int e = model_->find(id(t, q));
       if (e < 0) continue;
-      if (w_.tensors[t].output) k_.wr[t] += model_->table()[static_cast<size_t>(e)].res_len;
+      const auto& en = model_->table()[static_cast<size_t>(e)];
+      if (w_.tensors[t].output && !rec_) k_.wr[t] += model_->geometry().clean ? en.dirty : en.res_len;
       if (release) model_->release(id(t, q));
     }
     state_[t] = State::Done;
@@ -425,17 +462,19 @@ class ChordSink : public Sink {
   int op_ = 0;
   uint64_t accesses_ = 0;
   uint64_t bypass_count_ = 0;
+  OptTrace* rec_ = nullptr;
 };
 
 Traffic chord_model(const Workload& w, Config c, const ModelParams& p, const Analysis& a, const Footprint& f) {
   Layout L = layout(w, a, f);
-  const bool cello = c == Config::CELLO;
+  const bool cello = c == Config::CELLO || c == Config::OPT;
   ChordPlan plan = cello && w.score ? plan_from_score(w) : plan_derived(w, a, !cello);
-  ChordSink sink(w, f, L, p, cello, std::move(plan));
+  OptTrace trace;
+  ChordSink sink(w, f, L, p, cello, std::move(plan), c == Config::OPT ? &trace : nullptr);
   WalkOptions opt;
   opt.gather_as_stream = true;  // oracle intra-op reuse, as Flexagon-like
   walk(w, f, sink, opt);
-  return sink.finish_run(c, p);
+  return c == Config::OPT ? sink.finish_opt(p) : sink.finish_run(c, p);
 }
 
 }  // namespace
@@ -457,7 +496,8 @@ Traffic run_model(const Workload& w, Config c, const ModelParams& p) {
     case Config::FlexLRU:
     case Config::FlexBRRIP: t = cache_model(w, c, p, a, f); break;
     case Config::PreludeOnly:
-    case Config::CELLO: t = chord_model(w, c, p, a, f); break;
+    case Config::CELLO:
+    case Config::OPT: t = chord_model(w, c, p, a, f); break;
     default: t = explicit_model(w, c, p, a, f); break;
   }
   t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

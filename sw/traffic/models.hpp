@@ -19,6 +19,9 @@
 //              consumer (or that are final outputs) go through CHORD with RIFF.
 //   Ideal      infinite buffer: application inputs read once, final outputs
 //              written once.
+//   OPT        CELLO's schedule and CHORD trace, with Belady's MIN (with
+//              bypass) at the same capacity in place of CHORD's decisions: the
+//              offline reference for the replacement policy (traffic/opt.hpp).
 // Application inputs (the matrix, right-hand sides) are read from DRAM by every
 // op that uses them in all configurations but Ideal and the caches (CHORD
 // holds produced tensors; inputs come through the input buffer).
@@ -35,14 +38,15 @@
 #include <vector>
 
 #include "cache/set_assoc_cache.hpp"
+#include "chord/chord_model.hpp"
 #include "traffic/workload.hpp"
 
 namespace cello::traffic {
 
-enum class Config { Flexagon, FlexLRU, FlexBRRIP, FLAT, SET, PreludeOnly, CELLO, Ideal };
+enum class Config { Flexagon, FlexLRU, FlexBRRIP, FLAT, SET, PreludeOnly, CELLO, Ideal, OPT };
 const char* to_string(Config c);  // the label used in tables ("Flexagon-like", ...)
 const char* key(Config c);        // short machine name ("flexagon", "flex_lru", ...)
-std::vector<Config> all_configs();
+std::vector<Config> all_configs();  // CELLO Table IV + Ideal (OPT is asked for by name)
 bool parse_config(const std::string& s, Config& out);
 
 struct ModelParams {
@@ -51,6 +55,11 @@ struct ModelParams {
   unsigned ways = 8;
   uint32_t chord_entries = 64;
   uint32_t chord_extents = 4;
+  // CHORD's policy options for CELLO (PRELUDE-only stays the paper's PRELUDE);
+  // the defaults are the CHORD defaults (docs/chord.md, "Policy options").
+  chord::Victim chord_victim = chord::Geometry{}.victim;
+  bool chord_refill = chord::Geometry{}.refill;
+  bool chord_clean = chord::Geometry{}.clean;
   void validate(unsigned word_bytes) const;  // throws cello::Error
 };
 

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -9,6 +10,7 @@
 
 #include "common/error.hpp"
 #include "common/limits.hpp"
+#include "traffic/family.hpp"
 #include "workloads/workloads.hpp"
 
 namespace cello::traffic {
@@ -123,20 +125,42 @@ Study study_from_options(const ModelOptions& o) {
       if (!parse_config(c, x))
         throw Error("", "--configs",
                     fmt::format("unknown configuration '{}' (flexagon, flex_lru, flex_brrip, flat, set, prelude, "
-                                "cello, ideal)",
+                                "cello, ideal, opt)",
                                 c));
       s.configs.push_back(x);
     }
   }
+  auto on_off = [](const std::string& v, const char* what, bool& out) {
+    if (v.empty()) return;
+    if (v != "on" && v != "off") throw Error("", what, fmt::format("expected on or off, got '{}'", v));
+    out = v == "on";
+  };
+  on_off(o.chord_refill, "--chord-refill", s.params.chord_refill);
+  on_off(o.chord_clean, "--chord-clean", s.params.chord_clean);
+  if (o.chord_victim == "distance") s.params.chord_victim = chord::Victim::Distance;
+  else if (o.chord_victim == "uses") s.params.chord_victim = chord::Victim::Uses;
+  else if (!o.chord_victim.empty())
+    throw Error("", "--chord-victim", fmt::format("expected distance or uses, got '{}'", o.chord_victim));
+  if (o.paper && o.family) throw Error("", "--family", "give either --paper or --family");
   if (o.paper) {
     s.problems = paper_problems(data_dir(o));
+    // OPT records the whole CHORD trace; the paper's largest problems would
+    // need gigabytes for it, so it runs there only when asked for.
+  } else if (o.family || o.family_small) {
+    s.problems = family_problems(o.family_small, o.iters > 0 ? o.iters : 5);
+    if (o.configs.empty()) s.configs = family_configs();
   } else {
     s.problems.push_back(problem_from_options(o));
+    if (o.configs.empty()) s.configs.push_back(Config::OPT);
   }
   if (o.sweep || o.paper)
     for (uint64_t mb : {1ull, 16ull})
       if ((mb << 20) != s.params.sram_bytes) s.cello_sram_sweep.push_back(mb << 20);
-  for (const auto& p : s.problems) s.params.validate(p.word_bytes);
+  for (const auto& p : s.problems) {
+    ModelParams mp = s.params;
+    if (p.sram_bytes) mp.sram_bytes = p.sram_bytes;
+    mp.validate(p.word_bytes);
+  }
   return s;
 }
 

@@ -23,6 +23,11 @@ struct ModelOptions {
   std::vector<std::string> configs;  // empty = all
   int threads = 2;
   bool paper = false;
+  bool family = false;          // the generated policy family (traffic/family.hpp)
+  bool family_small = false;    // only its smallest problems
+  std::string chord_victim;     // "", "distance" or "uses" (CELLO's CHORD; "" = default)
+  std::string chord_refill;     // "", "on" or "off"
+  std::string chord_clean;      // "", "on" or "off"
   bool bound = false;
   std::string data;             // data folder; "" = find_data_dir()
   std::string out = "model_out";

@@ -27,6 +27,7 @@ chord::Geometry geometry() {
   g.dist_bits = CHORD_DW;
   g.uses_bits = CHORD_UW;
   g.riff = CHORD_RIFF != 0;
+  g.victim = CHORD_VICTIM != 0 ? chord::Victim::Uses : chord::Victim::Distance;
   return g;
 }
 

@@ -47,6 +47,10 @@ TEST_CASE("chord config: impossible values are one-line errors naming the key", 
   CHECK_THAT(error_of(one({{"depth", 1 << 20}, {"counter_width", 16}})), Catch::Contains("counter_width"));
   CHECK_THAT(error_of({{"chord", {{{"name", "a"}}, {{"name", "a"}}}}}), Catch::Contains("duplicate"));
   CHECK(error_of(one({{"name", "ok"}})).empty());
+  CHECK_THAT(error_of(one({{"victim", "lru"}})), Catch::Contains("chord[0].victim"));
+  CHECK_THAT(error_of(one({{"refill", true}})), Catch::Contains("refill") && Catch::Contains("model-only"));
+  CHECK_THAT(error_of(one({{"clean", true}})), Catch::Contains("clean") && Catch::Contains("model-only"));
+  CHECK(error_of(one({{"victim", "uses"}, {"refill", false}, {"clean", false}})).empty());
 }
 
 TEST_CASE("chord generator: three modules, the configuration in every header", "[chord][config]") {

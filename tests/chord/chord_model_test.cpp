@@ -367,3 +367,91 @@ TEST_CASE("CG-like program: RIFF beats PRELUDE-only on read hits", "[chord][cg]"
   CHECK(riff.totals().read_hits > prelude.totals().read_hits);
   CHECK(riff.totals().evictions > 0);
 }
+
+TEST_CASE("policy options: every combination keeps the invariants and reads back the last value", "[chord][random][options]") {
+  uint64_t refills = 0;
+  for (Victim v : {Victim::Distance, Victim::Uses})
+    for (bool refill : {false, true})
+      for (bool clean : {false, true})
+        for (uint32_t words : {16u, 64u}) {
+          MapDram dram;
+          Geometry g = tiny(words, 6, 3, true);
+          g.victim = v;
+          g.refill = refill;
+          g.clean = clean;
+          ChordModel m(g, true, &dram);
+          auto trace = random_trace(g, 31 * words + refill * 2 + clean, 3000);
+          std::map<uint64_t, uint64_t> golden;
+          for (size_t k = 0; k < trace.size(); ++k) {
+            const TraceOp& t = trace[k];
+            Access a = apply(m, t);
+            INFO(to_string(v) << " refill " << refill << " clean " << clean << " words " << words << " op " << k);
+            if (t.kind == OpKind::Write && a.status == Status::Ok) golden[t.addr] = t.data & 0xffffffffu;
+            if (t.kind == OpKind::Read && a.status == Status::Ok) {
+              uint64_t want = golden.count(t.addr) ? golden[t.addr] : MapDram::initial(t.addr) & 0xffffffffu;
+              REQUIRE(a.data == want);
+            }
+            if (!refill) REQUIRE(!a.refilled);
+            REQUIRE_NOTHROW(m.check_invariants());
+          }
+          refills += m.totals().refills;
+        }
+  CHECK(refills > 0);
+}
+
+TEST_CASE("refill: a re-read tensor regains its lost tail from free space; with clean, evicting it again is free",
+          "[chord][options]") {
+  for (bool clean : {false, true}) {
+    Geometry g = tiny(8, 4, 4, true);
+    g.refill = true;
+    g.clean = clean;
+    MapDram dram;
+    ChordModel m(g, true, &dram);
+    uint64_t dram_writes = 0;
+    m.on_dram([&](const DramOp& op) { dram_writes += op.write; });
+    REQUIRE(m.register_tensor(1, 100, 112, {1, 3}).status == Status::Ok);
+    auto w = write_all(m, 1, 100, 112);
+    CHECK(count(w, Outcome::Spill) == 4);  // 8 words fit
+    CHECK(m.table()[0].dirty == 8);
+    REQUIRE(m.release(1).status == Status::Ok);
+    // Two equally ranked tensors: the second keeps half of itself, the rest spills.
+    REQUIRE(m.register_tensor(2, 0, 4, {1, 3}).status == Status::Ok);
+    write_all(m, 2, 0, 4);
+    REQUIRE(m.register_tensor(3, 200, 208, {1, 3}).status == Status::Ok);
+    write_all(m, 3, 200, 208);  // 4 fit, 4 spill
+    CHECK(m.table()[m.find(3)].res_len == 4);
+    // Tensor 2 dies; tensor 3 is read three times: its first pass refills the
+    // 4 spilled words into the space tensor 2 left (a refill never evicts).
+    REQUIRE(m.release(2).status == Status::Ok);
+    size_t refilled = 0;
+    for (uint64_t a = 200; a < 208; ++a) refilled += m.read(3, a).refilled;
+    CHECK(refilled == 4);
+    CHECK(m.table()[m.find(3)].res_len == 8);
+    CHECK(m.table()[m.find(3)].dirty == 4);
+    // Second pass: all hits.
+    for (uint64_t a = 200; a < 208; ++a) CHECK(m.read(3, a).outcome == Outcome::Hit);
+    // A nearer writer now evicts tensor 3's tail: refilled words are clean.
+    REQUIRE(m.update(3, {9, 2}).status == Status::Ok);
+    const uint64_t before = dram_writes;
+    REQUIRE(m.register_tensor(4, 300, 304, {1, 2}).status == Status::Ok);
+    auto w4 = write_all(m, 4, 300, 304);
+    CHECK(count(w4, Outcome::Evict) == 1);
+    CHECK(dram_writes - before == (clean ? 0u : 4u));
+    for (uint64_t a = 200; a < 208; ++a) CHECK(m.read(3, a).data == a * 3);
+    m.check_invariants();
+  }
+}
+
+TEST_CASE("victim uses: a tensor read more often keeps its words against a nearer writer", "[chord][options]") {
+  for (Victim v : {Victim::Distance, Victim::Uses}) {
+    Geometry g = tiny(8, 4, 4, true);
+    g.victim = v;
+    ChordModel m(g);
+    REQUIRE(m.register_tensor(1, 0, 8, {4, 3}).status == Status::Ok);  // far, read 3 more times
+    write_all(m, 1, 0, 8);
+    REQUIRE(m.register_tensor(2, 100, 104, {1, 1}).status == Status::Ok);  // near, read once
+    auto w = write_all(m, 2, 100, 104);
+    if (v == Victim::Distance) CHECK(count(w, Outcome::Evict) == 1);
+    else CHECK(count(w, Outcome::Spill) == 4);
+  }
+}
