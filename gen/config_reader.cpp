@@ -44,6 +44,15 @@ int64_t ConfigReader::required_integer(const std::string& key, int64_t min, int6
   return integer(key, 0, min, max);
 }
 
+double ConfigReader::number(const std::string& key, double fallback, double min, double max) {
+  const auto* v = lookup(key);
+  if (!v) return fallback;
+  if (!v->is_number()) fail(key, fmt::format("expected a number, got {}", v->dump()));
+  double x = v->get<double>();
+  if (!(x >= min && x <= max)) fail(key, fmt::format("value {} is out of range [{:g}, {:g}]", v->dump(), min, max));
+  return x;
+}
+
 bool ConfigReader::boolean(const std::string& key, bool fallback) {
   const auto* v = lookup(key);
   if (!v) return fallback;

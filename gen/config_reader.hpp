@@ -20,6 +20,7 @@ class ConfigReader {
   bool has(const std::string& key) const;
   int64_t integer(const std::string& key, int64_t fallback, int64_t min, int64_t max);
   int64_t required_integer(const std::string& key, int64_t min, int64_t max);
+  double number(const std::string& key, double fallback, double min, double max);
   bool boolean(const std::string& key, bool fallback);
   std::string string(const std::string& key, const std::string& fallback);
   std::string choice(const std::string& key, const std::string& fallback, const std::vector<std::string>& allowed);

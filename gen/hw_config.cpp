@@ -18,6 +18,7 @@ namespace cello::gen {
 
 nlohmann::json HwConfig::to_json() const {
   nlohmann::json j = {{"name", name}};
+  if (clock_period_ns != kDefaultClockPeriodNs) j["clock_period_ns"] = clock_period_ns;
   j["buffets"] = nlohmann::json::array();
   for (const auto& b : buffets) j["buffets"].push_back(b.to_json());
   if (!chords.empty()) {
@@ -60,6 +61,7 @@ HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
   for (char ch : c.name) ident = ident && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
   if (!ident) r.fail("name", fmt::format("\"{}\" is not a valid SystemVerilog identifier", c.name));
   if (is_sv_keyword(c.name)) r.fail("name", fmt::format("design name \"{}\" is a SystemVerilog keyword", c.name));
+  c.clock_period_ns = r.number("clock_period_ns", c.clock_period_ns, 0.1, 1e6);
   std::set<std::string> names;
   for (auto& b : r.objects("buffets")) {
     c.buffets.push_back(BuffetConfig::parse(b));

@@ -17,6 +17,11 @@ namespace cello::gen {
 
 struct HwConfig {
   std::string name = "cello";
+  // "clock_period_ns": the clock the SDC files of `cello gen` and `cello area`
+  // constrain to (docs/area.md). Written back only when it is not the default,
+  // so configs without it keep their hash.
+  double clock_period_ns = kDefaultClockPeriodNs;
+  static constexpr double kDefaultClockPeriodNs = 10.0;
   std::vector<BuffetConfig> buffets;
   std::vector<ChordConfig> chords;  // "chord": CHORD buffers (docs/config.md)
 

@@ -3,9 +3,11 @@
 set(CELLO_GEN_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(CELLO_SW_DIR ${CMAKE_CURRENT_LIST_DIR}/../sw)
 set(CELLO_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/../rtl)
+set(CELLO_SDC_DIR ${CMAKE_CURRENT_LIST_DIR}/../constraints)
 file(GLOB_RECURSE CELLO_GEN_SOURCES CONFIGURE_DEPENDS ${CELLO_GEN_DIR}/*.cpp)
 list(FILTER CELLO_GEN_SOURCES EXCLUDE REGEX "/host/|_fuzz\\.cpp$")
 file(GLOB CELLO_RTL_PRIMITIVES CONFIGURE_DEPENDS ${CELLO_RTL_DIR}/*.sv)
+file(GLOB CELLO_SDC_TEMPLATES CONFIGURE_DEPENDS ${CELLO_SDC_DIR}/*.sdc)
 
 function(cello_add_gen_library target)
   set(embedded ${CMAKE_CURRENT_BINARY_DIR}/rtl_primitives.cpp)
@@ -13,7 +15,12 @@ function(cello_add_gen_library target)
     COMMAND ${CMAKE_COMMAND} -DRTL_DIR=${CELLO_RTL_DIR} -DOUT=${embedded} -P ${CELLO_GEN_DIR}/embed_rtl.cmake
     DEPENDS ${CELLO_RTL_PRIMITIVES} ${CELLO_GEN_DIR}/embed_rtl.cmake
     COMMENT "Embedding rtl/ primitives")
-  add_library(${target} STATIC ${CELLO_GEN_SOURCES} ${embedded})
+  set(sdc ${CMAKE_CURRENT_BINARY_DIR}/sdc_templates.cpp)
+  add_custom_command(OUTPUT ${sdc}
+    COMMAND ${CMAKE_COMMAND} -DSDC_DIR=${CELLO_SDC_DIR} -DOUT=${sdc} -P ${CELLO_GEN_DIR}/embed_sdc.cmake
+    DEPENDS ${CELLO_SDC_TEMPLATES} ${CELLO_GEN_DIR}/embed_sdc.cmake
+    COMMENT "Embedding constraints/ SDC templates")
+  add_library(${target} STATIC ${CELLO_GEN_SOURCES} ${embedded} ${sdc})
   target_include_directories(${target} PUBLIC ${CELLO_GEN_DIR} ${CELLO_SW_DIR})
   target_link_libraries(${target} PUBLIC fmt::fmt nlohmann_json::nlohmann_json)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake ninja-build
-  verilator yosys
+  verilator yosys opensta
   catch2 libfmt-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
   clang libclang-rt-14-dev
   z3 gzip

@@ -39,7 +39,7 @@ SynthCount yosys_count(const std::string& yosys, const std::vector<fs::path>& fi
   for (const auto& f : files) reads.append(" ").append(yosys_quote(f.string()));
   std::string script = fmt::format("read_verilog -sv{}; hierarchy -check -top {}; synth -top {}; stat", reads, top, top);
   auto t0 = std::chrono::steady_clock::now();
-  if (run_process({yosys, "-q", "-l", log.string(), "-p", script}) != 0)
+  if (run_process({yosys, "-q", "-l", log.string(), "-p", script}, "/dev/null").exit_code != 0)
     throw Error(log.string(), top, "yosys failed (see the log)");
   SynthCount c;
   c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -46,7 +46,7 @@ Synth yosys_cells(const std::vector<fs::path>& files, const std::string& top, co
   std::string script = fmt::format("read_verilog -sv{}; {}hierarchy -check -top {}; synth -top {}; stat", reads,
                                    chparam.empty() ? "" : chparam + "; ", top, top);
   auto t0 = std::chrono::steady_clock::now();
-  if (run_process({"yosys", "-q", "-l", log.string(), "-p", script}) != 0)
+  if (run_process({"yosys", "-q", "-l", log.string(), "-p", script}, "/dev/null").exit_code != 0)
     throw Error(log.string(), top, "yosys failed (see the log)");
   Synth s;
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -1,17 +1,28 @@
-// Runs an external tool (yosys, verilator...) from an argument vector, never
-// through a shell: paths with spaces, quotes or ';' reach the tool unchanged and
-// cannot inject commands.
+// Runs an external tool (yosys, sta, ...) from an argument vector: no shell, so
+// paths with spaces or quotes pass through unchanged. Standard output and error
+// both go to a log file; standard input is /dev/null.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
 namespace cello {
 
-// Runs argv[0] (looked up in PATH when it has no '/') with its standard output
-// and error sent to `output` (a file, truncated; "" = /dev/null). Returns the
-// exit status; -1 when the program could not be started or was killed.
-int run_process(const std::vector<std::string>& argv, const std::string& output = "");
+struct ProcessResult {
+  int exit_code = -1;  // the tool's exit status; 128 + N when killed by signal N
+  double seconds = 0;  // wall time
+};
+
+// argv[0] is looked up on PATH unless it contains a '/'. Throws cello::Error
+// "<tool>: not found (...)" when the program cannot be started, naming `hint`
+// (e.g. "apt-get install opensta") when given.
+// `cwd` (when not empty) is the tool's working directory.
+ProcessResult run_process(const std::vector<std::string>& argv, const std::filesystem::path& log,
+                          const std::string& hint = "", const std::filesystem::path& cwd = {});
+
+// True when `program` can be found (on PATH, or as a path to an executable).
+bool program_available(const std::string& program);
 
 // Quotes a path for a Yosys script command ("..."); throws cello::Error when the
 // path holds a character Yosys cannot take inside quotes (", newline, NUL).

@@ -22,7 +22,7 @@ SynthStat yosys_synth_stat(const std::vector<std::filesystem::path>& files, cons
   std::string script =
       fmt::format("{}read_verilog -sv{}; hierarchy -check -top {}; synth -top {}; stat", libs, reads, top, top);
   auto t0 = std::chrono::steady_clock::now();
-  if (run_process({yosys, "-q", "-l", log.string(), "-p", script}) != 0)
+  if (run_process({yosys, "-q", "-l", log.string(), "-p", script}, "/dev/null").exit_code != 0)
     throw Error(log.string(), top, "yosys failed (see the log)");
   SynthStat st;
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

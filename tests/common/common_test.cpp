@@ -88,13 +88,13 @@ TEST_CASE("capped reads refuse directories and endless files", "[read_file]") {
 TEST_CASE("tools run from an argument vector, never through a shell", "[run_process]") {
   fs::path d = temp_dir();
   const std::string odd = (d / "a b;touch INJECTED;").string();
-  CHECK(run_process({"touch", odd}) == 0);
+  const std::string log = (d / "out.log").string();
+  CHECK(run_process({"touch", odd}, log).exit_code == 0);
   CHECK(fs::exists(odd));
   CHECK_FALSE(fs::exists(fs::current_path() / "INJECTED"));
-  CHECK(run_process({"sh", "-c", "exit 3"}) == 3);
-  CHECK(run_process({"/nonexistent/tool"}) != 0);
-  const std::string log = (d / "out.log").string();
-  CHECK(run_process({"echo", "$HOME;x"}, log) == 0);
+  CHECK(run_process({"sh", "-c", "exit 3"}, log).exit_code == 3);
+  CHECK_THROWS_AS(run_process({"/nonexistent/tool"}, log), Error);
+  CHECK(run_process({"echo", "$HOME;x"}, log).exit_code == 0);
   CHECK(read_file_capped(log, 100, "log") == "$HOME;x\n");
   CHECK(yosys_quote("/a b;c/x.sv") == "\"/a b;c/x.sv\"");
   CHECK_THROWS_AS(yosys_quote("a\"b"), Error);

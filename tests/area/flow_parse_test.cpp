@@ -1,0 +1,103 @@
+// Readers of yosys and OpenSTA output on text in the tools' formats.
+#include <catch2/catch.hpp>
+
+#include "area/synth_flow.hpp"
+
+using namespace cello::area;
+
+TEST_CASE("yosys stat -liberty: per-module and hierarchy areas, flop RAMs split off", "[area][parse]") {
+  const std::string log = R"(
+3. Printing statistics.
+=== early ===
+   Number of cells:                999
+   Chip area for module '\early': 1.0
+8. Printing statistics.
+
+=== $paramod$abc\ram_flop ===
+
+   Number of cells:                 20
+     sky130_fd_sc_hd__dfxtp_1       16
+     sky130_fd_sc_hd__mux2_1         4
+   Chip area for module '$paramod$abc\ram_flop': 400.000000
+
+=== top ===
+
+   Number of cells:                 11
+     $paramod$abc\ram_flop           1
+     sky130_fd_sc_hd__dfrtp_1        3
+     sky130_fd_sc_hd__nand2_1        7
+   Chip area for module '\top': 100.500000
+
+=== design hierarchy ===
+
+   top                               1
+     $paramod$abc\ram_flop           2
+
+   Number of cells:                 50
+     sky130_fd_sc_hd__dfrtp_1        3
+     sky130_fd_sc_hd__dfxtp_1       32
+     sky130_fd_sc_hd__nand2_1        7
+     sky130_fd_sc_hd__mux2_1         8
+   Chip area for top module '\top': 900.500000
+)";
+  FlowReport r;
+  parse_yosys_stat(log, "top", r);
+  REQUIRE(r.modules.count("top"));
+  CHECK_FALSE(r.modules.count("early"));
+  CHECK(r.modules["top"].cells == 11);
+  CHECK(r.modules["top"].flops == 3);
+  CHECK(r.modules["top"].area_um2 == Approx(100.5));
+  CHECK(r.total.cells == 50);
+  CHECK(r.total.flops == 35);
+  CHECK(r.total.area_um2 == Approx(900.5));
+  // Two instances of the flop RAM come off the control logic.
+  CHECK(r.control.area_um2 == Approx(100.5));
+  CHECK(r.control.flops == 3);
+}
+
+TEST_CASE("RAM instances and their parameters from a yosys dump", "[area][parse]") {
+  const std::string dump = R"(
+  attribute \src "x.sv:3"
+  cell \ram_sram \u_ram
+    parameter signed \NWR 2
+    parameter signed \AW 10
+    parameter signed \WIDTH 32
+    parameter signed \DEPTH 1024
+    connect \clk \clk
+  end
+  cell \ram_flop \u_sram
+    parameter \DEPTH 64
+    parameter \WIDTH 8
+  end
+)";
+  FlowReport r;
+  parse_netlist_rams(dump, r);
+  REQUIRE(r.rams.size() == 2);
+  CHECK(r.rams[0].primitive == "ram_sram");
+  CHECK(r.rams[0].depth == 1024);
+  CHECK(r.rams[0].width == 32);
+  CHECK(r.rams[0].write_ports == 2);
+  CHECK(r.rams[1].primitive == "ram_flop");
+  CHECK(r.rams[1].depth == 64);
+  CHECK(r.rams[1].write_ports == 1);
+}
+
+TEST_CASE("OpenSTA report_checks: slack, path and Fmax", "[area][parse]") {
+  const std::string rep = R"(Startpoint: _144_ (rising edge-triggered flip-flop clocked by clk)
+Endpoint: q[0] (output port clocked by clk)
+                              2.331   data arrival time
+---------------------------------------------------------------------------
+                              7.669   slack (MET)
+)";
+  auto t = parse_sta_report(rep, 10.0);
+  CHECK(t.constrained);
+  CHECK(t.startpoint == "_144_");
+  CHECK(t.endpoint == "q[0]");
+  CHECK(t.worst_slack_ns == Approx(7.669));
+  CHECK(t.path_ns == Approx(2.331));
+  CHECK(t.fmax_mhz == Approx(1000 / 2.331));
+  auto v = parse_sta_report("   -1.250   slack (VIOLATED)\n", 5.0);
+  CHECK(v.worst_slack_ns == Approx(-1.25));
+  CHECK(v.path_ns == Approx(6.25));
+  CHECK_FALSE(parse_sta_report("No paths found.\n", 5.0).constrained);
+}

@@ -1,0 +1,41 @@
+#include <catch2/catch.hpp>
+
+#include "area/sweep.hpp"
+#include "common/error.hpp"
+
+using namespace cello::area;
+
+TEST_CASE("sweep specs parse into typed values", "[area][sweep]") {
+  auto a = parse_sweep("buffets.depth=64,256,1024");
+  CHECK(a.section == "buffets");
+  CHECK(a.key == "depth");
+  REQUIRE(a.values.size() == 3);
+  CHECK(a.values[1] == 256);
+  auto b = parse_sweep("buffets.scoreboard=true,false");
+  CHECK(b.values[0] == true);
+  auto c = parse_sweep("chord.ram=flop,sram");
+  CHECK(c.values[0] == "flop");
+  auto d = parse_sweep("clock_period_ns=2.5,5");
+  CHECK(d.section.empty());
+  CHECK(d.values[0] == 2.5);
+}
+
+TEST_CASE("bad --sweep specs are one-line errors", "[area][sweep]") {
+  CHECK_THROWS_AS(parse_sweep("buffets.depth"), cello::Error);
+  CHECK_THROWS_AS(parse_sweep("=1,2"), cello::Error);
+  CHECK_THROWS_AS(parse_sweep("bufets.depth=1"), cello::Error);
+  CHECK_THROWS_AS(parse_sweep("buffets.depth=1,,2"), cello::Error);
+  CHECK_THROWS_WITH(parse_sweep("bufets.depth=1"), Catch::Contains("--sweep: bufets.depth=1: unknown section"));
+}
+
+TEST_CASE("sweeps expand to the cartesian product, every block of the section set", "[area][sweep]") {
+  nlohmann::json base = {{"name", "x"}, {"buffets", {{{"name", "a"}}, {{"name", "b"}}}}};
+  auto pts = expand_sweeps(base, {parse_sweep("buffets.depth=16,32"), parse_sweep("buffets.update=true,false")});
+  REQUIRE(pts.size() == 4);
+  CHECK(pts[0].label == "buffets.depth=16 buffets.update=true");
+  CHECK(pts[3].label == "buffets.depth=32 buffets.update=false");
+  CHECK(pts[1].config["buffets"][1]["update"] == false);
+  CHECK(pts[2].config["buffets"][0]["depth"] == 32);
+  CHECK(expand_sweeps(base, {}).size() == 1);
+  CHECK_THROWS_AS(expand_sweeps(base, {parse_sweep("chord.entries=4,8")}), cello::Error);
+}
