@@ -2,10 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "common/error.hpp"
+#include "common/read_file.hpp"
 
 namespace cello::gen {
 
@@ -33,9 +31,9 @@ const nlohmann::json* ConfigReader::lookup(const std::string& key) {
 int64_t ConfigReader::integer(const std::string& key, int64_t fallback, int64_t min, int64_t max) {
   const auto* v = lookup(key);
   if (!v) return fallback;
-  if (!v->is_number_integer()) fail(key, fmt::format("expected an integer, got {}", v->dump()));
+  if (!v->is_number_integer()) fail(key, fmt::format("expected an integer, got {}", short_json(*v)));
   if (v->is_number_unsigned() && v->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
-    fail(key, fmt::format("value {} is out of range [{}, {}]", v->dump(), min, max));
+    fail(key, fmt::format("value {} is out of range [{}, {}]", short_json(*v), min, max));
   int64_t x = v->get<int64_t>();
   if (x < min || x > max) fail(key, fmt::format("value {} is out of range [{}, {}]", x, min, max));
   return x;
@@ -58,14 +56,14 @@ double ConfigReader::number(const std::string& key, double fallback, double min,
 bool ConfigReader::boolean(const std::string& key, bool fallback) {
   const auto* v = lookup(key);
   if (!v) return fallback;
-  if (!v->is_boolean()) fail(key, fmt::format("expected true or false, got {}", v->dump()));
+  if (!v->is_boolean()) fail(key, fmt::format("expected true or false, got {}", short_json(*v)));
   return v->get<bool>();
 }
 
 std::string ConfigReader::string(const std::string& key, const std::string& fallback) {
   const auto* v = lookup(key);
   if (!v) return fallback;
-  if (!v->is_string()) fail(key, fmt::format("expected a string, got {}", v->dump()));
+  if (!v->is_string()) fail(key, fmt::format("expected a string, got {}", short_json(*v)));
   return v->get<std::string>();
 }
 
@@ -99,19 +97,33 @@ void ConfigReader::finish() const {
     if (!used_.count(k)) fail(k, "unknown key");
 }
 
-nlohmann::json parse_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path, "", "cannot open file");
-  std::stringstream ss;
-  ss << in.rdbuf();
+nlohmann::json parse_json_text(const std::string& text, const std::string& path) {
+  // Nesting is capped so that a hostile file cannot exhaust the stack of code
+  // that walks the tree; real configs nest 3 levels.
+  auto depth_guard = [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth > kMaxJsonDepth)
+      throw Error(path, "", fmt::format("invalid JSON: nested deeper than {} levels", kMaxJsonDepth));
+    return true;
+  };
   try {
-    return nlohmann::json::parse(ss.str());
-  } catch (const nlohmann::json::parse_error& e) {
+    return nlohmann::json::parse(text, depth_guard);
+  } catch (const nlohmann::json::exception& e) {
     // e.what() is "[json.exception.parse_error.101] parse error at line L, column C: ..."
+    // (or out_of_range.406 "number overflow parsing '1e400'").
     std::string msg = e.what();
     auto pos = msg.find("] ");
     throw Error(path, "", "invalid JSON: " + (pos == std::string::npos ? msg : msg.substr(pos + 2)));
   }
+}
+
+nlohmann::json parse_json_file(const std::string& path) {
+  return parse_json_text(read_file_capped(path, kMaxJsonBytes, "JSON"), path);
+}
+
+std::string short_json(const nlohmann::json& v) {
+  std::string s = v.dump();
+  if (s.size() > 60) s = s.substr(0, 57) + "...";
+  return s;
 }
 
 }  // namespace cello::gen

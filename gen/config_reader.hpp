@@ -40,7 +40,16 @@ class ConfigReader {
   std::set<std::string> used_;
 };
 
-// Parses JSON text, turning syntax errors into one-line cello::Error.
+// Limits on a JSON input: its size and nesting depth.
+constexpr uint64_t kMaxJsonBytes = uint64_t{16} << 20;
+constexpr int kMaxJsonDepth = 64;
+
+// Parses JSON text, turning syntax errors (and too deep nesting) into one-line
+// cello::Error naming `path`.
+nlohmann::json parse_json_text(const std::string& text, const std::string& path);
+// Reads (at most kMaxJsonBytes) and parses a JSON file.
 nlohmann::json parse_json_file(const std::string& path);
+// A JSON value for an error message, cut to 60 characters.
+std::string short_json(const nlohmann::json& v);
 
 }  // namespace cello::gen

@@ -8,6 +8,7 @@ packages=(
   verilator yosys opensta
   catch2 libfmt-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
   clang libclang-rt-14-dev
+  z3 gzip
 )
 
 missing=()

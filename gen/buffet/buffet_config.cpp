@@ -1,4 +1,5 @@
 #include "buffet/buffet_config.hpp"
+#include "common/limits.hpp"
 
 #include <fmt/format.h>
 
@@ -32,6 +33,9 @@ BuffetConfig BuffetConfig::parse(ConfigReader& r) {
       r.fail("name", fmt::format("\"{}\" is not a valid SystemVerilog identifier", c.name));
   c.depth = static_cast<int>(r.integer("depth", c.depth, 2, 1 << 20));
   c.data_width = static_cast<int>(r.integer("data_width", c.data_width, 1, 4096));
+  // Simulating the buffet holds its storage in host memory.
+  limits::check_memory(uint64_t(c.depth) * uint64_t(c.data_width) / 8, r.file(), r.where("depth"),
+                       fmt::format("a buffet of {} x {} bits", c.depth, c.data_width));
   int need = bits_for(c.depth - 1);
   c.index_width = static_cast<int>(r.integer("index_width", need, 1, 32));
   if (c.index_width < need)

@@ -99,13 +99,25 @@ void Einsum::validate() const {
   if (ranks.empty()) throw Error("", place, "an einsum needs at least one rank");
   if (ranks.size() > 7) throw Error("", place, fmt::format("{} ranks; at most 7 are supported", ranks.size()));
   if (inputs.empty()) throw Error("", place, "an einsum needs at least one input");
-  for (const auto& r : ranks)
+  for (const auto& r : ranks) {
     if (r.size == 0) throw Error("", place, fmt::format("rank {} has size 0", r.name));
+    if (r.size > kMaxRankSize)
+      throw Error("", place, fmt::format("rank {} has size {}; at most 2^40 is supported", r.name, r.size));
+  }
+  // Every count the search makes is at most (tensors + 1) x the MAC count, so
+  // bounding the MACs keeps them all exact in 64 bits.
+  if (macs() > kMaxMacs)
+    throw Error("", place, "the product of the rank sizes (the MAC count) is above 2^56, more than the bound can count");
   auto check = [&](const TensorUse& t) {
-    for (int r : t.ranks)
+    for (size_t i = 0; i < t.ranks.size(); ++i) {
+      int r = t.ranks[i];
       if (r < 0 || static_cast<size_t>(r) >= ranks.size())
         throw Error("", place, fmt::format("tensor {} uses an unknown rank", t.name));
+      if (std::count(t.ranks.begin(), t.ranks.begin() + static_cast<std::ptrdiff_t>(i), r))
+        throw Error("", place, fmt::format("tensor {} uses rank {} twice", t.name, ranks[static_cast<size_t>(r)].name));
+    }
   };
+  if (inputs.size() > 16) throw Error("", place, "at most 16 input tensors are supported");
   for (const auto& t : inputs) check(t);
   check(output);
   for (size_t r = 0; r < ranks.size(); ++r) {
@@ -181,7 +193,7 @@ std::string Einsum::to_string() const {
 
 std::vector<uint64_t> divisors(uint64_t n) {
   std::vector<uint64_t> small, large;
-  for (uint64_t d = 1; d * d <= n; ++d)
+  for (uint64_t d = 1; d <= n / d; ++d)  // not d * d <= n: that overflows near 2^64
     if (n % d == 0) {
       small.push_back(d);
       if (d != n / d) large.push_back(n / d);
@@ -197,7 +209,7 @@ BoundPoint evaluate(const Einsum& e, const Mapping& m) {
   BoundPoint p;
   auto tile = [&](const TensorUse& t) {
     uint64_t s = 1;
-    for (int r : t.ranks) s *= m.tiles[static_cast<size_t>(r)];
+    for (int r : t.ranks) s = mul_sat(s, m.tiles[static_cast<size_t>(r)]);
     return s;
   };
   auto visits = [&](const TensorUse& t) {
@@ -302,6 +314,14 @@ void GemmChain::validate() const {
   if (n.size() > 16) throw Error("", "chain", "at most 16 stages are supported");
   for (auto v : n)
     if (v == 0) throw Error("", "chain", "stage sizes must be at least 1");
+  // Keep every product the chain bound forms (M x K, K x N, and their sums over
+  // at most 16 stages) exact in 64 bits.
+  uint64_t k = k0;
+  for (auto v : n) {
+    for (uint64_t p : {mul_sat(m, k), mul_sat(k, v), mul_sat(m, v), mul_sat(mul_sat(m, k), v)})
+      if (p > kMaxMacs) throw Error("", "chain", "sizes too large: a stage's M x K x N is above 2^56");
+    k = v;
+  }
 }
 
 uint64_t GemmChain::algorithmic_minimum() const {

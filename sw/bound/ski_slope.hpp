@@ -39,6 +39,9 @@
 namespace cello::bound {
 
 constexpr uint64_t kUnreachable = std::numeric_limits<uint64_t>::max();
+// Largest rank size and MAC count an einsum may have (keeps counts exact).
+constexpr uint64_t kMaxRankSize = uint64_t{1} << 40;
+constexpr uint64_t kMaxMacs = uint64_t{1} << 56;
 
 struct Rank {
   std::string name;

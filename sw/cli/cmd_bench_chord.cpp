@@ -18,6 +18,7 @@
 #include "chord/chord_sim.hpp"
 #include "cli/commands.hpp"
 #include "common/error.hpp"
+#include "common/run_process.hpp"
 #include "design.hpp"
 
 namespace cello::cli {
@@ -35,11 +36,11 @@ struct SynthCount {
 SynthCount yosys_count(const std::string& yosys, const std::vector<fs::path>& files, const std::string& top,
                        const fs::path& log) {
   std::string reads;
-  for (const auto& f : files) reads += " " + f.string();
+  for (const auto& f : files) reads.append(" ").append(yosys_quote(f.string()));
   std::string script = fmt::format("read_verilog -sv{}; hierarchy -check -top {}; synth -top {}; stat", reads, top, top);
-  std::string cmd = fmt::format("{} -q -l {} -p \"{}\" > /dev/null 2>&1", yosys, log.string(), script);
   auto t0 = std::chrono::steady_clock::now();
-  if (std::system(cmd.c_str()) != 0) throw Error(log.string(), top, "yosys failed (see the log)");
+  if (run_process({yosys, "-q", "-l", log.string(), "-p", script}, "/dev/null").exit_code != 0)
+    throw Error(log.string(), top, "yosys failed (see the log)");
   SynthCount c;
   c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::ifstream in(log);

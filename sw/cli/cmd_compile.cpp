@@ -8,10 +8,12 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "cli/output_files.hpp"
+#include "config_reader.hpp"
 #include "common/error.hpp"
 #include "exec/prepare.hpp"
 #include "top/top_config.hpp"
@@ -27,18 +29,24 @@ namespace {
 
 struct CompileArgs {
   std::string workload, dag, matrix, dataset, target, config, out = "compile_out", json;
-  int grid = 16, n = 0, o = 0, hw = 0, iters = 1;
+  int grid = 0, n = 0, o = 0, hw = 0, iters = 1;  // 0: not given (the workload's default)
   uint64_t seed = 1;
   bool no_stream = false;
 };
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f || !(f << text)) throw Error(path.string(), "", "cannot write file");
-}
+void write_file(const std::filesystem::path& path, const std::string& text) { write_output_file(path.string(), text); }
 
 void run_compile(const CompileArgs& a) {
   if (a.workload.empty() == a.dag.empty()) throw Error("", "", "give exactly one of --workload and --dag");
+  // Options that do not apply to the chosen workload are refused, not ignored.
+  const bool cg_like = a.workload == "cg" || a.workload == "bicgstab";
+  if (a.o && a.workload != "gcn") throw Error("", "--o", "only applies to --workload gcn");
+  if (a.hw && a.workload != "resnet") throw Error("", "--hw", "only applies to --workload resnet");
+  if (a.grid && (!cg_like || !a.matrix.empty()))
+    throw Error("", "--grid", "only applies to --workload cg or bicgstab without --matrix");
+  std::filesystem::path dir(a.out);
+  check_output_path((dir / "schedule.json").string(), "--out");
+  check_output_path(a.json, "--json");
   ir::Program prog;
   nlohmann::ordered_json source;
   std::string what;
@@ -47,6 +55,7 @@ void run_compile(const CompileArgs& a) {
   stream::Problem problem;  // with values, when a stream is written
   if (!a.dag.empty()) {
     prog = ir::load_cello(a.dag);
+    if (prog.ops.empty()) throw Error(a.dag, "", "the DAG has no operations");
     source = {{"dag", a.dag}};
     what = a.dag;
     if (streaming) {
@@ -66,7 +75,7 @@ void run_compile(const CompileArgs& a) {
     spec.workload = a.workload;
     spec.matrix = a.matrix;
     spec.dataset = a.dataset;
-    spec.grid = a.grid;
+    spec.grid = a.grid ? a.grid : 16;
     spec.n = a.n;
     spec.o = a.o;
     spec.iters = a.iters;
@@ -93,10 +102,10 @@ void run_compile(const CompileArgs& a) {
       source["matrix"] = a.matrix;
     } else if (a.workload == "cg" || a.workload == "bicgstab") {
       // Only A's size matters to SCORE: no need to build the stencil.
-      if (a.grid < 1 || a.grid > 4096) throw Error("", "--grid", "must be between 1 and 4096");
-      prm.m = int64_t{a.grid} * a.grid * a.grid;
-      prm.nnz = mtx::hpcg_nnz(a.grid, a.grid, a.grid);
-      source["matrix"] = fmt::format("hpcg {}^3", a.grid);
+      const int grid = a.grid ? a.grid : 16;
+      prm.m = int64_t{grid} * grid * grid;
+      prm.nnz = mtx::hpcg_nnz(grid, grid, grid);
+      source["matrix"] = fmt::format("hpcg {}^3", grid);
     }
     if (a.n) prm.n = a.n;
     if (a.o) prm.o = a.o;
@@ -113,18 +122,13 @@ void run_compile(const CompileArgs& a) {
   }
   score::Target target = arch::target_of(arch);
   if (!a.target.empty()) {
-    std::ifstream f(a.target);
-    if (!f) throw Error(a.target, "", "cannot open file");
-    nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
-    if (j.is_discarded()) throw Error(a.target, "", "not valid JSON");
-    target = score::parse_target(j, a.target);
+    target = score::parse_target(gen::parse_json_file(a.target), a.target);
   }
 
   auto t0 = std::chrono::steady_clock::now();
   score::Schedule s = score::compile(std::move(prog), target);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  std::filesystem::path dir(a.out);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error(a.out, "", "cannot create directory (" + ec.message() + ")");
@@ -200,18 +204,26 @@ void run_compile(const CompileArgs& a) {
 void add_compile(CLI::App& app) {
   auto* cmd = app.add_subcommand("compile", "SCORE: compile a tensor DAG into a schedule (schedule.json)");
   auto a = std::make_shared<CompileArgs>();
-  cmd->add_option("--workload", a->workload, "built-in workload: cg, bicgstab, gcn, resnet");
-  cmd->add_option("--dag", a->dag, "a .cello DAG file (docs/cello-format.md)");
-  cmd->add_option("--matrix", a->matrix, "Matrix Market file (.mtx or .mtx.gz) giving M and nnz of A");
-  cmd->add_option("--grid", a->grid, "HPCG 27-point stencil grid G (G^3 rows) when no --matrix (cg, bicgstab)")
-      ->capture_default_str();
-  cmd->add_option("--n", a->n, "block width N (cg, bicgstab), input features (gcn), channels (resnet)");
-  cmd->add_option("--o", a->o, "output features (gcn)");
-  cmd->add_option("--hw", a->hw, "feature-map height and width (resnet)");
-  cmd->add_option("--iters", a->iters, "iterations (cg, bicgstab), layers (gcn), blocks (resnet)")->capture_default_str();
-  cmd->add_option("--target", a->target, "JSON overriding the target sizes SCORE assumes (docs/compile.md)");
-  cmd->add_option("--config", a->config, "hardware config with a top section (default: the embedded default design)");
-  cmd->add_option("--dataset", a->dataset, "gcn graph: cora:DIR or proteins:DIR");
+  auto* workload = cmd->add_option("--workload", a->workload, "built-in workload: cg, bicgstab, gcn, resnet")
+                       ->check(non_empty());
+  auto* dag = cmd->add_option("--dag", a->dag, "a .cello DAG file (docs/cello-format.md)")
+                  ->check(non_empty())->excludes(workload);
+  // Workload sizes apply to built-in workloads only: with --dag they are refused.
+  cmd->add_option("--matrix", a->matrix, "Matrix Market file (.mtx or .mtx.gz): A (with --dag: the CSR input's values)")
+      ->check(non_empty());
+  cmd->add_option("--grid", a->grid, "HPCG 27-point stencil grid G (G^3 rows) when no --matrix (cg, bicgstab; default 16)")
+      ->check(CLI::Range(1, 4096))->excludes(dag);
+  cmd->add_option("--n", a->n, "block width N (cg, bicgstab), input features (gcn), channels (resnet)")
+      ->check(CLI::Range(1, 1 << 20))->excludes(dag);
+  cmd->add_option("--o", a->o, "output features (gcn)")->check(CLI::Range(1, 1 << 20))->excludes(dag);
+  cmd->add_option("--hw", a->hw, "feature-map height and width (resnet)")->check(CLI::Range(1, 4096))->excludes(dag);
+  cmd->add_option("--iters", a->iters, "iterations (cg, bicgstab), layers (gcn), blocks (resnet); at most 1000")
+      ->capture_default_str()->check(CLI::Range(1, 1000))->excludes(dag);
+  cmd->add_option("--target", a->target, "JSON overriding the target sizes SCORE assumes (docs/compile.md)")
+      ->check(non_empty());
+  cmd->add_option("--config", a->config, "hardware config with a top section (default: the embedded default design)")
+      ->check(non_empty());
+  cmd->add_option("--dataset", a->dataset, "gcn graph: cora:DIR or proteins:DIR")->check(non_empty())->excludes(dag);
   cmd->add_option("--seed", a->seed, "seed of the dense inputs in image.bin")->capture_default_str();
   cmd->add_flag("--no-stream", a->no_stream, "schedule only: no commands.bin (any workload size, resnet)");
   cmd->add_option("--out", a->out, "output directory")->capture_default_str();

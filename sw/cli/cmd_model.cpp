@@ -7,11 +7,12 @@
 #include <fmt/core.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include "bound/from_ir.hpp"
 #include "bound/ski_slope.hpp"
 #include "cli/commands.hpp"
+#include "cli/options.hpp"
+#include "cli/output_files.hpp"
 #include "common/error.hpp"
 #include "traffic/family.hpp"
 #include "traffic/options.hpp"
@@ -24,15 +25,6 @@ namespace {
 
 using traffic::ModelOptions;
 
-void write_file(const std::string& path, const std::string& text) {
-  if (path.empty()) return;
-  auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
-  std::ofstream out(path);
-  if (!out) throw Error(path, "", "cannot write");
-  out << text;
-}
-
 struct BoundArgs {
   std::vector<std::string> einsums, chains;
 };
@@ -44,6 +36,8 @@ void run_bound(const ModelOptions& o, const BoundArgs& b) {
   std::vector<GemmChain> chains;
   for (const auto& s : b.einsums) es.push_back(Einsum::parse(s));
   for (const auto& s : b.chains) chains.push_back(GemmChain::parse(s));
+  std::string svg = o.svg.empty() ? (std::filesystem::path(o.out) / "bound.svg").string() : o.svg;
+  check_output_path(svg, o.svg.empty() ? "--out" : "--svg");
   traffic::Problem prob = traffic::problem_from_options(o);
   if (es.empty() && chains.empty()) {
     // Defaults: the workload's distinct dense contractions, and two chained
@@ -90,8 +84,7 @@ void run_bound(const ModelOptions& o, const BoundArgs& b) {
     series.push_back({name + " unfused", std::move(unfused)});
   }
   fmt::print("{}", to_csv(series, prob.word_bytes));
-  std::string svg = o.svg.empty() ? (std::filesystem::path(o.out) / "bound.svg").string() : o.svg;
-  write_file(svg, bound::to_svg(series, prob.word_bytes, "Ski-slope bounds (Orojenesis-style)"));
+  write_output_file(svg, bound::to_svg(series, prob.word_bytes, "Ski-slope bounds (Orojenesis-style)"));
   fmt::print(stderr, "  wrote {}\n", svg);
   if (!o.json.empty()) {
     nlohmann::json j;
@@ -107,6 +100,13 @@ void run_bound(const ModelOptions& o, const BoundArgs& b) {
 }
 
 void run_model_command(const ModelOptions& o) {
+  const std::string base = o.out;
+  std::string json_path = o.json.empty() ? (std::filesystem::path(base) / "model.json").string() : o.json;
+  std::string csv_path = o.csv.empty() ? (std::filesystem::path(base) / "model.csv").string() : o.csv;
+  std::string svg_path = o.svg.empty() ? (std::filesystem::path(base) / "model.svg").string() : o.svg;
+  check_output_path(json_path, o.json.empty() ? "--out" : "--json");
+  check_output_path(csv_path, o.csv.empty() ? "--out" : "--csv");
+  check_output_path(svg_path, o.svg.empty() ? "--out" : "--svg");
   traffic::Study study = traffic::study_from_options(o);
   fmt::print(stderr, "cello model: {} problem(s) x {} configuration(s), SRAM {} MB, {} thread(s)\n",
              study.problems.size(), study.configs.size() + study.cello_sram_sweep.size(),
@@ -118,14 +118,10 @@ void run_model_command(const ModelOptions& o) {
   fmt::print("{}", traffic::summary_text(result));
   fmt::print("  off-chip energy at {:g} pJ/bit; {} MACs at {:g} GHz; modelled in {:.1f} s\n", study.machine.dram_pj_per_bit,
              study.machine.mac_units, study.machine.clock_hz / 1e9, result.seconds);
-  const std::string base = o.out;
   auto json = traffic::to_json(study, result);
-  std::string json_path = o.json.empty() ? (std::filesystem::path(base) / "model.json").string() : o.json;
-  std::string csv_path = o.csv.empty() ? (std::filesystem::path(base) / "model.csv").string() : o.csv;
-  std::string svg_path = o.svg.empty() ? (std::filesystem::path(base) / "model.svg").string() : o.svg;
-  write_file(json_path, json.dump(2) + "\n");
-  write_file(csv_path, traffic::to_csv(result));
-  write_file(svg_path, traffic::to_svg(result, o.paper ? "CELLO Table VI set: speedup and off-chip energy"
+  write_output_file(json_path, json.dump(2) + "\n");
+  write_output_file(csv_path, traffic::to_csv(result));
+  write_output_file(svg_path, traffic::to_svg(result, o.paper ? "CELLO Table VI set: speedup and off-chip energy"
                                                        : "Speedup and off-chip energy"));
   fmt::print("  wrote {}, {}, {}\n", json_path, csv_path, svg_path);
   if (o.family || o.family_small) {
@@ -134,8 +130,8 @@ void run_model_command(const ModelOptions& o) {
     fmt::print("{}", traffic::policy_table_text(ps));
     std::string fam_svg = (std::filesystem::path(base) / "family.svg").string();
     std::string fam_json = (std::filesystem::path(base) / "family.json").string();
-    write_file(fam_svg, traffic::policy_svg(ps, "CHORD policy family: traffic relative to OPT"));
-    write_file(fam_json, traffic::policy_json(ps).dump(2) + "\n");
+    write_output_file(fam_svg, traffic::policy_svg(ps, "CHORD policy family: traffic relative to OPT"));
+    write_output_file(fam_json, traffic::policy_json(ps).dump(2) + "\n");
     fmt::print("  wrote {}, {}\n", fam_svg, fam_json);
   }
 }
@@ -145,14 +141,18 @@ void add_model(CLI::App& app) {
   auto o = std::make_shared<ModelOptions>();
   auto b = std::make_shared<BoundArgs>();
   cmd->add_option("--workload", o->workload, "cg, bicgstab, gcn or resnet")->capture_default_str();
-  cmd->add_option("--matrix", o->matrix, "Matrix Market file (.mtx or .mtx.gz) for CG / BiCGStab / GCN");
+  auto* matrix = cmd->add_option("--matrix", o->matrix, "Matrix Market file (.mtx or .mtx.gz) for CG / BiCGStab / GCN")
+                     ->check(non_empty());
   cmd->add_option("--dataset", o->dataset,
                   "fv1, nasa4704, cora, protein (from the data folder), shallow_water1 / G2_circuit (generated "
-                  "proxies), hpcg:N (generated stencil; the default)");
-  cmd->add_option("--n", o->n, "block width N (CG, BiCGStab), input features (GCN), channels (ResNet)");
-  cmd->add_option("--o", o->o, "GCN output features");
-  cmd->add_option("--hw", o->hw, "ResNet feature-map height = width")->capture_default_str();
-  cmd->add_option("--iters", o->iters, "CG/BiCGStab iterations (default 10), GCN layers, ResNet blocks");
+                  "proxies), hpcg:N (generated stencil, N <= 64; the default)")
+      ->excludes(matrix)->check(non_empty());
+  cmd->add_option("--n", o->n, "block width N (CG, BiCGStab), input features (GCN), channels (ResNet)")
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--o", o->o, "GCN output features")->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--hw", o->hw, "ResNet feature-map height = width")->capture_default_str()->check(CLI::Range(1, 4096));
+  cmd->add_option("--iters", o->iters, "CG/BiCGStab iterations (default 10), GCN layers, ResNet blocks")
+      ->check(CLI::Range(1, 1000));
   cmd->add_option("--word-bytes", o->word_bytes, "bytes per word (default 4; 2 for ResNet)");
   cmd->add_option("--sram", o->sram, "SRAM / cache / CHORD capacity")->capture_default_str();
   cmd->add_flag("--sweep", o->sweep, "also run CELLO with 1 MB and 16 MB of SRAM");
@@ -175,9 +175,10 @@ void add_model(CLI::App& app) {
   cmd->add_flag("--family-small", o->family_small, "only the family's smallest problems");
   cmd->add_option("--data", o->data, "data folder with suitesparse/ and graphs/ (default: $CELLO_DATA or ../shared/data)");
   cmd->add_option("--out", o->out, "folder for model.json, model.csv, model.svg")->capture_default_str();
-  cmd->add_flag("--bound", o->bound, "print Orojenesis-style ski-slope bounds as CSV and draw them as SVG");
-  cmd->add_option("--einsum", b->einsums, "with --bound: einsum 'm=64,k=32,n=16: A[m,k] B[k,n] -> Z[m,n]'");
-  cmd->add_option("--chain", b->chains, "with --bound: GEMM chain M,K0,N0,N1[,...] (fused vs unfused)");
+  auto* bound = cmd->add_flag("--bound", o->bound, "print Orojenesis-style ski-slope bounds as CSV and draw them as SVG");
+  cmd->add_option("--einsum", b->einsums, "with --bound: einsum 'm=64,k=32,n=16: A[m,k] B[k,n] -> Z[m,n]'")
+      ->needs(bound);
+  cmd->add_option("--chain", b->chains, "with --bound: GEMM chain M,K0,N0,N1[,...] (fused vs unfused)")->needs(bound);
   cmd->add_option("--json", o->json, "write the JSON report here (default OUT/model.json)");
   cmd->add_option("--csv", o->csv, "write the CSV table here (default OUT/model.csv)");
   cmd->add_option("--svg", o->svg, "write the SVG chart here (default OUT/model.svg or OUT/bound.svg)");

@@ -68,4 +68,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, const fs::path& 
   return r;
 }
 
+std::string yosys_quote(const std::string& path) {
+  for (char c : path)
+    if (c == '"' || c == '\n' || c == '\r' || c == '\0')
+      throw Error(path, "", "a path given to Yosys cannot contain a double quote or a line break");
+  return "\"" + path + "\"";
+}
+
 }  // namespace cello

@@ -24,4 +24,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, const std::files
 // True when `program` can be found (on PATH, or as a path to an executable).
 bool program_available(const std::string& program);
 
+// Quotes a path for a Yosys script command ("..."); throws cello::Error when the
+// path holds a character Yosys cannot take inside quotes (", newline, NUL).
+std::string yosys_quote(const std::string& path);
+
 }  // namespace cello

@@ -11,6 +11,7 @@
 //   output X.10
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,8 @@ namespace cello::ir {
 // Throws cello::Error(file, "line:column", reason) on any syntax or semantic error
 // (unknown rank, shape mismatch, use before produce, cycle, duplicate name...).
 Program parse_cello(std::string_view text, const std::string& file = "<input>");
+// Reads at most kMaxCelloBytes (a directory or an endless file is refused).
+constexpr uint64_t kMaxCelloBytes = uint64_t{64} << 20;
 Program load_cello(const std::string& path);
 
 std::string print_cello(const Program& p);

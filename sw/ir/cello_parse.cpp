@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "common/error.hpp"
+#include "common/read_file.hpp"
 #include "ir/cello_format.hpp"
 
 namespace cello::ir {
@@ -467,6 +468,10 @@ class Resolver {
         if (in.nnz < 0 || static_cast<double>(in.nnz) > cap)
           fail(in.nnz_loc, fmt::format("nnz {} out of range 0..rows*cols", in.nnz));
       }
+      double elements = 1;
+      for (RankId d : dims) elements *= static_cast<double>(p_.ranks[d].size);
+      if (!in.csr && !(elements <= 9007199254740992.0))
+        fail(in.decl.loc, fmt::format("input {} has more than 2^53 elements", in.decl.tensor));
       p_.add_input(in.decl.tensor, dims, in.csr ? Format::Csr : Format::Dense, in.csr ? in.nnz : 0);
       add_tensor_id(in.decl.tensor);
     }
@@ -573,6 +578,11 @@ class Resolver {
     };
     if (r.host) {
       op.kind = OpKind::Host;
+      // The host functions the harness and the golden model implement, each with two operands.
+      if (r.fn != "solve" && r.fn != "omega")
+        fail(r.fn_loc, "unknown host function '" + r.fn + "' (solve, omega)");
+      if (r.args.size() != 2)
+        fail(r.fn_loc, "host " + r.fn + "() takes 2 operands, not " + std::to_string(r.args.size()));
       for (const auto& a : r.args) add(a);
     } else {
       int products = 0;
@@ -616,7 +626,14 @@ class Resolver {
     add_tensor_id(t.name);
     op.out.tensor = static_cast<TensorId>(p_.tensors.size() - 1);
     for (RankId d : t.dims) op.out.idx.push_back({d, -1});
+    // Sizes and MAC counts are kept as whole numbers downstream (schedule.json,
+    // the command stream): refuse an op whose counts do not fit exactly.
+    constexpr double kMaxCount = 9007199254740992.0;  // 2^53
+    if (!(tensor_elements(p_, op.out.tensor) <= kMaxCount))
+      fail(r.out.loc, fmt::format("output {} has more than 2^53 elements", t.name));
     p_.ops.push_back(std::move(op));
+    if (!(op_macs(p_, p_.ops.back()) <= kMaxCount))
+      fail(r.loc, fmt::format("op {} does more than 2^53 multiply-accumulates", r.name));
     operand_locs_.push_back(std::move(locs));
   }
 
@@ -638,11 +655,7 @@ Program parse_cello(std::string_view text, const std::string& file) {
 }
 
 Program load_cello(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path, "", "cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_cello(ss.str(), path);
+  return parse_cello(read_file_capped(path, kMaxCelloBytes, ".cello DAG"), path);
 }
 
 }  // namespace cello::ir

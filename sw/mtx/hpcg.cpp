@@ -1,17 +1,24 @@
 #include "mtx/hpcg.hpp"
 
+#include <fmt/format.h>
+
 #include "common/error.hpp"
+#include "common/limits.hpp"
 
 namespace cello::mtx {
 
 Csr hpcg_stencil(int nx, int ny, int nz) {
   if (nx < 1 || ny < 1 || nz < 1 || static_cast<int64_t>(nx) * ny * nz > (int64_t{1} << 30))
     throw Error("", "hpcg", "grid dimensions must be >= 1 with at most 2^30 points");
+  const int64_t rows = static_cast<int64_t>(nx) * ny * nz;
+  limits::check_memory(static_cast<uint64_t>(hpcg_nnz(nx, ny, nz)) * (sizeof(int32_t) + sizeof(double)) +
+                           static_cast<uint64_t>(rows + 1) * sizeof(int64_t),
+                       "", "hpcg", fmt::format("the {}x{}x{} stencil", nx, ny, nz));
   Csr m;
-  m.rows = m.cols = static_cast<int64_t>(nx) * ny * nz;
+  m.rows = m.cols = rows;
   m.row_ptr.reserve(static_cast<size_t>(m.rows) + 1);
-  m.col.reserve(static_cast<size_t>(m.rows) * 27);
-  m.val.reserve(static_cast<size_t>(m.rows) * 27);
+  m.col.reserve(static_cast<size_t>(hpcg_nnz(nx, ny, nz)));
+  m.val.reserve(static_cast<size_t>(hpcg_nnz(nx, ny, nz)));
   for (int z = 0; z < nz; ++z)
     for (int y = 0; y < ny; ++y)
       for (int x = 0; x < nx; ++x) {

@@ -9,30 +9,63 @@
 #include <cmath>
 
 #include "common/error.hpp"
+#include "common/limits.hpp"
+#include "common/read_file.hpp"
 
 namespace cello::mtx {
 
-std::string read_maybe_gzip(const std::string& path) {
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) throw Error(path, "", "cannot open file");
+uint64_t max_matrix_text_bytes() { return limits::memory_budget() / 4; }
+
+namespace {
+
+// Inflates gzip members one after another (a .gz may hold several); bytes after
+// the last member that are not another member are an error, not ignored.
+std::string gunzip(const std::string& raw, const std::string& path, uint64_t max_bytes) {
   std::string out;
+  z_stream z{};
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) throw Error(path, "", "cannot start the gzip decoder");
+  size_t pos = 0;
   char buf[1 << 16];
+  auto fail = [&](const std::string& why) {
+    inflateEnd(&z);
+    throw Error(path, "", why);
+  };
   while (true) {
-    int n = gzread(f, buf, sizeof buf);
-    if (n < 0) {
-      int code = 0;
-      std::string msg = gzerror(f, &code);
-      gzclose(f);
-      throw Error(path, "", "corrupt gzip data (" + msg + ")");
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data() + pos));
+    z.avail_in = static_cast<uInt>(std::min<size_t>(raw.size() - pos, 1u << 30));
+    int rc = Z_OK;
+    while (rc != Z_STREAM_END) {
+      z.next_out = reinterpret_cast<Bytef*>(buf);
+      z.avail_out = sizeof buf;
+      rc = inflate(&z, Z_NO_FLUSH);
+      if (rc == Z_NEED_DICT || rc == Z_DATA_ERROR || rc == Z_MEM_ERROR)
+        fail(fmt::format("corrupt gzip data ({})", z.msg ? z.msg : "invalid stream"));
+      out.append(buf, sizeof buf - z.avail_out);
+      if (out.size() > max_bytes)
+        fail(fmt::format("unpacks to more than {} (a quarter of the memory budget); refusing a possible gzip bomb",
+                         limits::human_bytes(max_bytes)));
+      // All input is present, so a stream that wants more is truncated.
+      if (rc != Z_STREAM_END && z.avail_in == 0 && z.avail_out != 0) fail("corrupt gzip data (truncated stream)");
     }
-    if (n == 0) break;
-    out.append(buf, static_cast<size_t>(n));
+    pos = raw.size() - z.avail_in;
+    if (pos == raw.size()) break;
+    if (raw.size() - pos < 2 || static_cast<unsigned char>(raw[pos]) != 0x1f ||
+        static_cast<unsigned char>(raw[pos + 1]) != 0x8b)
+      fail(fmt::format("{} bytes of trailing garbage after the gzip stream (at byte {})", raw.size() - pos, pos));
+    inflateReset(&z);
   }
-  // gzread stops quietly at a truncated stream; gzclose_r reports it.
-  int rc = gzclose_r(f);
-  if (rc == Z_BUF_ERROR) throw Error(path, "", "corrupt gzip data (truncated stream)");
-  if (rc != Z_OK) throw Error(path, "", "cannot read file");
+  inflateEnd(&z);
   return out;
+}
+
+}  // namespace
+
+std::string read_maybe_gzip(const std::string& path) {
+  const uint64_t max_bytes = max_matrix_text_bytes();
+  std::string raw = read_file_capped(path, max_bytes, "Matrix Market");
+  if (raw.size() >= 2 && static_cast<unsigned char>(raw[0]) == 0x1f && static_cast<unsigned char>(raw[1]) == 0x8b)
+    return gunzip(raw, path, max_bytes);
+  return raw;
 }
 
 namespace {
@@ -143,9 +176,17 @@ Csr parse_matrix_market(std::string_view text, const std::string& file, bool req
   if (count < 0 || static_cast<double>(count) > static_cast<double>(rows) * static_cast<double>(cols))
     r.fail(fmt::format("entry count {} out of range 0..rows*cols", count));
 
+  // The header's sizes are checked against the memory budget before anything
+  // is allocated; the reservation is bounded by what the text can hold (an
+  // entry line has at least 4 bytes), so a lying header costs nothing.
+  const uint64_t stored = static_cast<uint64_t>(sym == "symmetric" ? 2 * count : count);
+  limits::check_memory(limits::add_sat(limits::mul_sat(static_cast<uint64_t>(rows) + 1, sizeof(int64_t)),
+                                       limits::mul_sat(stored, sizeof(Triplet) + sizeof(int32_t) + sizeof(double))),
+                       file, "line " + std::to_string(r.lines.number()),
+                       fmt::format("a {} x {} matrix with {} entries", rows, cols, count));
   const size_t want = field == "pattern" ? 2 : 3;
   std::vector<Triplet> e;
-  e.reserve(static_cast<size_t>(sym == "symmetric" ? 2 * count : count));
+  e.reserve(static_cast<size_t>(std::min<uint64_t>(stored, text.size() / 4 * (sym == "symmetric" ? 2 : 1))));
   int64_t seen = 0;
   while (r.lines.next(line)) {
     if (blank(line) || line[0] == '%') continue;

@@ -22,7 +22,10 @@ Csr parse_matrix_market(std::string_view text, const std::string& file, bool req
                         MtxInfo* info = nullptr);
 Csr read_matrix_market(const std::string& path, bool require_square = false, MtxInfo* info = nullptr);
 
-// Whole file contents, gunzipped when it is gzip data.
+// Whole file contents, gunzipped when it is gzip data. The file and its unpacked
+// text are capped at max_matrix_text_bytes() (a gzip bomb is refused), and bytes
+// after the last gzip member are an error.
 std::string read_maybe_gzip(const std::string& path);
+uint64_t max_matrix_text_bytes();
 
 }  // namespace cello::mtx

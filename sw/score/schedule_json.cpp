@@ -133,9 +133,11 @@ Target parse_target(const nlohmann::json& j, const std::string& file) {
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& k = it.key();
     if (!it->is_number_integer()) throw Error(file, k, "expected a whole number");
-    const int64_t v = it->get<int64_t>();
+    // An unsigned value above 2^63-1 would read back negative: show it as written.
+    const bool huge = it->is_number_unsigned() && it->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX);
+    const int64_t v = huge ? INT64_MAX : it->get<int64_t>();
     auto in = [&](int64_t lo, int64_t hi) {
-      if (v < lo || v > hi) throw Error(file, k, fmt::format("{} out of range {}..{}", v, lo, hi));
+      if (huge || v < lo || v > hi) throw Error(file, k, fmt::format("{} out of range {}..{}", it->dump(), lo, hi));
       return v;
     };
     if (k == "pe_rows") t.pe_rows = static_cast<int>(in(1, 1 << 16));

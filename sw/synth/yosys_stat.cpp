@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <fstream>
 #include <regex>
 
 #include "common/error.hpp"
+#include "common/run_process.hpp"
 
 namespace cello::synth {
 
@@ -17,13 +17,13 @@ SynthStat yosys_synth_stat(const std::vector<std::filesystem::path>& files, cons
                            const std::string& yosys) {
   std::string reads, libs;
   for (const auto& f : files)
-    if (std::find(blackboxes.begin(), blackboxes.end(), f) == blackboxes.end()) reads += fmt::format(" {}", f.string());
-  for (const auto& f : blackboxes) libs += fmt::format("read_verilog -sv -lib {}; ", f.string());
+    if (std::find(blackboxes.begin(), blackboxes.end(), f) == blackboxes.end()) reads.append(" ").append(yosys_quote(f.string()));
+  for (const auto& f : blackboxes) libs += fmt::format("read_verilog -sv -lib {}; ", yosys_quote(f.string()));
   std::string script =
       fmt::format("{}read_verilog -sv{}; hierarchy -check -top {}; synth -top {}; stat", libs, reads, top, top);
-  std::string cmd = fmt::format("{} -q -l {} -p \"{}\" > /dev/null 2>&1", yosys, log.string(), script);
   auto t0 = std::chrono::steady_clock::now();
-  if (std::system(cmd.c_str()) != 0) throw Error(log.string(), top, "yosys failed (see the log)");
+  if (run_process({yosys, "-q", "-l", log.string(), "-p", script}, "/dev/null").exit_code != 0)
+    throw Error(log.string(), top, "yosys failed (see the log)");
   SynthStat st;
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 

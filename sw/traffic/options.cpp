@@ -4,31 +4,23 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <filesystem>
 
 #include "common/error.hpp"
+#include "common/limits.hpp"
 #include "traffic/family.hpp"
 #include "workloads/workloads.hpp"
 
 namespace cello::traffic {
 
 uint64_t parse_bytes(const std::string& text, const std::string& what) {
-  size_t i = 0;
   uint64_t v = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-    if (v > (1ull << 50)) throw Error("", what, fmt::format("'{}' is too large", text));
-    v = v * 10 + static_cast<uint64_t>(text[i++] - '0');
-  }
-  std::string unit = text.substr(i);
-  for (auto& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  uint64_t mul = 0;
-  if (unit.empty() || unit == "B") mul = 1;
-  if (unit == "K" || unit == "KB" || unit == "KIB") mul = 1ull << 10;
-  if (unit == "M" || unit == "MB" || unit == "MIB") mul = 1ull << 20;
-  if (unit == "G" || unit == "GB" || unit == "GIB") mul = 1ull << 30;
-  if (i == 0 || mul == 0 || v == 0)
-    throw Error("", what, fmt::format("'{}' is not a size (e.g. 4MB, 512KB, 4194304)", text));
-  return v * mul;
+  if (!limits::parse_size(text, v))
+    throw Error("", what, fmt::format("'{}' is not a size (e.g. 4MB, 512KB, 4194304) below 16 EB", text));
+  if (v == 0) throw Error("", what, fmt::format("'{}' must not be zero", text));
+  return v;
 }
 
 namespace {
@@ -46,13 +38,15 @@ Dataset named_dataset(const ModelOptions& o, const std::string& name) {
     int n = 16;
     if (name.size() > 4) {
       if (name[4] != ':') throw Error("", "--dataset", "expected hpcg or hpcg:N");
-      try {
-        n = std::stoi(name.substr(5));
-      } catch (...) {
-        throw Error("", "--dataset", "expected hpcg:N with N a grid size");
-      }
+      const char* b = name.data() + 5;
+      const char* e = name.data() + name.size();
+      auto [p, ec] = std::from_chars(b, e, n);
+      if (b == e || ec == std::errc::invalid_argument || p != e)
+        throw Error("", "--dataset", fmt::format("expected hpcg:N with N a whole number, not '{}'", name));
+      if (ec == std::errc::result_out_of_range) n = -1;
     }
-    if (n < 2 || n > 200) throw Error("", "--dataset", "HPCG grid size must be 2..200");
+    if (n < 2 || n > kMaxHpcgGrid)
+      throw Error("", "--dataset", fmt::format("HPCG grid size must be 2..{}", kMaxHpcgGrid));
     return hpcg(n);
   }
   if (name == "shallow_water1") return proxy_matrix("shallow_water1", 81920, 327680, 11);
@@ -111,11 +105,16 @@ Study study_from_options(const ModelOptions& o) {
     throw Error("", "--sram",
                 fmt::format("{} B is not a multiple of {} B (8 ways x 16 B lines)", s.params.sram_bytes,
                             s.params.line_bytes * s.params.ways));
+  // The cache and CHORD simulators keep state per 16 B line: about one byte of
+  // host memory per byte of modelled SRAM.
+  limits::check_memory(s.params.sram_bytes, "", "--sram", fmt::format("modelling {} of SRAM", o.sram));
   s.machine.dram_pj_per_bit = o.pj_per_bit;
-  if (!(o.pj_per_bit >= 0)) throw Error("", "--pj-per-bit", "must not be negative");
+  if (!(o.pj_per_bit >= 0) || !std::isfinite(o.pj_per_bit))
+    throw Error("", "--pj-per-bit", fmt::format("{} must be a finite number, not negative", o.pj_per_bit));
   if (o.bw.empty()) throw Error("", "--bw", "give at least one bandwidth");
   for (double b : o.bw)
-    if (!(b > 0)) throw Error("", "--bw", fmt::format("bandwidth {} GB/s must be positive", b));
+    if (!(b > 0) || !std::isfinite(b))
+      throw Error("", "--bw", fmt::format("bandwidth {} GB/s must be a positive finite number", b));
   s.bandwidths_gbs = o.bw;
   if (o.threads < 1 || o.threads > 64) throw Error("", "--threads", "must be 1..64");
   s.threads = o.threads;

@@ -34,6 +34,11 @@ struct ModelOptions {
   std::string json, csv, svg;
 };
 
+// Largest hpcg:N grid. N = 64 (262144 rows) models in about a minute on two
+// cores; N = 100 took over two minutes for its first configuration alone and
+// N = 200 far longer, with nothing to show meanwhile.
+constexpr int kMaxHpcgGrid = 64;
+
 // "4MB", "512KB", "1MiB", "4194304" -> bytes. Throws cello::Error.
 uint64_t parse_bytes(const std::string& text, const std::string& what);
 

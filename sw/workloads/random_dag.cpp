@@ -89,7 +89,7 @@ std::string random_dag_text(const RandomDagParams& rp) {
         break;
       case 6: {  // host op on small tensors
         out = NN;
-        int args = g.uniform(1, 3);
+        const int args = 2;  // solve(D, G) and omega(Ts, Tt) both take two operands
         body = fmt::format("{}[n2,n] = host {}(", t, g.real() < 0.7 ? "solve" : "omega");
         for (int k = 0; k < args; ++k) body += fmt::format("{}{}[n2,n]", k ? ", " : "", g.pick(NN));
         body += ")";

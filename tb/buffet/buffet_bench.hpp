@@ -137,6 +137,7 @@ class BuffetBench {
         break;
     }
     sim_.settle();
+    sim_.note("unchecked op", static_cast<uint64_t>(op.kind));
     bool ready = op.kind == BuffetOp::Read ? d.rd_req_ready : op.kind == BuffetOp::Shrink ? d.shr_ready : 0;
     if constexpr (F.update) {
       if (op.kind == BuffetOp::Update) {
@@ -335,11 +336,13 @@ class BuffetBench {
       prefer_fill_ = false;
       ++st.fills;
       progress = true;
+      sim_.note("fill", st.fills);
     }
     if (pop) {
       responses_.check(static_cast<uint64_t>(d.rd_rsp_data));
       ++st.responses;
       progress = true;
+      sim_.note("rd_rsp", st.responses);
     }
     sim_.tick();
     return progress;

@@ -144,7 +144,10 @@ class ChordBench {
       sim_.settle();
       bool progress = sample(st);
       sim_.tick();
-      if (progress) last_progress = sim_.cycle();
+      if (progress) {
+        last_progress = sim_.cycle();
+        sim_.note("access", next);
+      }
       if (sim_.cycle() - last_progress > stall_limit)
         fail(fmt::format("no progress for {} cycles (op {} of {}, {} responses, {} model / {} RTL DRAM requests "
                          "outstanding)",

@@ -67,6 +67,7 @@ uint64_t run_vectors(Rng& rng, const std::vector<FmaOperands>& vecs, double in_r
       expected.pop_front();
       ++done;
       idle = 0;
+      sim.note("fma result", done);
     } else if (++idle > 1000) {
       throw Failure("no result for 1000 cycles");
     }

@@ -4,6 +4,11 @@
 // Cycle discipline used by every testbench:
 //   1. drive inputs for this cycle;  2. settle()  (clk low, combinational outputs valid);
 //   3. sample handshakes (valid && ready) and check them;  4. tick()  (rising edge).
+//
+// Cycle watchdog: every testbench records its transactions with note(); when
+// more than watchdog() cycles pass without one, tick() throws Failure naming
+// the cycle and the last transaction, so a hung design fails instead of
+// hanging the test. Default 1,000,000 cycles; CELLO_TB_WATCHDOG=<cycles> sets it.
 #pragma once
 
 #include <verilated.h>
@@ -12,6 +17,8 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+
+#include "harness/stream.hpp"
 
 #if VM_TRACE_FST
 #include <verilated_fst_c.h>
@@ -40,6 +47,7 @@ class Sim {
 #endif
     dut_->clk = 0;
     dut_->rst_n = 0;
+    if (const char* w = std::getenv("CELLO_TB_WATCHDOG")) watchdog_ = std::strtoull(w, nullptr, 10);
   }
   ~Sim() {
 #if VM_TRACE_FST
@@ -52,6 +60,15 @@ class Sim {
 
   V& dut() { return *dut_; }
   uint64_t cycle() const { return cycle_; }
+
+  // Records a transaction (a handshake on `port`, with a value for the message).
+  void note(const char* port, uint64_t value = 0) {
+    last_port_ = port;
+    last_value_ = value;
+    last_cycle_ = cycle_;
+  }
+  uint64_t watchdog() const { return watchdog_; }
+  void set_watchdog(uint64_t cycles) { watchdog_ = cycles; }
 
   // Evaluates with the clock low so combinational outputs reflect this cycle's inputs.
   void settle() {
@@ -66,6 +83,14 @@ class Sim {
     dump();
     ++cycle_;
     dut_->clk = 0;
+    if (watchdog_ && cycle_ - last_cycle_ > watchdog_) {
+      std::string last = last_port_ ? std::string(last_port_) + " " + std::to_string(last_value_) + " at cycle " +
+                                           std::to_string(last_cycle_)
+                                     : std::string("none since the start");
+      last_cycle_ = cycle_;  // one report per hang
+      throw Failure("watchdog: no transaction for " + std::to_string(watchdog_) + " cycles (cycle " +
+                    std::to_string(cycle_) + "); last transaction: " + last);
+    }
   }
   // Holds rst_n low for `cycles` rising edges (inputs as the caller left them).
   void reset(int cycles = 3) {
@@ -90,6 +115,9 @@ class Sim {
   std::unique_ptr<VerilatedFstC> fst_;
 #endif
   uint64_t cycle_ = 0;
+  uint64_t watchdog_ = 1000000;
+  uint64_t last_cycle_ = 0, last_value_ = 0;
+  const char* last_port_ = nullptr;
 };
 
 }  // namespace cello::tb

@@ -107,6 +107,7 @@ class MacArrayDriver {
       }
       op.complete(d.op_ready);
       if (d.status_err) throw Failure(fmt::format("status_err = {:#x}", static_cast<unsigned>(d.status_err)));
+      if (progress) sim_.note("result beats", beats.size());
       idle = progress ? 0 : idle + 1;
       if (idle > stall_limit)
         throw Failure(fmt::format("no progress for {} cycles ({} of {} results, {} ops left)", stall_limit,

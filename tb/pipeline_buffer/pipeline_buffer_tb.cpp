@@ -141,6 +141,7 @@ class PbBench {
         q.pop_front();
         ++st.reads;
         progress = true;
+        sim.note("consumer response", st.reads);
       };
       check_rsp(0, d.imm_rsp_valid, d.imm_rsp_ready, d.imm_rsp_data, hold_imm);
 #if PB_HOLD > 0

@@ -72,6 +72,7 @@ void run(uint64_t seed, int segments, int cycles) {
           ++loads;
         }
         src.complete(true);
+        sim.note("cycle checked", static_cast<uint64_t>(c));
         sim.tick();
       }
     }
