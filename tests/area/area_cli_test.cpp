@@ -169,5 +169,10 @@ TEST_CASE("a bad --sweep key or value exits with 2", "[area][cli][errors]") {
   check_one_line_error(run_cello({"area", "--sweep", "buffets.depth=1"}, "sweep_value"), "buffets[0].depth: value 1 is out of range");
   check_one_line_error(run_cello({"area", "--sweep", "bufets.depth=4"}, "sweep_section"), "unknown section");
   check_one_line_error(run_cello({"area", "--sweep", "buffets.depth"}, "sweep_syntax"), "expected KEY=v1,v2");
-  check_one_line_error(run_cello({"area", "--sweep", "chord.entries=4"}, "sweep_absent"), "no \"chord\" blocks");
+  // A design without CHORD (the embedded default has one): sweeping its keys is an error.
+  fs::create_directories(kWork);
+  const fs::path no_chord = kWork / "no_chord.json";
+  std::ofstream(no_chord) << json{{"name", "no_chord"}, {"buffets", {{{"name", "b"}, {"depth", 64}}}}}.dump();
+  check_one_line_error(run_cello({"area", "--config", no_chord.string(), "--sweep", "chord.entries=4"}, "sweep_absent"),
+                       "no \"chord\" blocks");
 }
