@@ -13,6 +13,7 @@
 #include "pipeline_buffer/pipeline_buffer_gen.hpp"
 #include "regfile/regfile_gen.hpp"
 #include "sv_keywords.hpp"
+#include "top/cmd_decoder_gen.hpp"
 
 namespace cello::gen {
 
@@ -133,6 +134,8 @@ Design generate_design(const HwConfig& cfg) {
   for (const auto& a : cfg.mac_arrays) add_mac_array(d, a);
   for (const auto& f : cfg.regfiles) add_regfile(d, f);
   for (const auto& b : cfg.pipeline_buffers) add_pipeline_buffer(d, b);
+  // The top's parts (docs/top.md); the composed <name>_top follows them.
+  if (cfg.top) add_cmd_decoder(d, cfg.top->name + "_cmd_decoder", arch_of(cfg, "<config>"));
   return d;
 }
 

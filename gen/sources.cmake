@@ -8,6 +8,10 @@ file(GLOB_RECURSE CELLO_GEN_SOURCES CONFIGURE_DEPENDS ${CELLO_GEN_DIR}/*.cpp)
 list(FILTER CELLO_GEN_SOURCES EXCLUDE REGEX "/host/|_fuzz\\.cpp$")
 file(GLOB CELLO_RTL_PRIMITIVES CONFIGURE_DEPENDS ${CELLO_RTL_DIR}/*.sv)
 file(GLOB CELLO_SDC_TEMPLATES CONFIGURE_DEPENDS ${CELLO_SDC_DIR}/*.sdc)
+# The command-stream format table (sw/stream/format.cpp) is shared: the top's
+# command decoder is generated from it. It is its own small library, so the
+# generator (also in the configure-time host build) and cello_sw link one copy.
+set(CELLO_STREAM_FORMAT_SOURCES ${CELLO_SW_DIR}/stream/format.cpp)
 
 function(cello_add_gen_library target)
   set(embedded ${CMAKE_CURRENT_BINARY_DIR}/rtl_primitives.cpp)
@@ -20,8 +24,11 @@ function(cello_add_gen_library target)
     COMMAND ${CMAKE_COMMAND} -DSDC_DIR=${CELLO_SDC_DIR} -DOUT=${sdc} -P ${CELLO_GEN_DIR}/embed_sdc.cmake
     DEPENDS ${CELLO_SDC_TEMPLATES} ${CELLO_GEN_DIR}/embed_sdc.cmake
     COMMENT "Embedding constraints/ SDC templates")
+  add_library(${target}_stream_format STATIC ${CELLO_STREAM_FORMAT_SOURCES})
+  target_include_directories(${target}_stream_format PUBLIC ${CELLO_SW_DIR})
+  target_link_libraries(${target}_stream_format PUBLIC fmt::fmt)
   add_library(${target} STATIC ${CELLO_GEN_SOURCES} ${embedded} ${sdc})
   target_include_directories(${target} PUBLIC ${CELLO_GEN_DIR} ${CELLO_SW_DIR})
-  target_link_libraries(${target} PUBLIC fmt::fmt nlohmann_json::nlohmann_json)
+  target_link_libraries(${target} PUBLIC fmt::fmt nlohmann_json::nlohmann_json ${target}_stream_format)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
 endfunction()

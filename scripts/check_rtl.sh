@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Lint and synthesis gate.
-#   scripts/check_rtl.sh CELLO_BIN CONFIG.json OUT_DIR   generate a config, check every block
+#   scripts/check_rtl.sh CELLO_BIN CONFIG.json OUT_DIR [REGEX]
+#                                     generate a config, check every block (or those whose module name matches REGEX)
 #   scripts/check_rtl.sh --sv FILE.sv TOP                 check one hand-written module
 # Each module must pass `verilator --lint-only -Wall` with no warning at all, and
 # Yosys must synthesise it without inferring a latch.
@@ -29,11 +30,12 @@ if [ "${1:-}" = "--sv" ]; then
   exit
 fi
 
-cello=$1 config=$2 out=$3
+cello=$1 config=$2 out=$3 only=${4:-}
 rm -rf "$out"
 "$cello" gen --config "$config" --out "$out" >/dev/null
 mapfile -t tops < <(grep -o '"module": *"[^"]*"' "$out/manifest.json" | sed 's/.*"module": *"\([^"]*\)"/\1/')
 [ ${#tops[@]} -gt 0 ] || { echo "check_rtl: $config generated no blocks"; exit 1; }
 for top in "${tops[@]}"; do
+  if [ -n "$only" ] && ! [[ $top =~ $only ]]; then continue; fi
   check_top "$out/files.f" "$top" "$out" "$config"
 done

@@ -13,18 +13,6 @@ using stream::Bind;
 using stream::Opcode;
 using stream::Record;
 
-const char* to_string(StatusBit b) {
-  switch (b) {
-    case StatusBit::BadOpcode: return "bad_opcode";
-    case StatusBit::BadField: return "bad_field";
-    case StatusBit::BadTensor: return "bad_tensor";
-    case StatusBit::BadAddress: return "bad_address";
-    case StatusBit::BadOrder: return "bad_order";
-    case StatusBit::ChordError: return "chord_error";
-    case StatusBit::Protocol: return "protocol";
-  }
-  return "?";
-}
 
 namespace {
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }

@@ -15,17 +15,9 @@
 
 namespace cello::exec {
 
-// Status register bits of the top (docs/commands.md).
-enum class StatusBit : uint8_t {
-  BadOpcode = 0,    // unknown opcode
-  BadField = 1,     // a field out of range, reserved bits set, a bad header
-  BadTensor = 2,    // an id never described or described twice, shapes that do not fit the op
-  BadAddress = 3,   // a region outside the DRAM image, misaligned, or overlapping a live one
-  BadOrder = 4,     // read before written, written twice, RF_LOAD not followed by its GEMM, no END
-  ChordError = 5,   // CHORD command for a tensor not bound to CHORD, or on a top without CHORD
-  Protocol = 6,     // port protocol error (RTL only)
-};
-const char* to_string(StatusBit b);
+// Status register bits of the top (docs/commands.md), defined with the format.
+using stream::StatusBit;
+using stream::to_string;
 
 struct TensorDesc {
   bool described = false;

@@ -212,6 +212,19 @@ const OpcodeSpec* find_opcode(const std::string& mnemonic) {
   return nullptr;
 }
 
+const char* to_string(StatusBit b) {
+  switch (b) {
+    case StatusBit::BadOpcode: return "bad_opcode";
+    case StatusBit::BadField: return "bad_field";
+    case StatusBit::BadTensor: return "bad_tensor";
+    case StatusBit::BadAddress: return "bad_address";
+    case StatusBit::BadOrder: return "bad_order";
+    case StatusBit::ChordError: return "chord_error";
+    case StatusBit::Protocol: return "protocol";
+  }
+  return "?";
+}
+
 const char* to_string(Bind b) {
   const auto i = static_cast<size_t>(b);
   return i < 5 ? kBindNames[i] : "?";
@@ -291,21 +304,25 @@ Stream decode(const std::vector<uint8_t>& b, const std::string& file, std::optio
   for (uint64_t i = 0; i < count; ++i) {
     Record& r = s.records[i];
     std::memcpy(r.bytes.data(), &b[kHeaderBytes + kRecordBytes * i], kRecordBytes);
-    const std::string where = fmt::format("record {}", i);
-    const OpcodeSpec* spec = find_opcode(r.bytes[0]);
-    if (!spec) throw Error(file, where, fmt::format("unknown opcode 0x{:02x}", r.bytes[0]));
-    std::array<bool, kRecordBytes> covered{};
-    covered[0] = true;
-    for (const auto& f : spec->fields) {
-      for (size_t k = 0; k < f.bytes; ++k) covered[f.offset + k] = true;
-      std::string why = field_problem(r, f);
-      if (!why.empty()) throw Error(file, where, std::string(spec->name) + " " + why);
-    }
-    for (size_t k = 0; k < kRecordBytes; ++k)
-      if (!covered[k] && r.bytes[k])
-        throw Error(file, where, fmt::format("{}: reserved byte {} is 0x{:02x}, must be 0", spec->name, k, r.bytes[k]));
+    if (std::string why = record_problem(r); !why.empty()) throw Error(file, fmt::format("record {}", i), why);
   }
   return s;
+}
+
+std::string record_problem(const Record& r) {
+  const OpcodeSpec* spec = find_opcode(r.bytes[0]);
+  if (!spec) return fmt::format("unknown opcode 0x{:02x}", r.bytes[0]);
+  std::array<bool, kRecordBytes> covered{};
+  covered[0] = true;
+  for (const auto& f : spec->fields) {
+    for (size_t k = 0; k < f.bytes; ++k) covered[f.offset + k] = true;
+    std::string why = field_problem(r, f);
+    if (!why.empty()) return std::string(spec->name) + " " + why;
+  }
+  for (size_t k = 0; k < kRecordBytes; ++k)
+    if (!covered[k] && r.bytes[k])
+      return fmt::format("{}: reserved byte {} is 0x{:02x}, must be 0", spec->name, k, r.bytes[k]);
+  return "";
 }
 
 std::string disassemble(const Record& r) {

@@ -53,6 +53,20 @@ constexpr uint8_t kTensorInput = 1, kTensorOutput = 2, kTensorChord = 4, kTensor
 // Launch flags.
 constexpr uint8_t kLaunchRelu = 1, kLaunchCont = 2, kLaunchWithC = 4;
 
+// Status register bits of the top (docs/commands.md, "Status"): one sticky bit
+// per class of illegal command.
+enum class StatusBit : uint8_t {
+  BadOpcode = 0,    // unknown opcode
+  BadField = 1,     // a field out of range, reserved bits set, a bad header
+  BadTensor = 2,    // an id never described or described twice, shapes that do not fit the op
+  BadAddress = 3,   // a region outside the DRAM image, misaligned, or overlapping a live one
+  BadOrder = 4,     // read before written, written twice, RF_LOAD not followed by its GEMM, no END
+  ChordError = 5,   // CHORD command for a tensor not bound to CHORD, or on a top without CHORD
+  Protocol = 6,     // port protocol error (RTL only)
+};
+constexpr int kStatusBits = 7;
+const char* to_string(StatusBit b);
+
 // How a field prints and parses.
 enum class FieldKind {
   Uint,      // decimal
@@ -112,6 +126,11 @@ struct Stream {
   Header header;
   std::vector<Record> records;
 };
+
+// The first problem of one record against the field table, "" when there is
+// none: an unknown opcode, a field out of range, a reserved byte that is not 0.
+// decode() reports exactly these; the top's command decoder checks the same.
+std::string record_problem(const Record& r);
 
 // Binary form. encode() writes exactly what decode() reads.
 std::vector<uint8_t> encode(const Stream& s);
