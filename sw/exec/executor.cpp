@@ -110,10 +110,7 @@ class Runner {
         }
         break;
       case Opcode::Host:
-        if (op.fn == stream::HostFn::Solve)
-          z = golden::solve32(value(op.a), value(op.b), static_cast<int>(desc(op.a).rows), static_cast<int>(desc(op.b).cols));
-        else
-          z = golden::omega32(value(op.a), value(op.b), static_cast<int>(desc(op.a).rows));
+        z = host_value(op.fn, value(op.a), desc(op.a), value(op.b), desc(op.b));
         break;
       default: break;
     }
@@ -413,6 +410,24 @@ std::vector<float> read_dense(const std::vector<uint8_t>& image, const TensorDes
     for (uint64_t c = 0; c < t.cols; ++c)
       v[static_cast<size_t>(r * t.cols + c)] = std::bit_cast<float>(load32(image, t.base + 4 * t.offset(r, c)));
   return v;
+}
+
+void write_dense(std::vector<uint8_t>& image, const TensorDesc& t, const std::vector<float>& v) {
+  for (uint64_t byte = 0; byte < t.bytes; byte += 4) {
+    const uint64_t e = byte / 4;  // stored word index
+    uint32_t bits = 0;
+    if (e < uint64_t{t.rows} * t.cols) {
+      const uint64_t r = t.col_major() ? e % t.rows : e / t.cols, c = t.col_major() ? e / t.rows : e % t.cols;
+      bits = std::bit_cast<uint32_t>(v.at(static_cast<size_t>(r * t.cols + c)));
+    }
+    store32(image, t.base + byte, bits);
+  }
+}
+
+std::vector<float> host_value(stream::HostFn fn, const std::vector<float>& a, const TensorDesc& ad,
+                              const std::vector<float>& b, const TensorDesc& bd) {
+  if (fn == stream::HostFn::Solve) return golden::solve32(a, b, static_cast<int>(ad.rows), static_cast<int>(bd.cols));
+  return golden::omega32(a, b, static_cast<int>(ad.rows));
 }
 
 Result execute(const stream::Stream& s, const std::string& file, const arch::Arch& a, std::vector<uint8_t> image,

@@ -60,7 +60,16 @@ Result execute(const stream::Stream& s, const std::string& file, const arch::Arc
 std::vector<uint8_t> initial_image(const ir::Program& p, const stream::Compiled& c, const mtx::Csr& a,
                                    const std::map<std::string, std::vector<float>>& dense, unsigned granule_bytes);
 
-// fp32 values of a dense tensor as stored in an image.
+// fp32 values of a dense tensor as stored in an image (row-major values).
 std::vector<float> read_dense(const std::vector<uint8_t>& image, const TensorDesc& t);
+// Stores row-major values `v` into the tensor's region (its storage order; the
+// padding bytes up to the region's end become 0).
+void write_dense(std::vector<uint8_t>& image, const TensorDesc& t, const std::vector<float>& v);
+
+// The HOST functions in their documented fp32 order (docs/commands.md):
+// solve(D, G) = D^-1 G, omega(Ts, Tt) = (tr Ts / tr Tt) I. The executor and the
+// testbench host loop both call this.
+std::vector<float> host_value(stream::HostFn fn, const std::vector<float>& a, const TensorDesc& ad,
+                              const std::vector<float>& b, const TensorDesc& bd);
 
 }  // namespace cello::exec
