@@ -27,6 +27,13 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 }
 }  // namespace
 
+nlohmann::json block_entry(const SvModule& m, const std::string& kind, const nlohmann::json& params) {
+  nlohmann::json ports = nlohmann::json::array();
+  for (const auto& p : m.ports())
+    ports.push_back({{"name", p.name}, {"dir", p.dir == Dir::In ? "input" : "output"}, {"width", p.width}});
+  return {{"kind", kind}, {"module", m.name()}, {"params", params}, {"ports", ports}};
+}
+
 std::string config_hash(const nlohmann::json& config) {
   uint64_t h = 1469598103934665603ULL;
   for (unsigned char c : config.dump()) {  // nlohmann::json objects dump with sorted keys

@@ -20,6 +20,9 @@ struct Design {
   nlohmann::json blocks = nlohmann::json::array();  // manifest entry per generated block
 };
 
+// The manifest entry of a generated block: kind, module name, params and ports.
+nlohmann::json block_entry(const SvModule& m, const std::string& kind, const nlohmann::json& params);
+
 // Writes the design; returns the list of files in filelist order.
 std::vector<std::filesystem::path> write_design(const Design& design, const nlohmann::json& config,
                                                 const std::filesystem::path& out_dir);

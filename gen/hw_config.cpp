@@ -14,6 +14,7 @@
 #include "regfile/regfile_gen.hpp"
 #include "sv_keywords.hpp"
 #include "top/cmd_decoder_gen.hpp"
+#include "top/load_unit_gen.hpp"
 
 namespace cello::gen {
 
@@ -135,7 +136,11 @@ Design generate_design(const HwConfig& cfg) {
   for (const auto& f : cfg.regfiles) add_regfile(d, f);
   for (const auto& b : cfg.pipeline_buffers) add_pipeline_buffer(d, b);
   // The top's parts (docs/top.md); the composed <name>_top follows them.
-  if (cfg.top) add_cmd_decoder(d, cfg.top->name + "_cmd_decoder", arch_of(cfg, "<config>"));
+  if (cfg.top) {
+    const arch::Arch a = arch_of(cfg, "<config>");
+    add_cmd_decoder(d, cfg.top->name + "_cmd_decoder", a);
+    add_load_unit(d, cfg.top->name + "_load_unit", load_unit_shape(a));
+  }
   return d;
 }
 

@@ -280,10 +280,7 @@ assign status        = status_q;
 assign err_record    = err_record_q;
 assign err_in_header = err_hdr_q;)");
 
-  nlohmann::json ports = nlohmann::json::array();
-  for (const auto& p : m.ports())
-    ports.push_back({{"name", p.name}, {"dir", p.dir == Dir::In ? "input" : "output"}, {"width", p.width}});
-  design.blocks.push_back({{"kind", "cmd_decoder"}, {"module", module}, {"params", params}, {"ports", ports}});
+  design.blocks.push_back(block_entry(m, "cmd_decoder", params));
   design.modules.push_back(std::move(m));
 }
 

@@ -1,0 +1,169 @@
+#include "top/load_unit_gen.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "sv_module.hpp"
+
+namespace cello::gen {
+
+namespace {
+int pow2_at_least(double v) {
+  int p = 1;
+  while (p < v) p *= 2;
+  return p;
+}
+int log2i(int v) {
+  int b = 0;
+  while ((1 << b) < v) ++b;
+  return b;
+}
+}  // namespace
+
+LoadUnitShape load_unit_shape(const arch::Arch& a) {
+  LoadUnitShape s;
+  s.granule_bytes = static_cast<int>(a.granule_bytes);
+  s.addr_bits = bits_for(static_cast<long long>(a.memory_bytes - 1));
+  const double in_flight = std::ceil(a.dram_latency * a.dram_bytes_per_cycle / a.granule_bytes) + 2;
+  s.lines = std::clamp(pow2_at_least(in_flight), 4, 64);
+  s.queue = std::clamp(pow2_at_least(a.dram_latency + 8.0), 16, 512);
+  return s;
+}
+
+void add_load_unit(Design& design, const std::string& module, const LoadUnitShape& s) {
+  const int G = s.granule_bytes, GB = log2i(G), GW = G / 4, AW = s.addr_bits, D = s.lines, LW = log2i(D),
+            F = s.queue, FW = log2i(F), UW = FW + 1, OW = GB - 2;
+  SvModule m(module,
+             "Load unit of the top: 32-bit word reads served from DRAM one granule at a time.\n"
+             "Consecutive reads of the same granule share one DRAM request; reads of different\n"
+             "granules are in flight together, one line each, and their responses may return in\n"
+             "any order (dram_rsp_tag names the line). Words leave in request order. inval closes\n"
+             "the open line so that the next read of its granule goes to DRAM again.");
+  const nlohmann::json params = {{"granule_bytes", G}, {"addr_bits", AW}, {"lines", D}, {"queue", F}};
+  m.record_config(params);
+  m.input("clk", 1, "clock");
+  m.input("rst_n", 1, "synchronous active-low reset");
+  m.input("inval", 1, "close the open line before this cycle's read (pulse between ops)");
+  m.input("req_valid", 1, "read: a word address is offered");
+  m.output("req_ready", 1, "read: taken");
+  m.input("req_word", AW - 2, "read: word address (byte address / 4)");
+  m.output("rsp_valid", 1, "word out: the oldest read's data is here");
+  m.input("rsp_ready", 1, "word out: taken");
+  m.output("rsp_data", 32, "word out: data");
+  m.output("dram_req_valid", 1, "DRAM read request");
+  m.input("dram_req_ready", 1, "DRAM read request taken");
+  m.output("dram_req_addr", AW, "DRAM: granule-aligned byte address");
+  m.output("dram_req_tag", LW, "DRAM: line the response fills");
+  m.input("dram_rsp_valid", 1, "DRAM read response");
+  m.output("dram_rsp_ready", 1, "always ready: every request has its line reserved");
+  m.input("dram_rsp_data", 8 * G, "DRAM: granule data, byte k at [8k +: 8]");
+  m.input("dram_rsp_tag", LW, "DRAM: line of the response");
+  m.output("idle", 1, "no read waiting (every requested word has left)");
+  m.localparam("LINES", std::to_string(D), "granule lines");
+  m.localparam("QUEUE", std::to_string(F), "reads in flight");
+
+  m.array("line_data_q", 8 * G, D, "line data");
+  m.signal("line_valid_q", D, "line holds its granule");
+  m.array("uses_q", UW, D, "reads waiting on each line");
+  m.signal("alloc_q", LW, "next line to allocate");
+  m.signal("free_q", LW, "oldest allocated line");
+  m.signal("lines_q", LW + 1, "allocated lines");
+  m.signal("open_valid_q", 1, "a line is open for coalescing");
+  m.signal("open_line_q", LW, "the open line");
+  m.signal("open_gran_q", AW - GB, "granule of the open line");
+  m.array("q_line_q", LW, F, "read queue: line of each read");
+  if (GW > 1) m.array("q_off_q", OW, F, "read queue: word offset in the granule");
+  m.signal("q_head_q", FW, "read queue head");
+  m.signal("q_tail_q", FW, "read queue tail");
+  m.signal("q_count_q", FW + 1, "reads in the queue");
+  m.signal("req_gran", AW - GB, "granule of the offered read");
+  m.signal("hit_open", 1, "the offered read coalesces into the open line");
+  m.signal("line_avail", 1, "a line can be allocated");
+  m.signal("q_space", 1, "the read queue has room");
+  m.signal("take", 1, "a read is taken");
+  m.signal("new_line", 1, "the read allocates a line and requests its granule");
+  m.signal("word_line", LW, "line of the read taken");
+  m.signal("head_line", LW, "line of the oldest read");
+  m.signal("pop", 1, "the oldest read's word leaves");
+  m.signal("free_now", 1, "the oldest line is released");
+
+  const std::string off_expr = fmt::format("req_word[{}:0]", GB - 3);
+  const std::string word_sel = GW > 1 ? "line_data_q[head_line][32*q_off_q[q_head_q] +: 32]" : "line_data_q[head_line]";
+  m.section("Read side: coalesce or allocate a line", fmt::format(R"(
+assign req_gran   = req_word[{AW1}:{GB}];
+assign hit_open   = open_valid_q && !inval && (req_gran == open_gran_q);
+assign line_avail = (lines_q != {LW1}'d{D});
+assign q_space    = (q_count_q != {FW1}'(QUEUE));
+// A read of a new granule is taken only with its DRAM request (valid does not wait for ready).
+assign dram_req_valid = req_valid && !hit_open && line_avail && q_space;
+assign dram_req_addr  = {{req_gran, {GBB}'d0}};
+assign dram_req_tag   = alloc_q;
+assign req_ready      = q_space && (hit_open || (line_avail && dram_req_ready));
+assign take           = req_valid && req_ready;
+assign new_line       = take && !hit_open;
+assign word_line      = hit_open ? open_line_q : alloc_q;)",
+                                                                    fmt::arg("AW1", AW - 3), fmt::arg("GB", GB - 2), fmt::arg("GBB", GB),
+                                                                    fmt::arg("LW1", LW + 1), fmt::arg("D", D),
+                                                                    fmt::arg("FW1", FW + 1)));
+  m.section("Word side: in request order", fmt::format(R"(
+assign head_line      = q_line_q[q_head_q];
+assign rsp_valid      = (q_count_q != {FW1}'d0) && line_valid_q[head_line];
+assign rsp_data       = {SEL};
+assign pop            = rsp_valid && rsp_ready;
+assign dram_rsp_ready = 1'b1;
+assign idle           = (q_count_q == {FW1}'d0);
+// The oldest line is released once no read waits on it and it is not open.
+assign free_now = (lines_q != {LW1}'d0) && line_valid_q[free_q] && (uses_q[free_q] == {UW}'d0)
+               && !(open_valid_q && (open_line_q == free_q));)",
+                                                           fmt::arg("FW1", FW + 1), fmt::arg("SEL", word_sel),
+                                                           fmt::arg("LW1", LW + 1), fmt::arg("UW", UW)));
+  m.section("State", fmt::format(R"(
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    line_valid_q <= '0;
+    alloc_q      <= '0;
+    free_q       <= '0;
+    lines_q      <= '0;
+    open_valid_q <= 1'b0;
+    open_line_q  <= '0;
+    open_gran_q  <= '0;
+    q_head_q     <= '0;
+    q_tail_q     <= '0;
+    q_count_q    <= '0;
+    for (int i = 0; i < LINES; i++) uses_q[i] <= '0;
+  end else begin
+    if (inval) open_valid_q <= 1'b0;
+    if (new_line) begin
+      alloc_q      <= alloc_q + {LW}'d1;
+      open_valid_q <= 1'b1;
+      open_line_q  <= alloc_q;
+      open_gran_q  <= req_gran;
+    end
+    lines_q <= lines_q + {{{LW}'d0, new_line}} - {{{LW}'d0, free_now}};
+    if (free_now) begin
+      free_q               <= free_q + {LW}'d1;
+      line_valid_q[free_q] <= 1'b0;
+    end
+    if (dram_rsp_valid) line_valid_q[dram_rsp_tag] <= 1'b1;
+    for (int i = 0; i < LINES; i++)
+      uses_q[i] <= uses_q[i] + {{{UW1}'d0, take && (word_line == {LW}'(i))}}
+                             - {{{UW1}'d0, pop && (head_line == {LW}'(i))}};
+    if (take) begin
+      q_line_q[q_tail_q] <= word_line;
+{OFF}      q_tail_q           <= q_tail_q + {FW}'d1;
+    end
+    if (pop) q_head_q <= q_head_q + {FW}'d1;
+    q_count_q <= q_count_q + {{{FW}'d0, take}} - {{{FW}'d0, pop}};
+  end
+end
+always_ff @(posedge clk)
+  if (dram_rsp_valid) line_data_q[dram_rsp_tag] <= dram_rsp_data;)",
+                                                fmt::arg("LW", LW), fmt::arg("UW1", UW - 1), fmt::arg("FW", FW),
+                                                fmt::arg("OFF", GW > 1 ? fmt::format("      q_off_q[q_tail_q]  <= {};\n", off_expr) : std::string())));
+  design.blocks.push_back(block_entry(m, "load_unit", params));
+  design.modules.push_back(std::move(m));
+}
+
+}  // namespace cello::gen

@@ -1,0 +1,29 @@
+// `<top>_load_unit`: word reads for the top's address generators, served from
+// DRAM a granule at a time. Consecutive reads of one granule share one DRAM
+// request (coalescing, as the traffic models count it); requests to different
+// granules are in flight together (up to LINES), their responses may return in
+// any order (the tag names the line), and words leave in request order.
+// `inval` closes the open line, so the next read of that granule goes to DRAM
+// again (the sequencer pulses it between ops, after writes). docs/top.md.
+#pragma once
+
+#include <string>
+
+#include "arch/arch.hpp"
+#include "design.hpp"
+
+namespace cello::gen {
+
+struct LoadUnitShape {
+  int granule_bytes = 16;
+  int addr_bits = 30;   // byte address width (covers top.memory_mb)
+  int lines = 32;       // granules in flight or held (power of two)
+  int queue = 128;      // words requested and not yet returned (power of two)
+};
+
+// Enough lines to cover the DRAM latency at full bandwidth, within [4, 64].
+LoadUnitShape load_unit_shape(const arch::Arch& a);
+
+void add_load_unit(Design& design, const std::string& module, const LoadUnitShape& s);
+
+}  // namespace cello::gen

@@ -1,0 +1,153 @@
+// Randomised test of the top's load unit (`<top>_load_unit`) with the testbench
+// DRAM model: word-read streams of every shape (sequential runs, strides,
+// random words, one word again and again) under random stalls on the read and
+// word ports, DRAM latency fixed or random, responses in or out of order, and
+// several bandwidths. Every word must equal the image's word; the DRAM reads
+// must equal the reference count of coalescing (one per change of granule, and
+// one after each inval); between phases the image changes and inval must make
+// the new data visible. Built once per top config (Vload).
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <cstring>
+#include <vector>
+
+#include "Vload.h"
+#include "harness/dram_model.hpp"
+#include "harness/rng.hpp"
+#include "harness/sim.hpp"
+#include "harness/stream.hpp"
+#include "mac_array/port_words.hpp"
+#include "top/load_unit_gen.hpp"
+#include "top/top_config.hpp"
+
+using namespace cello;
+using namespace cello::tb;
+
+namespace {
+
+constexpr uint64_t kImageWords = 1 << 14;  // 64 KiB of the address space
+
+std::vector<uint64_t> phase_reads(Rng& rng) {
+  std::vector<uint64_t> w;
+  const int pieces = 1 + static_cast<int>(rng.below(6));
+  for (int p = 0; p < pieces; ++p) {
+    const uint64_t n = 1 + rng.below(300);
+    uint64_t at = rng.below(kImageWords);
+    switch (rng.below(4)) {
+      case 0:  // sequential run
+        for (uint64_t i = 0; i < n; ++i) w.push_back((at + i) % kImageWords);
+        break;
+      case 1: {  // strided
+        const uint64_t stride = 1 + rng.below(40);
+        for (uint64_t i = 0; i < n; ++i) w.push_back((at + i * stride) % kImageWords);
+        break;
+      }
+      case 2:  // random words
+        for (uint64_t i = 0; i < n; ++i) w.push_back(rng.below(kImageWords));
+        break;
+      default:  // one word again and again
+        for (uint64_t i = 0; i < n; ++i) w.push_back(at);
+        break;
+    }
+  }
+  return w;
+}
+
+void run(uint64_t seed, int segments) {
+  const arch::Arch a = gen::load_arch(TOP_CONFIG);
+  const unsigned G = a.granule_bytes, GW = G / 4;
+  Rng rng(seed_from_env(seed));
+  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  Sim<Vload> sim;
+  auto& d = sim.dut();
+  uint64_t words_checked = 0, dram_reads = 0;
+  try {
+    for (int seg = 0; seg < segments; ++seg) {
+      std::vector<uint8_t> image(kImageWords * 4);
+      for (auto& b : image) b = static_cast<uint8_t>(rng.bits(8));
+      DramTiming t;
+      t.granule_bytes = G;
+      t.bytes_per_cycle = std::vector<double>{4, 16, 64}[rng.below(3)];
+      t.latency_min = std::vector<uint64_t>{1, 5, 100}[rng.below(3)];
+      t.latency_max = rng.chance(0.5) ? t.latency_min : t.latency_min + rng.below(150);
+      t.in_order = rng.chance(0.5);
+      DramModel dram(image, t, rng);
+      const double req_rate = rng.chance(0.3) ? 1.0 : 0.1 + 0.9 * static_cast<double>(rng.below(100)) / 100.0;
+      const double rsp_rate = rng.chance(0.3) ? 1.0 : 0.1 + 0.9 * static_cast<double>(rng.below(100)) / 100.0;
+      d.req_valid = 0;
+      d.inval = 0;
+      d.dram_rsp_valid = 0;
+      sim.reset();
+      uint64_t expect_reads = 0, last_word = 0;
+      for (int phase = 0; phase < 4; ++phase) {
+        std::vector<uint64_t> reads = phase_reads(rng);
+        // Often start where the last phase ended, on a word that just changed:
+        // only inval stops the read from coalescing into the stale open line.
+        if (phase > 0 && rng.chance(0.5)) reads.insert(reads.begin(), last_word);
+        last_word = reads.back();
+        // Reference coalescing: a DRAM read at every change of granule, and
+        // at the first read after inval (each phase starts with one).
+        for (size_t i = 0; i < reads.size(); ++i)
+          if (i == 0 || reads[i] / GW != reads[i - 1] / GW) ++expect_reads;
+        Source<uint64_t> src(rng, req_rate);
+        for (uint64_t w : reads) src.push(w);
+        size_t returned = 0;
+        bool inval = phase > 0;  // pulse once at the start of every later phase
+        while (returned < reads.size()) {
+          const bool v = src.drive();
+          d.req_valid = v;
+          if (v) d.req_word = src.item();
+          d.inval = inval;
+          d.rsp_ready = rng.chance(rsp_rate);
+          d.dram_req_ready = dram.req_ready();
+          const DramResponse* r = dram.response();
+          d.dram_rsp_valid = r != nullptr;
+          if (r) {
+            std::vector<uint32_t> words(GW);
+            std::memcpy(words.data(), r->data.data(), G);
+            put_words(d.dram_rsp_data, words);
+            d.dram_rsp_tag = static_cast<uint32_t>(r->tag);
+          }
+          sim.settle();
+          if (d.dram_req_valid && d.dram_req_ready) {
+            dram.accept({d.dram_req_addr, false, {}, d.dram_req_tag});
+            ++dram_reads;
+          }
+          if (r && d.dram_rsp_ready) dram.taken();
+          if (d.rsp_valid && d.rsp_ready) {
+            const uint64_t w = reads[returned];
+            uint32_t want;
+            std::memcpy(&want, &image[4 * w], 4);
+            if (d.rsp_data != want)
+              throw Failure(fmt::format("read {} of phase {} (word {:#x}): {:08x}, expected {:08x}", returned, phase, w,
+                                        d.rsp_data, want));
+            ++returned;
+            ++words_checked;
+            sim.note("word", w);
+          }
+          if (src.complete(d.req_ready)) sim.note("read");
+          inval = false;
+          sim.tick();
+          dram.tick();
+        }
+        // Idle between phases: then the image changes (as stores would change it).
+        sim.settle();
+        if (!d.idle) throw Failure("not idle after every word returned");
+        for (int k = 0; k < 64; ++k) image[rng.below(image.size())] ^= static_cast<uint8_t>(1 + rng.below(255));
+        image[4 * last_word] ^= static_cast<uint8_t>(1 + rng.below(255));
+      }
+      const uint64_t got = dram.bytes_read() / G;
+      if (got != expect_reads)
+        throw Failure(fmt::format("segment {}: {} DRAM reads, the coalescing reference says {}", seg, got, expect_reads));
+    }
+  } catch (const Failure& f) {
+    FAIL(f.what() << " at cycle " << sim.cycle());
+  }
+  fmt::print("load unit: {} words checked, {} DRAM reads\n", words_checked, dram_reads);
+  CHECK(words_checked > 0);
+}
+
+}  // namespace
+
+TEST_CASE("load unit: every read stream shape, DRAM timing and stall pattern", "[top][load_unit]") { run(11, 60); }
