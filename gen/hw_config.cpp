@@ -15,6 +15,7 @@
 #include "sv_keywords.hpp"
 #include "top/cmd_decoder_gen.hpp"
 #include "top/load_unit_gen.hpp"
+#include "top/store_unit_gen.hpp"
 
 namespace cello::gen {
 
@@ -140,6 +141,7 @@ Design generate_design(const HwConfig& cfg) {
     const arch::Arch a = arch_of(cfg, "<config>");
     add_cmd_decoder(d, cfg.top->name + "_cmd_decoder", a);
     add_load_unit(d, cfg.top->name + "_load_unit", load_unit_shape(a));
+    add_store_unit(d, cfg.top->name + "_store_unit", load_unit_shape(a));
   }
   return d;
 }

@@ -2,7 +2,7 @@
 // both ready/valid, moving one granule per request, with a configurable latency
 // (fixed, or uniformly random in [min, max]) and bandwidth (bytes per cycle, a
 // token bucket, so 16 B/cycle with 32 B granules accepts a request every other
-// cycle). Every request gets a response carrying its tag: read data, or a write
+// cycle). Writes carry byte enables. Every request gets a response carrying its tag: read data, or a write
 // acknowledgement once the write has landed (what a FENCE waits for).
 //
 // A request accepted in cycle c is offered as a response from cycle c + latency
@@ -46,6 +46,7 @@ struct DramRequest {
   bool write = false;
   std::vector<uint8_t> data;  // write data: granule_bytes
   uint64_t tag = 0;
+  std::vector<bool> strb;     // write byte enables (empty: every byte)
 };
 
 struct DramResponse {
@@ -97,7 +98,9 @@ class DramModel {
     rsp.due = cycle_ + (t_.latency_min == t_.latency_max ? t_.latency_min : rng_.range(t_.latency_min, t_.latency_max));
     if (r.write) {
       if (r.data.size() != g) throw Failure("DRAM: write data is not one granule");
-      std::memcpy(&mem_[r.addr], r.data.data(), g);
+      if (!r.strb.empty() && r.strb.size() != g) throw Failure("DRAM: write byte enables are not one granule");
+      for (uint64_t b = 0; b < g; ++b)
+        if (r.strb.empty() || r.strb[b]) mem_[r.addr + b] = r.data[b];
       count(r.addr, g, true);
     } else {
       rsp.data.assign(mem_.begin() + static_cast<std::ptrdiff_t>(r.addr), mem_.begin() + static_cast<std::ptrdiff_t>(r.addr + g));
