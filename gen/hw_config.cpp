@@ -14,6 +14,7 @@
 #include "regfile/regfile_gen.hpp"
 #include "sv_keywords.hpp"
 #include "top/cmd_decoder_gen.hpp"
+#include "top/dram_arbiter_gen.hpp"
 #include "top/load_unit_gen.hpp"
 #include "top/store_unit_gen.hpp"
 
@@ -141,7 +142,13 @@ Design generate_design(const HwConfig& cfg) {
     const arch::Arch a = arch_of(cfg, "<config>");
     add_cmd_decoder(d, cfg.top->name + "_cmd_decoder", a);
     add_load_unit(d, cfg.top->name + "_load_unit", load_unit_shape(a));
-    add_store_unit(d, cfg.top->name + "_store_unit", load_unit_shape(a));
+    const LoadUnitShape mem = load_unit_shape(a);
+    add_store_unit(d, cfg.top->name + "_store_unit", mem);
+    DramArbiterShape arb;
+    arb.granule_bytes = mem.granule_bytes;
+    arb.addr_bits = mem.addr_bits;
+    arb.tag_bits = bits_for(mem.lines - 1);  // the load unit's line tags are the widest
+    add_dram_arbiter(d, cfg.top->name + "_dram_arb", arb);
   }
   return d;
 }

@@ -1,0 +1,118 @@
+#include "top/dram_arbiter_gen.hpp"
+
+#include <fmt/format.h>
+
+#include "sv_module.hpp"
+
+namespace cello::gen {
+
+void add_dram_arbiter(Design& design, const std::string& module, const DramArbiterShape& s) {
+  const int N = s.clients, G = s.granule_bytes, AW = s.addr_bits, TW = s.tag_bits, CB = bits_for(N - 1);
+  SvModule m(module,
+             "DRAM arbiter of the top: one DRAM port shared by N clients. Each cycle the request\n"
+             "slot is free (or leaving) it takes the next valid client after the last one granted\n"
+             "(round robin), so no client waits for more than N-1 grants of the others. The DRAM tag\n"
+             "is {client, client tag}; each response goes back to the client its tag names.");
+  const nlohmann::json params = {{"clients", N}, {"granule_bytes", G}, {"addr_bits", AW}, {"tag_bits", TW}};
+  m.record_config(params);
+  m.note("Client c's signals are the slices [c*W +: W] of the c_* ports.");
+  m.input("clk", 1, "clock");
+  m.input("rst_n", 1, "synchronous active-low reset");
+  m.input("c_req_valid", N, "client requests");
+  m.output("c_req_ready", N, "client request taken");
+  m.input("c_req_addr", N * AW, "client: granule-aligned byte address");
+  m.input("c_req_write", N, "client: write");
+  m.input("c_req_wdata", N * 8 * G, "client: write data");
+  m.input("c_req_strb", N * G, "client: write byte enables");
+  m.input("c_req_tag", N * TW, "client: tag");
+  m.output("c_rsp_valid", N, "client responses");
+  m.input("c_rsp_ready", N, "client response taken");
+  m.output("c_rsp_rdata", 8 * G, "response data (shared by the clients)");
+  m.output("c_rsp_tag", TW, "response: the client's tag");
+  m.output("dram_req_valid", 1, "DRAM request");
+  m.input("dram_req_ready", 1, "DRAM request taken");
+  m.output("dram_req_addr", AW, "DRAM: granule-aligned byte address");
+  m.output("dram_req_write", 1, "DRAM: write");
+  m.output("dram_req_wdata", 8 * G, "DRAM: write data");
+  m.output("dram_req_strb", G, "DRAM: write byte enables");
+  m.output("dram_req_tag", CB + TW, "DRAM: {client, client tag}");
+  m.input("dram_rsp_valid", 1, "DRAM response");
+  m.output("dram_rsp_ready", 1, "DRAM response taken");
+  m.input("dram_rsp_rdata", 8 * G, "DRAM: read data");
+  m.input("dram_rsp_tag", CB + TW, "DRAM: the request's tag");
+
+  m.signal("slot_valid_q", 1, "the request slot holds a request");
+  m.signal("slot_addr_q", AW, "slot: address");
+  m.signal("slot_write_q", 1, "slot: write");
+  m.signal("slot_wdata_q", 8 * G, "slot: write data");
+  m.signal("slot_strb_q", G, "slot: byte enables");
+  m.signal("slot_tag_q", CB + TW, "slot: DRAM tag");
+  m.signal("last_q", CB, "client granted last");
+  m.signal("slot_free", 1, "the slot can take a request this cycle");
+  m.signal("grant_any", 1, "a client is granted");
+  m.signal("grant", CB, "the client granted");
+  m.signal("rsp_client", CB, "client the response belongs to");
+
+  // Round robin: the first valid client after last_q, in the order last+1 .. last+N
+  // (the assignments run from the farthest to the nearest, so the nearest wins).
+  std::string pick = "  case (last_q)\n";
+  for (int last = 0; last < N; ++last) {
+    pick += fmt::format("    {}: begin\n", sv_const(CB, last));
+    for (int k = N; k >= 1; --k) {
+      const int c = (last + k) % N;
+      pick += fmt::format("      if (c_req_valid[{0}]) grant = {1};\n", c, sv_const(CB, c));
+    }
+    pick += "    end\n";
+  }
+  if ((1 << CB) != N) pick += "    default: ;\n";
+  pick += "  endcase\n";
+  m.section("Grant", fmt::format(R"(
+assign slot_free = !slot_valid_q || dram_req_ready;
+assign grant_any = slot_free && (c_req_valid != '0);
+always_comb begin
+  grant = last_q;
+{PICK}end
+always_comb begin
+  c_req_ready = '0;
+  if (grant_any) c_req_ready[grant] = 1'b1;
+end)",
+                                 fmt::arg("PICK", pick)));
+  m.section("Request slot and responses", fmt::format(R"(
+assign dram_req_valid = slot_valid_q;
+assign dram_req_addr  = slot_addr_q;
+assign dram_req_write = slot_write_q;
+assign dram_req_wdata = slot_wdata_q;
+assign dram_req_strb  = slot_strb_q;
+assign dram_req_tag   = slot_tag_q;
+assign rsp_client     = dram_rsp_tag[{TW} +: {CB}];
+assign c_rsp_rdata    = dram_rsp_rdata;
+assign c_rsp_tag      = dram_rsp_tag[{TW1}:0];
+assign dram_rsp_ready = c_rsp_ready[rsp_client];
+always_comb begin
+  c_rsp_valid = '0;
+  c_rsp_valid[rsp_client] = dram_rsp_valid;
+end
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    slot_valid_q <= 1'b0;
+    last_q       <= {LASTINIT};
+  end else if (slot_free) begin
+    slot_valid_q <= grant_any;
+    if (grant_any) begin
+      last_q       <= grant;
+      slot_addr_q  <= c_req_addr[{AW}*grant +: {AW}];
+      slot_write_q <= c_req_write[grant];
+      slot_wdata_q <= c_req_wdata[{GD}*grant +: {GD}];
+      slot_strb_q  <= c_req_strb[{G}*grant +: {G}];
+      slot_tag_q   <= {{grant, c_req_tag[{TW}*grant +: {TW}]}};
+    end
+  end
+end)",
+                                                          fmt::arg("TW", TW), fmt::arg("TW1", TW - 1), fmt::arg("CB", CB),
+                                                          fmt::arg("AW", AW), fmt::arg("GD", 8 * G), fmt::arg("G", G),
+                                                          fmt::arg("LASTINIT", sv_const(CB, N - 1))));
+  design.blocks.push_back(block_entry(m, "dram_arbiter", params));
+  design.modules.push_back(std::move(m));
+}
+
+}  // namespace cello::gen
