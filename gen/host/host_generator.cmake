@@ -5,7 +5,7 @@ set(CELLO_HOST_BUILD ${CMAKE_BINARY_DIR}/host-gen)
 set(CELLO_HOST_GEN ${CELLO_HOST_BUILD}/cello-gen-host)
 include(${CMAKE_SOURCE_DIR}/gen/sources.cmake)
 set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-  ${CELLO_GEN_SOURCES} ${CELLO_RTL_PRIMITIVES})
+  ${CELLO_GEN_SOURCES} ${CELLO_RTL_PRIMITIVES} ${CELLO_STREAM_FORMAT_SOURCES} ${CELLO_SW_DIR}/stream/format.hpp)
 file(GLOB_RECURSE _cello_gen_headers ${CELLO_GEN_DIR}/*.hpp)
 set_property(DIRECTORY ${CMAKE_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_cello_gen_headers})
 
@@ -39,4 +39,25 @@ function(cello_generate out_var)
     string(STRIP "${out}" hash)
     set(${G_HASH} ${hash} PARENT_SCOPE)
   endif()
+endfunction()
+
+# cello_default_config_variant(<json file> "<JSON merge patch>")
+# Writes the embedded default design with the patch applied ("" = unchanged):
+# the top's testbenches and gates run on variants of the default design.
+function(cello_default_config_variant json patch)
+  execute_process(COMMAND ${CELLO_HOST_GEN} --default-config ${json} "${patch}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(rc)
+    message(FATAL_ERROR "writing ${json} failed:\n${out}")
+  endif()
+endfunction()
+
+# cello_split_variant(<entry> <name var> <patch var>): "name|patch" table rows.
+function(cello_split_variant entry name_var patch_var)
+  string(FIND "${entry}" "|" bar)
+  string(SUBSTRING "${entry}" 0 ${bar} name)
+  math(EXPR from "${bar} + 1")
+  string(SUBSTRING "${entry}" ${from} -1 patch)
+  set(${name_var} ${name} PARENT_SCOPE)
+  set(${patch_var} "${patch}" PARENT_SCOPE)
 endfunction()

@@ -15,11 +15,6 @@ int pow2_at_least(double v) {
   while (p < v) p *= 2;
   return p;
 }
-int log2i(int v) {
-  int b = 0;
-  while ((1 << b) < v) ++b;
-  return b;
-}
 }  // namespace
 
 LoadUnitShape load_unit_shape(const arch::Arch& a) {
@@ -33,8 +28,8 @@ LoadUnitShape load_unit_shape(const arch::Arch& a) {
 }
 
 void add_load_unit(Design& design, const std::string& module, const LoadUnitShape& s) {
-  const int G = s.granule_bytes, GB = log2i(G), GW = G / 4, AW = s.addr_bits, D = s.lines, LW = log2i(D),
-            F = s.queue, FW = log2i(F), UW = FW + 1, OW = GB - 2;
+  const int G = s.granule_bytes, GB = log2_pow2(G), GW = G / 4, AW = s.addr_bits, D = s.lines, LW = log2_pow2(D),
+            F = s.queue, FW = log2_pow2(F), UW = FW + 1, OW = GB - 2;
   SvModule m(module,
              "Load unit of the top: 32-bit word reads served from DRAM one granule at a time.\n"
              "Consecutive reads of the same granule share one DRAM request; reads of different\n"

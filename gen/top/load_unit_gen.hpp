@@ -11,6 +11,7 @@
 
 #include "arch/arch.hpp"
 #include "design.hpp"
+#include "sv_module.hpp"
 
 namespace cello::gen {
 
@@ -20,6 +21,9 @@ struct LoadUnitShape {
   int lines = 32;       // granules in flight or held (power of two)
   int queue = 128;      // words requested and not yet returned (power of two)
 };
+
+// log2 of a power of two >= 2 (the sizes above).
+inline int log2_pow2(int v) { return bits_for(v - 1); }
 
 // Enough lines to cover the DRAM latency at full bandwidth, within [4, 64].
 LoadUnitShape load_unit_shape(const arch::Arch& a);

@@ -6,16 +6,8 @@
 
 namespace cello::gen {
 
-namespace {
-int log2i(int v) {
-  int b = 0;
-  while ((1 << b) < v) ++b;
-  return b;
-}
-}  // namespace
-
 void add_store_unit(Design& design, const std::string& module, const LoadUnitShape& s) {
-  const int G = s.granule_bytes, GB = log2i(G), GW = G / 4, AW = s.addr_bits;
+  const int G = s.granule_bytes, GB = log2_pow2(G), GW = G / 4, AW = s.addr_bits;
   const int CW = 16;  // outstanding-write counter (DRAM queues are far shorter)
   SvModule m(module,
              "Store unit of the top: 32-bit word writes merged into granule writes. A write to\n"

@@ -164,4 +164,16 @@ class DramModel {
   uint64_t other_read_ = 0, other_written_ = 0, total_read_ = 0, total_written_ = 0;
 };
 
+// A random DRAM for randomised tests: 4, 16 or 64 B per cycle; latency 1, 5
+// or 100 cycles, fixed or random up to 150 more; responses in or out of order.
+inline DramTiming random_dram_timing(Rng& rng, unsigned granule_bytes) {
+  DramTiming t;
+  t.granule_bytes = granule_bytes;
+  t.bytes_per_cycle = std::vector<double>{4, 16, 64}[rng.below(3)];
+  t.latency_min = std::vector<uint64_t>{1, 5, 100}[rng.below(3)];
+  t.latency_max = rng.chance(0.5) ? t.latency_min : t.latency_min + rng.below(150);
+  t.in_order = rng.chance(0.5);
+  return t;
+}
+
 }  // namespace cello::tb

@@ -31,4 +31,9 @@ class Rng {
   std::mt19937_64 gen_;
 };
 
+// A random handshake rate for a port: often 1 (no stalls), else 0.1 .. 1.
+inline double random_rate(Rng& rng) {
+  return rng.chance(0.3) ? 1.0 : 0.1 + 0.9 * static_cast<double>(rng.below(100)) / 100.0;
+}
+
 }  // namespace cello::tb

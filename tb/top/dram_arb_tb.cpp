@@ -71,8 +71,8 @@ void run(uint64_t seed, int segments) {
         for (uint64_t tg = 0; tg < (1u << TW); ++tg) f.push_back(tg);
       uint64_t total = 0;
       for (int c = 0; c < kClients; ++c) {
-        rate[static_cast<size_t>(c)] = rng.chance(0.3) ? 1.0 : 0.2 + 0.8 * static_cast<double>(rng.below(100)) / 100.0;
-        rsp_rate[static_cast<size_t>(c)] = rng.chance(0.3) ? 1.0 : 0.2 + 0.8 * static_cast<double>(rng.below(100)) / 100.0;
+        rate[static_cast<size_t>(c)] = random_rate(rng);
+        rsp_rate[static_cast<size_t>(c)] = random_rate(rng);
         const uint64_t n = 50 + rng.below(300);
         for (uint64_t i = 0; i < n; ++i) {
           Req r;

@@ -61,14 +61,8 @@ void run(uint64_t seed, int segments) {
       std::vector<uint8_t> image(kImageWords * 4);
       for (auto& b : image) b = static_cast<uint8_t>(rng.bits(8));
       std::vector<uint8_t> want = image;
-      DramTiming t;
-      t.granule_bytes = G;
-      t.bytes_per_cycle = std::vector<double>{4, 16, 64}[rng.below(3)];
-      t.latency_min = std::vector<uint64_t>{1, 5, 100}[rng.below(3)];
-      t.latency_max = rng.chance(0.5) ? t.latency_min : t.latency_min + rng.below(150);
-      t.in_order = rng.chance(0.5);
-      DramModel dram(image, t, rng);
-      const double wr_rate = rng.chance(0.3) ? 1.0 : 0.1 + 0.9 * static_cast<double>(rng.below(100)) / 100.0;
+      DramModel dram(image, random_dram_timing(rng, G), rng);
+      const double wr_rate = random_rate(rng);
       d.wr_valid = 0;
       d.flush = 0;
       d.dram_rsp_valid = 0;
