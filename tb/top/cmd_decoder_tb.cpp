@@ -172,8 +172,8 @@ std::vector<uint32_t> damage(Rng& rng, std::vector<uint32_t> w, std::string& wha
       what = fmt::format("record {} word 0 damaged", rec);
       break;
     }
-    case 2:  // truncated anywhere
-      w.resize(rng.below(w.size()));
+    case 2:  // truncated anywhere (an empty file has no word to carry cmd_last: the host never sends one)
+      w.resize(1 + rng.below(w.size() - 1));
       what = "truncated";
       break;
     case 3: {  // a record too many (the header still counts the old number)
