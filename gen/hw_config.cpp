@@ -141,8 +141,8 @@ Design generate_design(const HwConfig& cfg) {
   if (cfg.top) {
     const arch::Arch a = arch_of(cfg, "<config>");
     add_cmd_decoder(d, cfg.top->name + "_cmd_decoder", a);
-    add_load_unit(d, cfg.top->name + "_load_unit", load_unit_shape(a));
     const LoadUnitShape mem = load_unit_shape(a);
+    add_load_unit(d, cfg.top->name + "_load_unit", mem);
     add_store_unit(d, cfg.top->name + "_store_unit", mem);
     DramArbiterShape arb;
     arb.granule_bytes = mem.granule_bytes;

@@ -1,8 +1,8 @@
 #include "top/cmd_decoder_gen.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include <array>
 #include <cstring>
 #include <vector>
 
@@ -57,11 +57,9 @@ std::vector<std::string> field_checks(const FieldSpec& f) {
   return c;
 }
 
+// The terms joined by `sep`, or `empty` when there are none.
 std::string join(const std::vector<std::string>& parts, const std::string& sep, const std::string& empty) {
-  if (parts.empty()) return empty;
-  std::string s;
-  for (size_t i = 0; i < parts.size(); ++i) s += (i ? sep : "") + parts[i];
-  return s;
+  return parts.empty() ? empty : fmt::format("{}", fmt::join(parts, sep));
 }
 
 std::string lower(const char* s) {
@@ -218,14 +216,12 @@ assign hdr_field_ok = (hdr_q[0 +: 64] == MAGIC)
                    && (hdr_q[320 +: 64] == 64'd0);        // reserved)");
 
   // One legality term per opcode, from the field table.
-  std::string per_op, known_terms, text_checks;
+  std::string per_op, text_checks;
   std::vector<std::string> known, legal;
   for (const OpcodeSpec& spec : stream::opcode_table()) {
-    std::array<bool, stream::kRecordBytes> covered{};
-    covered[0] = true;
+    const auto covered = stream::covered_bytes(spec);
     std::vector<std::string> checks;
     for (const FieldSpec& f : spec.fields) {
-      for (unsigned k = 0; k < f.bytes; ++k) covered[f.offset + k] = true;
       if (f.kind == FieldKind::Text) {
         const std::string sig = fmt::format("text_ok_{}", f.offset);
         m.signal(sig, 1, fmt::format("{} {}: printable characters (no space, quote or backslash), then NUL padding", spec.name, f.name));

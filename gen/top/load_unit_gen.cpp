@@ -3,27 +3,20 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "sv_module.hpp"
 
 namespace cello::gen {
 
-namespace {
-int pow2_at_least(double v) {
-  int p = 1;
-  while (p < v) p *= 2;
-  return p;
-}
-}  // namespace
-
 LoadUnitShape load_unit_shape(const arch::Arch& a) {
   LoadUnitShape s;
   s.granule_bytes = static_cast<int>(a.granule_bytes);
   s.addr_bits = bits_for(static_cast<long long>(a.memory_bytes - 1));
-  const double in_flight = std::ceil(a.dram_latency * a.dram_bytes_per_cycle / a.granule_bytes) + 2;
-  s.lines = std::clamp(pow2_at_least(in_flight), 4, 64);
-  s.queue = std::clamp(pow2_at_least(a.dram_latency + 8.0), 16, 512);
+  const auto in_flight = static_cast<unsigned>(std::ceil(a.dram_latency * a.dram_bytes_per_cycle / a.granule_bytes)) + 2;
+  s.lines = static_cast<int>(std::clamp(std::bit_ceil(in_flight), 4u, 64u));
+  s.queue = static_cast<int>(std::clamp(std::bit_ceil(a.dram_latency + 8), 16u, 512u));
   return s;
 }
 

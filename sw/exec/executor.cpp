@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <stdexcept>
 
 #include "common/error.hpp"
 #include "fp/fp32.hpp"
@@ -29,6 +30,14 @@ uint32_t load32(const std::vector<uint8_t>& m, uint64_t addr) {
   return v;
 }
 void store32(std::vector<uint8_t>& m, uint64_t addr, uint32_t v) { std::memcpy(m.data() + addr, &v, 4); }
+
+// Bits of stored word e of dense tensor t (storage order) from its row-major
+// values v; 0 for the padding words past the last element.
+uint32_t stored_word(const TensorDesc& t, const std::vector<float>& v, uint64_t e) {
+  if (e >= v.size()) return 0;
+  const uint64_t r = t.col_major() ? e % t.rows : e / t.cols, c = t.col_major() ? e / t.rows : e % t.cols;
+  return std::bit_cast<uint32_t>(v[static_cast<size_t>(r * t.cols + c)]);
+}
 
 // A CSR input as stored in the image, checked.
 mac::CsrF32 read_csr(const std::vector<uint8_t>& m, const TensorDesc& t, unsigned g, const std::string& file, int id) {
@@ -170,15 +179,7 @@ class Runner {
   void dram_write(int t, uint64_t lo, uint64_t hi) {
     const TensorDesc& d = desc(t);
     const std::vector<float>& v = value(t);
-    for (uint64_t byte = lo * g_; byte < hi * g_ && byte < d.bytes; byte += 4) {
-      const uint64_t e = byte / 4;  // stored word index
-      uint32_t bits = 0;
-      if (e < v.size()) {
-        const uint64_t r = d.col_major() ? e % d.rows : e / d.cols, c = d.col_major() ? e / d.rows : e % d.cols;
-        bits = std::bit_cast<uint32_t>(v[static_cast<size_t>(r * d.cols + c)]);
-      }
-      store32(r_.image, d.base + byte, bits);
-    }
+    for (uint64_t byte = lo * g_; byte < hi * g_ && byte < d.bytes; byte += 4) store32(r_.image, d.base + byte, stored_word(d, v, byte / 4));
   }
 
   // The stream as the traffic models see it (traffic/workload.hpp).
@@ -413,15 +414,8 @@ std::vector<float> read_dense(const std::vector<uint8_t>& image, const TensorDes
 }
 
 void write_dense(std::vector<uint8_t>& image, const TensorDesc& t, const std::vector<float>& v) {
-  for (uint64_t byte = 0; byte < t.bytes; byte += 4) {
-    const uint64_t e = byte / 4;  // stored word index
-    uint32_t bits = 0;
-    if (e < uint64_t{t.rows} * t.cols) {
-      const uint64_t r = t.col_major() ? e % t.rows : e / t.cols, c = t.col_major() ? e / t.rows : e % t.cols;
-      bits = std::bit_cast<uint32_t>(v.at(static_cast<size_t>(r * t.cols + c)));
-    }
-    store32(image, t.base + byte, bits);
-  }
+  if (v.size() != uint64_t{t.rows} * t.cols) throw std::logic_error("write_dense: value size differs from the shape");
+  for (uint64_t byte = 0; byte < t.bytes; byte += 4) store32(image, t.base + byte, stored_word(t, v, byte / 4));
 }
 
 std::vector<float> host_value(stream::HostFn fn, const std::vector<float>& a, const TensorDesc& ad,

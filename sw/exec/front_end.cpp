@@ -31,16 +31,12 @@ FrontEndVerdict front_end_scan(const std::vector<uint32_t>& w, const arch::Arch&
   };
   if (w.size() < kHeaderWords) return stop(StatusBit::BadField, 0, true, "the stream ends inside the header");
   // Header: every field problem is bad_field, except a stream larger than the top's memory.
-  uint32_t magic[2];
-  std::memcpy(magic, stream::kMagic, 8);
+  uint8_t header[stream::kHeaderBytes];
+  std::memcpy(header, w.data(), stream::kHeaderBytes);
   const uint64_t records = word_pair(w, 6), memory = word_pair(w, 8);
-  if (w[0] != magic[0] || w[1] != magic[1]) return stop(StatusBit::BadField, 0, true, "wrong magic");
-  if ((w[2] & 0xffff) != stream::kVersion) return stop(StatusBit::BadField, 0, true, "unsupported version");
-  if ((w[2] >> 16) != stream::kRecordBytes) return stop(StatusBit::BadField, 0, true, "record size is not 32");
+  if (std::string why = stream::header_problem(header); !why.empty()) return stop(StatusBit::BadField, 0, true, why);
   if ((w[3] & 0xffff) != a.granule_bytes) return stop(StatusBit::BadField, 0, true, "granule differs from the top's");
-  if ((w[3] >> 16) != a.word_bytes) return stop(StatusBit::BadField, 0, true, "word size is not 4");
   if (word_pair(w, 4) != a.config_hash) return stop(StatusBit::BadField, 0, true, "compiled for another config");
-  if (word_pair(w, 10) != 0) return stop(StatusBit::BadField, 0, true, "reserved header bytes are not 0");
   if (memory > a.memory_bytes) return stop(StatusBit::BadAddress, 0, true, "the stream is larger than the top's memory");
   if (records == 0) return stop(StatusBit::BadOrder, 0, false, "the stream has no END");
   if (w.size() == kHeaderWords) return stop(StatusBit::BadField, 0, false, "the stream ends before its records");

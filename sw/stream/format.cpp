@@ -279,20 +279,14 @@ std::vector<uint8_t> encode(const Stream& s) {
 Stream decode(const std::vector<uint8_t>& b, const std::string& file, std::optional<uint64_t> expect_hash) {
   auto bad = [&](const std::string& why) { throw Error(file, "header", why); };
   if (b.size() < kHeaderBytes) bad(fmt::format("file is {} bytes, shorter than the {}-byte header", b.size(), kHeaderBytes));
-  if (std::memcmp(b.data(), kMagic, 8) != 0) bad("wrong magic (not a CELLO command stream)");
+  if (std::string why = header_problem(b.data()); !why.empty()) bad(why);
   Stream s;
   s.header.version = static_cast<uint16_t>(get_le(&b[8], 2));
-  if (s.header.version != kVersion) bad(fmt::format("format version {} is not supported (this build reads {})", s.header.version, kVersion));
-  if (get_le(&b[10], 2) != kRecordBytes) bad(fmt::format("record size {} (version 1 records are {} bytes)", get_le(&b[10], 2), kRecordBytes));
   s.header.granule_bytes = static_cast<uint16_t>(get_le(&b[12], 2));
   s.header.word_bytes = static_cast<uint16_t>(get_le(&b[14], 2));
-  if (s.header.word_bytes != 4) bad(fmt::format("word size {} (only 4-byte words are defined)", s.header.word_bytes));
-  if (s.header.granule_bytes < 4 || s.header.granule_bytes % 4 || !std::has_single_bit(s.header.granule_bytes))
-    bad(fmt::format("granule size {} must be a power of two of at least 4 bytes", s.header.granule_bytes));
   s.header.config_hash = get_le(&b[16], 8);
   const uint64_t count = get_le(&b[24], 8);
   s.header.memory_bytes = get_le(&b[32], 8);
-  if (get_le(&b[40], 8) != 0) bad("reserved header bytes 40..47 must be 0");
   if (expect_hash && *expect_hash != s.header.config_hash)
     bad(fmt::format("compiled for hardware config {} but the config is {}", config_hash_hex(s.header.config_hash),
                     config_hash_hex(*expect_hash)));
@@ -309,16 +303,34 @@ Stream decode(const std::vector<uint8_t>& b, const std::string& file, std::optio
   return s;
 }
 
+std::string header_problem(const uint8_t* h) {
+  if (std::memcmp(h, kMagic, 8) != 0) return "wrong magic (not a CELLO command stream)";
+  const uint64_t version = get_le(h + 8, 2), record = get_le(h + 10, 2), granule = get_le(h + 12, 2), word = get_le(h + 14, 2);
+  if (version != kVersion) return fmt::format("format version {} is not supported (this build reads {})", version, kVersion);
+  if (record != kRecordBytes) return fmt::format("record size {} (version 1 records are {} bytes)", record, kRecordBytes);
+  if (word != 4) return fmt::format("word size {} (only 4-byte words are defined)", word);
+  if (granule < 4 || !std::has_single_bit(granule))
+    return fmt::format("granule size {} must be a power of two of at least 4 bytes", granule);
+  if (get_le(h + 40, 8) != 0) return "reserved header bytes 40..47 must be 0";
+  return "";
+}
+
+std::array<bool, kRecordBytes> covered_bytes(const OpcodeSpec& spec) {
+  std::array<bool, kRecordBytes> covered{};
+  covered[0] = true;  // the opcode
+  for (const auto& f : spec.fields)
+    for (size_t k = 0; k < f.bytes; ++k) covered[f.offset + k] = true;
+  return covered;
+}
+
 std::string record_problem(const Record& r) {
   const OpcodeSpec* spec = find_opcode(r.bytes[0]);
   if (!spec) return fmt::format("unknown opcode 0x{:02x}", r.bytes[0]);
-  std::array<bool, kRecordBytes> covered{};
-  covered[0] = true;
   for (const auto& f : spec->fields) {
-    for (size_t k = 0; k < f.bytes; ++k) covered[f.offset + k] = true;
     std::string why = field_problem(r, f);
     if (!why.empty()) return std::string(spec->name) + " " + why;
   }
+  const auto covered = covered_bytes(*spec);
   for (size_t k = 0; k < kRecordBytes; ++k)
     if (!covered[k] && r.bytes[k])
       return fmt::format("{}: reserved byte {} is 0x{:02x}, must be 0", spec->name, k, r.bytes[k]);

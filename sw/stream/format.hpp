@@ -131,6 +131,13 @@ struct Stream {
 // none: an unknown opcode, a field out of range, a reserved byte that is not 0.
 // decode() reports exactly these; the top's command decoder checks the same.
 std::string record_problem(const Record& r);
+// Bytes of a record kind that its fields (or the opcode) cover; the others are reserved.
+std::array<bool, kRecordBytes> covered_bytes(const OpcodeSpec& spec);
+// The first problem of a 48-byte header on its own, "" when there is none: magic,
+// version, record size, word size, a granule that is not a power of two >= 4,
+// reserved bytes. The config hash, the record count and the image size are the
+// reader's to check against what it expects.
+std::string header_problem(const uint8_t* header);
 
 // Binary form. encode() writes exactly what decode() reads.
 std::vector<uint8_t> encode(const Stream& s);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "Vload.h"
+#include "access_patterns.hpp"
 #include "harness/dram_model.hpp"
 #include "harness/rng.hpp"
 #include "harness/sim.hpp"
@@ -27,32 +28,6 @@ using namespace cello::tb;
 namespace {
 
 constexpr uint64_t kImageWords = 1 << 14;  // 64 KiB of the address space
-
-std::vector<uint64_t> phase_reads(Rng& rng) {
-  std::vector<uint64_t> w;
-  const int pieces = 1 + static_cast<int>(rng.below(6));
-  for (int p = 0; p < pieces; ++p) {
-    const uint64_t n = 1 + rng.below(300);
-    uint64_t at = rng.below(kImageWords);
-    switch (rng.below(4)) {
-      case 0:  // sequential run
-        for (uint64_t i = 0; i < n; ++i) w.push_back((at + i) % kImageWords);
-        break;
-      case 1: {  // strided
-        const uint64_t stride = 1 + rng.below(40);
-        for (uint64_t i = 0; i < n; ++i) w.push_back((at + i * stride) % kImageWords);
-        break;
-      }
-      case 2:  // random words
-        for (uint64_t i = 0; i < n; ++i) w.push_back(rng.below(kImageWords));
-        break;
-      default:  // one word again and again
-        for (uint64_t i = 0; i < n; ++i) w.push_back(at);
-        break;
-    }
-  }
-  return w;
-}
 
 void run(uint64_t seed, int segments) {
   const arch::Arch a = gen::load_arch(TOP_CONFIG);
@@ -74,7 +49,7 @@ void run(uint64_t seed, int segments) {
       sim.reset();
       uint64_t expect_reads = 0, last_word = 0;
       for (int phase = 0; phase < 4; ++phase) {
-        std::vector<uint64_t> reads = phase_reads(rng);
+        std::vector<uint64_t> reads = word_pattern(rng, kImageWords);
         // Often start where the last phase ended, on a word that just changed:
         // only inval stops the read from coalescing into the stale open line.
         if (phase > 0 && rng.chance(0.5)) reads.insert(reads.begin(), last_word);

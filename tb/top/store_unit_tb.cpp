@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "Vstore.h"
+#include "access_patterns.hpp"
 #include "harness/dram_model.hpp"
 #include "harness/rng.hpp"
 #include "harness/sim.hpp"
@@ -34,17 +35,11 @@ struct Write {
   bool flush_before = false;  // hold flush for a while before offering this write
 };
 
+// The store unit's writes: a word pattern with random data, and now and then
+// a flush before a write.
 std::vector<Write> phase_writes(Rng& rng) {
   std::vector<Write> w;
-  const int pieces = 1 + static_cast<int>(rng.below(6));
-  for (int p = 0; p < pieces; ++p) {
-    const uint64_t n = 1 + rng.below(300), at = rng.below(kImageWords), stride = 1 + rng.below(40);
-    const unsigned shape = static_cast<unsigned>(rng.below(4));
-    for (uint64_t i = 0; i < n; ++i) {
-      uint64_t word = shape == 0 ? at + i : shape == 1 ? at + i * stride : shape == 2 ? rng.below(kImageWords) : at;
-      w.push_back({word % kImageWords, static_cast<uint32_t>(rng.bits(32)), rng.chance(0.02)});
-    }
-  }
+  for (uint64_t word : word_pattern(rng, kImageWords)) w.push_back({word, static_cast<uint32_t>(rng.bits(32)), rng.chance(0.02)});
   return w;
 }
 
