@@ -233,6 +233,13 @@ ChordModel::Steal ChordModel::choose_source(int w, uint64_t need, bool may_evict
   return s;
 }
 
+void ChordModel::take(Access& a, const Steal& s) {
+  a.victim_entry = s.evict ? s.src : -1;
+  a.victim_id = s.evict ? table_[s.src].id : 0;
+  a.evicted = s.evict ? s.count : 0;
+  take(a.entry, s);
+}
+
 void ChordModel::take(int w, const Steal& s) {
   Entry& src = table_[s.src];
   Entry& W = table_[w];
@@ -290,10 +297,7 @@ Access ChordModel::store(uint32_t id, uint64_t addr, uint64_t data, bool dirty) 
   } else if (prefix_intact && W.nruns < g_.extents) {
     Steal s = choose_source(a.entry);
     if (s.src >= 0) {
-      a.victim_entry = s.evict ? s.src : -1;
-      a.victim_id = s.evict ? table_[s.src].id : 0;
-      a.evicted = s.evict ? s.count : 0;
-      take(a.entry, s);
+      take(a, s);
       store = true;
     }
   }
@@ -347,10 +351,7 @@ Access ChordModel::read(uint32_t id, uint64_t addr) {
       if (!ok && e.nruns < g_.extents) {
         Steal s = choose_source(a.entry, e.wptr - addr, false);
         if (s.src >= 0) {
-          a.victim_entry = s.evict ? s.src : -1;
-          a.victim_id = s.evict ? table_[s.src].id : 0;
-          a.evicted = s.evict ? s.count : 0;
-          take(a.entry, s);
+          take(a, s);
           ok = true;
         }
       }

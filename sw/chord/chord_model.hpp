@@ -212,6 +212,8 @@ class ChordModel {
   Steal choose_source(int w, uint64_t need, bool may_evict) const;
   Access store(uint32_t id, uint64_t addr, uint64_t data, bool dirty);
   void take(int w, const Steal& s);
+  // The same for access `a` (its entry is the taker), recording the victim in `a`.
+  void take(Access& a, const Steal& s);
   void dram_write(uint32_t id, uint64_t addr, uint64_t data);
   uint64_t dram_read(uint32_t id, uint64_t addr);
   TensorStats& st(uint32_t id) { return stats_[id]; }
