@@ -13,10 +13,7 @@
 #include "pipeline_buffer/pipeline_buffer_gen.hpp"
 #include "regfile/regfile_gen.hpp"
 #include "sv_keywords.hpp"
-#include "top/cmd_decoder_gen.hpp"
-#include "top/dram_arbiter_gen.hpp"
-#include "top/load_unit_gen.hpp"
-#include "top/store_unit_gen.hpp"
+#include "top/top_gen.hpp"
 
 namespace cello::gen {
 
@@ -137,19 +134,8 @@ Design generate_design(const HwConfig& cfg) {
   for (const auto& a : cfg.mac_arrays) add_mac_array(d, a);
   for (const auto& f : cfg.regfiles) add_regfile(d, f);
   for (const auto& b : cfg.pipeline_buffers) add_pipeline_buffer(d, b);
-  // The top's parts (docs/top.md); the composed <name>_top follows them.
-  if (cfg.top) {
-    const arch::Arch a = arch_of(cfg, "<config>");
-    add_cmd_decoder(d, cfg.top->name + "_cmd_decoder", a);
-    const LoadUnitShape mem = load_unit_shape(a);
-    add_load_unit(d, cfg.top->name + "_load_unit", mem);
-    add_store_unit(d, cfg.top->name + "_store_unit", mem);
-    DramArbiterShape arb;
-    arb.granule_bytes = mem.granule_bytes;
-    arb.addr_bits = mem.addr_bits;
-    arb.tag_bits = bits_for(mem.lines - 1);  // the load unit's line tags are the widest
-    add_dram_arbiter(d, cfg.top->name + "_dram_arb", arb);
-  }
+  // The top and its parts (docs/top.md).
+  if (cfg.top) add_top(d, cfg);
   return d;
 }
 

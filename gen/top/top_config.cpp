@@ -21,7 +21,8 @@ nlohmann::json TopConfig::to_json() const {
           {"dram_latency", dram_latency},
           {"clock_mhz", clock_mhz},
           {"host_cycles", host_cycles},
-          {"memory_mb", memory_mb}};
+          {"memory_mb", memory_mb},
+          {"tensor_table", tensor_table}};
 }
 
 TopConfig TopConfig::parse(ConfigReader& r, const std::string& config_name) {
@@ -41,6 +42,7 @@ TopConfig TopConfig::parse(ConfigReader& r, const std::string& config_name) {
   t.clock_mhz = static_cast<int>(r.integer("clock_mhz", t.clock_mhz, 1, 10000));
   t.host_cycles = static_cast<int>(r.integer("host_cycles", t.host_cycles, 0, 100000000));
   t.memory_mb = static_cast<int>(r.integer("memory_mb", t.memory_mb, 1, 1 << 20));
+  t.tensor_table = static_cast<int>(r.integer("tensor_table", t.tensor_table, 16, 65536));
   r.finish();
   return t;
 }

@@ -26,6 +26,7 @@ struct TopConfig {
   int clock_mhz = 1000;
   int host_cycles = 2000;       // cycles one HOST round trip costs (timing model)
   int memory_mb = 1024;         // largest DRAM image a stream may address
+  int tensor_table = 1024;      // descriptors the top holds (tensor ids 0 .. tensor_table-1)
 
   nlohmann::json to_json() const;
   // Reads the section; cross-references are checked by check_top() once every block is parsed.

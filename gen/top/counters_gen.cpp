@@ -1,0 +1,66 @@
+#include "top/counters_gen.hpp"
+
+#include <fmt/format.h>
+
+#include "sv_module.hpp"
+
+namespace cello::gen {
+
+const std::vector<CounterSpec>& top_counters() {
+  static const std::vector<CounterSpec> c = {
+      {"cycles", "cycles from the accepted header until done or halted"},
+      {"records", "records run to completion"},
+      {"launches", "GEMM/GRAM/SPMM/ELTW launches started"},
+      {"fma", "FMA operations issued"},
+      {"load_words", "words read through the load unit"},
+      {"store_words", "words written through the store unit"},
+      {"dram_reads", "granule reads accepted by DRAM"},
+      {"dram_writes", "granule writes accepted by DRAM"},
+      {"host_cycles", "cycles with host_req high"},
+      {"engine_cycles", "cycles with a launch running"},
+  };
+  return c;
+}
+
+void add_counters(Design& design, const std::string& module) {
+  const auto& cs = top_counters();
+  const int N = static_cast<int>(cs.size()), RB = bits_for(N + 1);
+  SvModule m(module,
+             "Perf counters and register read port of the top. Register 0 is the status word\n"
+             "({err_in_header, halted, done, running, status[6:0]} at bits 10, 9, 8, 7, 6:0), register 1 the\n"
+             "index of the record that stopped the top, registers 2.. one 64-bit counter each.");
+  const nlohmann::json params = {{"counters", N}};
+  m.record_config(params);
+  for (int k = 0; k < N; ++k) m.note(fmt::format("register {:2}: {} ({})", k + 2, cs[k].name, cs[k].meaning));
+  m.input("clk", 1, "clock");
+  m.input("rst_n", 1, "synchronous active-low reset");
+  m.input("event_pulse", N, "one bit per counter: count this cycle");
+  m.input("status_word", 11, "{err_in_header, halted, done, running, status[6:0]}");
+  m.input("err_record", 64, "record that stopped the top");
+  m.input("reg_addr", RB, "register read: index");
+  m.output("reg_rdata", 64, "register read: value (0 past the last register)");
+  m.array("count_q", 64, N, "the counters");
+  std::string reads;
+  for (int k = 0; k < N; ++k) reads += fmt::format("    {}'d{}: reg_rdata = count_q[{}];\n", RB, k + 2, k);
+  m.section("Counters and reads", fmt::format(R"(
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    for (int k = 0; k < {N}; k++) count_q[k] <= 64'd0;
+  end else begin
+    for (int k = 0; k < {N}; k++)
+      if (event_pulse[k]) count_q[k] <= count_q[k] + 64'd1;
+  end
+end
+always_comb begin
+  case (reg_addr)
+    {RB}'d0: reg_rdata = {{53'd0, status_word}};
+    {RB}'d1: reg_rdata = err_record;
+{READS}    default: reg_rdata = 64'd0;
+  endcase
+end)",
+                                                fmt::arg("N", N), fmt::arg("RB", RB), fmt::arg("READS", reads)));
+  design.blocks.push_back(block_entry(m, "counters", params));
+  design.modules.push_back(std::move(m));
+}
+
+}  // namespace cello::gen

@@ -1,0 +1,23 @@
+// `<top>_counters`: the top's perf counters and its register read port. Register
+// 0 is the status word, 1 the record that stopped the top, 2.. one 64-bit
+// counter per event (docs/top.md, "Registers"). Reads are combinational.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "design.hpp"
+
+namespace cello::gen {
+
+struct CounterSpec {
+  std::string name;     // e.g. "cycles"
+  std::string meaning;  // what one count is
+};
+
+// The counters of the top, in register order (register 2 + index).
+const std::vector<CounterSpec>& top_counters();
+
+void add_counters(Design& design, const std::string& module);
+
+}  // namespace cello::gen

@@ -1,0 +1,456 @@
+#include "top/sequencer_gen.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include "stream/format.hpp"
+#include "sv_module.hpp"
+#include "top/load_unit_gen.hpp"
+
+namespace cello::gen {
+
+namespace {
+
+// `rec_q` bits of a field of the command-stream table, e.g. rec_q[64 +: 32]
+// (its low `bits` bits when bits > 0).
+std::string field(stream::Opcode op, const char* name, int bits = 0) {
+  const stream::OpcodeSpec* s = stream::find_opcode(static_cast<uint8_t>(op));
+  if (s)
+    for (const auto& f : s->fields)
+      if (std::strcmp(f.name, name) == 0) return fmt::format("rec_q[{} +: {}]", 8 * f.offset, bits > 0 ? bits : 8 * f.bytes);
+  throw std::logic_error(fmt::format("the command table has no field {}", name));
+}
+
+std::string opcode(stream::Opcode op) { return fmt::format("8'h{:02x}", static_cast<int>(op)); }
+
+}  // namespace
+
+void add_sequencer(Design& design, const std::string& module, const SequencerShape& s) {
+  using stream::Opcode;
+  const int AW = s.addr_bits, WA = AW - 2, CW = WA + 1, G = s.granule_bytes, GW = G / 4, TT = s.tensor_table;
+  const int TB = log2_pow2(TT), EW = WA + 96 + 5;
+  SvModule m(module,
+             "Sequencer of the top: runs the decoder's checked records one at a time. TENSOR\n"
+             "records fill the tensor table (a RAM of descriptors by id); every other record\n"
+             "reads the descriptors of the ids it names, is checked against them, and runs:\n"
+             "a launch starts the engine and, when it ends, the store unit is drained and the\n"
+             "load unit's open line closed; HOST raises host_req until host_ack; END finishes.\n"
+             "The first illegal record stops it with one sticky status bit.");
+  const nlohmann::json params = {{"addr_bits", AW},       {"granule_bytes", G}, {"tensor_table", TT},
+                                 {"rf_rows", s.rf_rows}, {"chord", s.chord}};
+  m.record_config(params);
+  m.note("Tensor table entry: {csr, flags[3:0], nnz[31:0], cols[31:0], rows[31:0], base_word}.");
+  m.note("Slot k of a record names the id in bytes 2+2k..3+2k (launch: out, a, b, c; HOST: out, a, b).");
+  m.input("clk", 1, "clock");
+  m.input("rst_n", 1, "synchronous active-low reset");
+  m.input("rec_valid", 1, "record in (from the decoder)");
+  m.output("rec_ready", 1, "record taken");
+  m.input("rec_data", 256, "record bytes, byte k at [8k +: 8]");
+  m.input("rec_index", 64, "record index in the stream");
+  m.input("memory_bytes", 64, "the stream's DRAM image size (header)");
+  m.output("status", 7, "sticky status bits raised here (bad_tensor, bad_address, bad_order, chord_error)");
+  m.output("halted", 1, "stopped at an illegal record");
+  m.output("err_record", 64, "index of that record");
+  m.output("done", 1, "END ran: every launch finished and its writes landed");
+  m.output("retire", 1, "pulse: a record finished");
+  m.output("launch", 1, "pulse: a launch started");
+  m.output("cur_record", 64, "index of the record being run (for watchdogs and traces)");
+  m.output("host_req", 1, "HOST: the host must compute host_record's output");
+  m.output("host_record", 64, "HOST: the record index");
+  m.input("host_ack", 1, "HOST: the output is in DRAM (a one-cycle pulse)");
+  m.output("eng_start", 1, "engine: launch (pulse)");
+  m.output("eng_kind", 2, "engine: 0 GEMM, 1 GRAM, 2 SPMM, 3 ELTW");
+  m.output("eng_relu", 1, "engine: relu");
+  m.output("eng_with_c", 1, "engine: accumulate C");
+  m.output("eng_cont", 1, "engine: GEMM continuation pass");
+  m.output("eng_has_b", 1, "engine: ELTW second operand present");
+  m.output("eng_alpha", 32, "engine: alpha");
+  m.output("eng_beta", 32, "engine: beta");
+  m.output("eng_scale", 32, "engine: RF_LOAD scale");
+  m.output("eng_k0", CW, "engine: GEMM k0");
+  m.output("eng_k", CW, "engine: GEMM k");
+  for (const char* slot : {"z", "a", "b", "c"}) {
+    m.output(fmt::format("eng_{}_base", slot), WA, fmt::format("engine: operand {} word base", slot));
+    m.output(fmt::format("eng_{}_rows", slot), CW, fmt::format("engine: operand {} rows", slot));
+    m.output(fmt::format("eng_{}_cols", slot), CW, fmt::format("engine: operand {} columns", slot));
+    m.output(fmt::format("eng_{}_cm", slot), 1, fmt::format("engine: operand {} column-major", slot));
+  }
+  m.output("eng_csr_col_base", WA, "engine: SPMM column-index array");
+  m.output("eng_csr_val_base", WA, "engine: SPMM value array");
+  m.output("eng_csr_nnz", CW, "engine: SPMM stored entries");
+  m.input("eng_done", 1, "engine: launch ended");
+  m.input("eng_err", 1, "engine: a damaged CSR operand stopped it");
+  m.output("st_flush", 1, "store unit: send what is assembled");
+  m.input("st_idle", 1, "store unit: every write landed");
+  m.output("ld_inval", 1, "load unit: close the open line");
+
+  m.localparam("HAS_CHORD", s.chord ? "1'b1" : "1'b0", "the top has a CHORD");
+  m.localparam("RF_ROWS", fmt::format("32'd{}", s.rf_rows), "register-file rows");
+  m.localparam("GRAN_WORDS", fmt::format("68'd{}", GW), "words per DRAM granule");
+  for (auto [name, op] : {std::pair{"OP_TENSOR", Opcode::Tensor}, {"OP_NAME", Opcode::Name},
+                          {"OP_CHORD_REG", Opcode::ChordReg}, {"OP_CHORD_UPD", Opcode::ChordUpd},
+                          {"OP_CHORD_REL", Opcode::ChordRel}, {"OP_RF_LOAD", Opcode::RfLoad}, {"OP_GEMM", Opcode::Gemm},
+                          {"OP_GRAM", Opcode::Gram}, {"OP_SPMM", Opcode::Spmm}, {"OP_ELTW", Opcode::Eltw},
+                          {"OP_FENCE", Opcode::Fence}, {"OP_HOST", Opcode::Host}, {"OP_END", Opcode::End}})
+    m.localparam(name, opcode(op), "opcode");
+  m.localparam("BIND_NONE", "4'd0", "bindings");
+  m.localparam("BIND_CHORD", "4'd2", "");
+  m.localparam("BIND_RF", "4'd4", "");
+  m.localparam("ST_BAD_TENSOR", "3'd2", "status bits raised here");
+  m.localparam("ST_BAD_ADDRESS", "3'd3", "");
+  m.localparam("ST_BAD_ORDER", "3'd4", "");
+  m.localparam("ST_CHORD_ERROR", "3'd5", "");
+  m.localparam("ST_BAD_FIELD", "3'd1", "");
+  m.localparam("SQ_TAKE", "4'd0", "waiting for a record");
+  m.localparam("SQ_FETCH", "4'd1", "reading slot fetch_q's descriptor");
+  m.localparam("SQ_CATCH", "4'd2", "its descriptor arrives");
+  m.localparam("SQ_CHECK", "4'd3", "check the record and run it");
+  m.localparam("SQ_RUN", "4'd4", "the engine runs a launch");
+  m.localparam("SQ_DRAIN", "4'd5", "the store unit drains");
+  m.localparam("SQ_INVAL", "4'd6", "close the load unit's open line");
+  m.localparam("SQ_HOST", "4'd7", "host_req until host_ack");
+  m.localparam("SQ_DONE", "4'd8", "END ran");
+  m.localparam("SQ_HALT", "4'd9", "stopped at an illegal record");
+
+  m.signal("sq_q", 4, "state");
+  m.signal("rec_q", 256, "the record being run");
+  m.signal("idx_q", 64, "its index");
+  m.signal("op", 8, "its opcode");
+  m.signal("is_launch", 1, "GEMM, GRAM, SPMM or ELTW");
+  m.signal("slots", 3, "ids the record names");
+  m.signal("fetch_q", 2, "slot being fetched");
+  m.signal("status_q", 7, "sticky status");
+  m.signal("err_record_q", 64, "record that stopped the sequencer");
+  m.signal("described_q", TT, "table entry k holds a descriptor");
+  m.signal("tab_we", 1, "table write (TENSOR)");
+  m.signal("tab_wdata", EW, "table write data");
+  m.signal("tab_re", 1, "table read");
+  m.signal("tab_raddr", TB, "table read address");
+  m.signal("tab_rdata", EW, "table read data (one cycle later)");
+  m.array("d_q", EW, 4, "descriptors of the record's slots");
+  m.array("slot_id", 16, 4, "id named by slot k");
+  m.signal("slot_in", 4, "slot k names an id inside the table");
+  m.signal("slot_desc", 4, "slot k names a described id");
+  m.signal("present", 4, "slot k is used by the record");
+  m.array("slot_bind", 4, 4, "launch binding of slot k");
+  m.array("d_base", WA, 4, "slot k: word base");
+  m.array("d_rows", 32, 4, "slot k: rows");
+  m.array("d_cols", 32, 4, "slot k: columns");
+  m.array("d_nnz", 32, 4, "slot k: nnz");
+  m.signal("d_csr", 4, "slot k: CSR");
+  m.signal("out_input", 1, "slot 0: an application input (cannot be written)");
+  m.signal("d_chord", 4, "slot k: bound to CHORD");
+  m.signal("d_cm", 4, "slot k: column-major");
+  m.signal("t_words", 68, "TENSOR: words of the region");
+  m.signal("t_end", 68, "TENSOR: end byte of the region");
+  m.signal("t_flags", 4, "TENSOR: flags (input, output, chord, col_major)");
+  m.signal("t_base", 64, "TENSOR: base byte address");
+  m.signal("bad", 1, "the record is illegal");
+  m.signal("bad_bit", 3, "status bit it raises");
+  m.signal("rf_pending_q", 1, "an RF_LOAD waits for its GEMM");
+  m.signal("rf_row0_q", 16, "RF_LOAD row0");
+  m.signal("rf_rows_q", 16, "RF_LOAD rows");
+  m.signal("rf_scale_q", 32, "RF_LOAD scale");
+  m.signal("l_flags", 3, "launch flags: relu, cont, with_c (the decoder refused the others)");
+  m.signal("l_k", 32, "launch k");
+  m.signal("l_k0", 32, "launch k0");
+  m.signal("rf_a", 1, "GEMM: slot a is the register-file operand");
+  m.signal("s_slot", 2, "GEMM: streamed slot; SPMM: CSR slot");
+  m.signal("r_slot", 2, "GEMM: register-file slot; SPMM: dense slot");
+  m.signal("shape_ok", 1, "the launch's operand shapes fit");
+  m.signal("c_ok", 1, "C (when present) has the result's shape");
+  m.signal("start_q", 1, "engine start pulse");
+  m.signal("retire_q", 1, "retire pulse");
+  m.signal("host_q", 1, "host_req");
+  m.signal("csr_col_w", WA, "SPMM: column-index array word base");
+
+  m.instantiate("ram_sram", "u_table")
+      .param("DEPTH", std::to_string(TT))
+      .param("WIDTH", std::to_string(EW))
+      .param("AW", std::to_string(TB))
+      .param("NWR", "1")
+      .connect("clk", "clk")
+      .connect("we", "tab_we")
+      .connect("waddr", fmt::format("slot_id[0][{}:0]", TB - 1))
+      .connect("wdata", "tab_wdata")
+      .connect("re", "tab_re")
+      .connect("raddr", "tab_raddr")
+      .connect("rdata", "tab_rdata");
+  design.primitives.insert("ram_sram");
+
+  // Slot decode: ids, bindings and descriptor fields.
+  std::string slots_body;
+  for (int k = 0; k < 4; ++k)
+    slots_body += fmt::format(
+        "assign slot_id[{k}]   = rec_q[{lo} +: 16];\n"
+        "assign slot_in[{k}]   = (slot_id[{k}] < 16'd{TT});\n"
+        "assign slot_desc[{k}] = slot_in[{k}] && described_q[slot_id[{k}][{TB1}:0]];\n"
+        "assign slot_bind[{k}]      = {binds}[{b} +: 4];\n"
+        "assign d_base[{k}]    = d_q[{k}][{WA1}:0];\n"
+        "assign d_rows[{k}]    = d_q[{k}][{WA} +: 32];\n"
+        "assign d_cols[{k}]    = d_q[{k}][{WA32} +: 32];\n"
+        "assign d_nnz[{k}]     = d_q[{k}][{WA64} +: 32];\n"
+        "assign d_chord[{k}]   = d_q[{k}][{WA98}];\n"
+        "assign d_cm[{k}]      = d_q[{k}][{WA99}];\n"
+        "assign d_csr[{k}]     = d_q[{k}][{WA100}];\n",
+        fmt::arg("k", k), fmt::arg("lo", 16 + 16 * k), fmt::arg("TT", TT), fmt::arg("TB1", TB - 1),
+        fmt::arg("binds", field(Opcode::Gemm, "binds")), fmt::arg("b", 4 * k), fmt::arg("WA1", WA - 1),
+        fmt::arg("WA", WA), fmt::arg("WA32", WA + 32), fmt::arg("WA64", WA + 64),
+        fmt::arg("WA98", WA + 98), fmt::arg("WA99", WA + 99), fmt::arg("WA100", WA + 100));
+  m.section("Record slots", slots_body + fmt::format(R"(assign op        = rec_q[7:0];
+assign out_input = d_q[0][{WA96}];
+assign is_launch = (op == OP_GEMM) || (op == OP_GRAM) || (op == OP_SPMM) || (op == OP_ELTW);
+// Ids each record kind names: TENSOR's own id is checked against described_q only.
+always_comb begin
+  case (op)
+    OP_NAME, OP_CHORD_REG, OP_CHORD_UPD, OP_CHORD_REL, OP_RF_LOAD: slots = 3'd1;
+    OP_HOST: slots = 3'd3;
+    OP_GEMM, OP_GRAM, OP_SPMM, OP_ELTW: slots = 3'd4;
+    default: slots = 3'd0;
+  endcase
+end
+assign present  = is_launch ? {{slot_bind[3] != BIND_NONE, slot_bind[2] != BIND_NONE, slot_bind[1] != BIND_NONE, slot_bind[0] != BIND_NONE}}
+                            : (op == OP_HOST ? 4'b0111 : (slots == 3'd1 ? 4'b0001 : 4'b0000));
+assign l_flags  = {LFLAGS};
+assign l_k      = 32'({LK});
+assign l_k0     = {LK0};
+assign rf_a     = (slot_bind[1] == BIND_RF);
+assign s_slot   = (op == OP_SPMM) ? (d_csr[1] ? 2'd1 : 2'd2) : (rf_a ? 2'd2 : 2'd1);
+assign r_slot   = (s_slot == 2'd1) ? 2'd2 : 2'd1;)",
+                                                     fmt::arg("LFLAGS", field(Opcode::Gemm, "flags", 3)),
+                                                     fmt::arg("LK", field(Opcode::Gemm, "k")),
+                                                     fmt::arg("LK0", field(Opcode::Gemm, "k0")), fmt::arg("WA96", WA + 96)));
+
+  m.section("TENSOR region", fmt::format(R"(
+// Region words: dense rows*cols; CSR row pointers, column indices and values,
+// each rounded up to whole granules. 68 bits hold any u32 shape.
+always_comb begin
+  if ({TFMT} == 8'd1)
+    t_words = ((68'({TROWS}) + 68'd1 + GRAN_WORDS - 68'd1) & ~(GRAN_WORDS - 68'd1))
+            + 68'd2 * ((68'({TNNZ}) + GRAN_WORDS - 68'd1) & ~(GRAN_WORDS - 68'd1));
+  else
+    t_words = (68'({TROWS}) * 68'({TCOLS}) + GRAN_WORDS - 68'd1) & ~(GRAN_WORDS - 68'd1);
+end
+assign t_flags   = {TFLAGS4};
+assign t_base    = {TBASE};
+assign t_end     = 68'(t_base) + 68'd4 * t_words;
+assign tab_wdata = {{({TFMT} == 8'd1), t_flags[3:0], {TNNZ}, {TCOLS}, {TROWS}, t_base[{AW1}:2]}};)",
+                                           fmt::arg("TFMT", field(Opcode::Tensor, "format")),
+                                           fmt::arg("TROWS", field(Opcode::Tensor, "rows")),
+                                           fmt::arg("TCOLS", field(Opcode::Tensor, "cols")),
+                                           fmt::arg("TNNZ", field(Opcode::Tensor, "nnz")),
+                                           fmt::arg("TBASE", field(Opcode::Tensor, "base")),
+                                           fmt::arg("TFLAGS4", field(Opcode::Tensor, "flags", 4)), fmt::arg("AW1", AW - 1)));
+
+  m.section("Checks", fmt::format(R"(
+// Shapes of a launch (slot 0 out, 1 a, 2 b, 3 c; s_slot/r_slot as above).
+assign c_ok = !present[3] || (d_rows[3] == d_rows[0] && d_cols[3] == d_cols[0]);
+always_comb begin
+  case (op)
+    OP_GEMM: shape_ok = d_rows[0] == d_rows[s_slot] && d_cols[0] == d_cols[r_slot] && d_cols[s_slot] == d_rows[r_slot]
+                     && 33'(l_k0) + 33'(l_k) <= 33'(d_cols[s_slot]) && c_ok;
+    OP_GRAM: shape_ok = d_rows[1] == d_rows[2] && d_rows[0] == d_cols[1] && d_cols[0] == d_cols[2];
+    OP_SPMM: shape_ok = d_csr[1] != d_csr[2] && d_rows[0] == d_rows[s_slot] && d_cols[s_slot] == d_rows[r_slot]
+                     && d_cols[0] == d_cols[r_slot] && c_ok;
+    default: shape_ok = d_rows[1] == d_rows[0] && d_cols[1] == d_cols[0]
+                     && (!present[2] || (d_rows[2] == d_rows[0] && d_cols[2] == d_cols[0]));
+  endcase
+end
+// The first problem of the record, in the order the executor's check names them.
+always_comb begin
+  bad = 1'b1;
+  bad_bit = ST_BAD_TENSOR;
+  if (rf_pending_q && op != OP_GEMM) bad_bit = ST_BAD_ORDER;
+  else if (op == OP_TENSOR) begin
+    if (!slot_in[0] || described_q[slot_id[0][{TB1}:0]]) bad_bit = ST_BAD_TENSOR;
+    else if ({TFMT} == 8'd1 && !t_flags[0]) bad_bit = ST_BAD_TENSOR;
+    else if ({TFMT} == 8'd1 && (t_flags[3] || 64'({TNNZ}) > 64'({TROWS}) * 64'({TCOLS}))) bad_bit = ST_BAD_FIELD;
+    else if ({TFMT} == 8'd0 && {TNNZ} != 32'd0) bad_bit = ST_BAD_FIELD;
+    else if (t_flags[2] && !HAS_CHORD) bad_bit = ST_CHORD_ERROR;
+    else if (t_base[{GB0}:0] != '0 || t_end > 68'(memory_bytes)) bad_bit = ST_BAD_ADDRESS;
+    else bad = 1'b0;
+  end else if ((present & ~slot_desc) != 4'b0000) bad_bit = ST_BAD_TENSOR;
+  else if ((op == OP_CHORD_REG || op == OP_CHORD_UPD || op == OP_CHORD_REL) && (!HAS_CHORD || !d_chord[0]))
+    bad_bit = ST_CHORD_ERROR;
+  else if (op == OP_RF_LOAD) begin
+    if (d_csr[0] || 32'({RROWS}) > RF_ROWS || 33'({RROW0}) + 33'({RROWS}) > 33'(d_rows[0])) bad_bit = ST_BAD_TENSOR;
+    else if ({RFROM} == 8'd2 && !d_chord[0]) bad_bit = ST_CHORD_ERROR;
+    else bad = 1'b0;
+  end else if (is_launch) begin
+    if ((present[0] && slot_bind[0] == BIND_CHORD && !d_chord[0]) || (present[1] && slot_bind[1] == BIND_CHORD && !d_chord[1])
+        || (present[2] && slot_bind[2] == BIND_CHORD && !d_chord[2]) || (present[3] && slot_bind[3] == BIND_CHORD && !d_chord[3]))
+      bad_bit = ST_CHORD_ERROR;
+    else if (!present[0] || !present[1] || present[3] != l_flags[2] || (op != OP_ELTW && !present[2]))
+      bad_bit = ST_BAD_FIELD;
+    else if (d_csr[0] || out_input) bad_bit = ST_BAD_TENSOR;
+    else if (op == OP_GEMM && ((slot_bind[1] == BIND_RF) == (slot_bind[2] == BIND_RF))) bad_bit = ST_BAD_FIELD;
+    else if (op == OP_GEMM && (!rf_pending_q || rf_row0_q != 16'(l_k0) || 32'(rf_rows_q) != l_k)) bad_bit = ST_BAD_ORDER;
+    else if (op == OP_GEMM && rf_scale_q != {BETA}) bad_bit = ST_BAD_FIELD;
+    else if (op == OP_GEMM && l_flags[1] && slot_id[3] != slot_id[0]) bad_bit = ST_BAD_ORDER;
+    else if ((op == OP_GRAM || op == OP_ELTW) && l_flags[2]) bad_bit = ST_BAD_FIELD;
+    else if (op != OP_SPMM && (d_csr[1] || (present[2] && d_csr[2]))) bad_bit = ST_BAD_TENSOR;
+    else if ((present[3] && d_csr[3]) || !shape_ok) bad_bit = ST_BAD_TENSOR;
+    else bad = 1'b0;
+  end else if (op == OP_HOST) begin
+    if (d_csr[0] || d_csr[1] || d_csr[2] || out_input) bad_bit = ST_BAD_TENSOR;
+    else bad = 1'b0;
+  end else bad = 1'b0;
+end)",
+                                    fmt::arg("TB1", TB - 1), fmt::arg("TFMT", field(Opcode::Tensor, "format")),
+                                    fmt::arg("TROWS", field(Opcode::Tensor, "rows")),
+                                    fmt::arg("TCOLS", field(Opcode::Tensor, "cols")),
+                                    fmt::arg("TNNZ", field(Opcode::Tensor, "nnz")),
+                                    fmt::arg("TBASE", field(Opcode::Tensor, "base")),
+                                    fmt::arg("TFLAGS", field(Opcode::Tensor, "flags")),
+                                    fmt::arg("GB0", log2_pow2(G) - 1), fmt::arg("RROWS", field(Opcode::RfLoad, "rows")),
+                                    fmt::arg("RROW0", field(Opcode::RfLoad, "row0")),
+                                    fmt::arg("RFROM", field(Opcode::RfLoad, "from")),
+                                    fmt::arg("BETA", field(Opcode::Gemm, "beta"))));
+
+  m.section("Engine descriptor", fmt::format(R"(
+assign eng_start  = start_q;
+assign eng_kind   = 2'(op - OP_GEMM);
+assign eng_relu   = l_flags[0];
+assign eng_cont   = l_flags[1];
+assign eng_with_c = l_flags[2];
+assign eng_has_b  = present[2];
+assign eng_alpha  = {ALPHA};
+assign eng_beta   = {BETA};
+assign eng_scale  = rf_scale_q;
+assign eng_k0     = {CW}'(l_k0);
+assign eng_k      = {CW}'(l_k);
+assign eng_z_base = d_base[0];
+assign eng_z_rows = {CW}'(d_rows[0]);
+assign eng_z_cols = {CW}'(d_cols[0]);
+assign eng_z_cm   = d_cm[0];
+assign eng_a_base = d_base[s_slot];
+assign eng_a_rows = {CW}'(d_rows[s_slot]);
+assign eng_a_cols = {CW}'(d_cols[s_slot]);
+assign eng_a_cm   = d_cm[s_slot];
+assign eng_b_base = d_base[r_slot];
+assign eng_b_rows = {CW}'(d_rows[r_slot]);
+assign eng_b_cols = {CW}'(d_cols[r_slot]);
+assign eng_b_cm   = d_cm[r_slot];
+assign eng_c_base = d_base[3];
+assign eng_c_rows = {CW}'(d_rows[3]);
+assign eng_c_cols = {CW}'(d_cols[3]);
+assign eng_c_cm   = d_cm[3];
+// CSR arrays: row pointers at the base, then column indices and values, each on a granule.
+assign csr_col_w        = d_base[s_slot] + {WA}'((68'(d_rows[s_slot]) + 68'd1 + GRAN_WORDS - 68'd1) & ~(GRAN_WORDS - 68'd1));
+assign eng_csr_col_base = csr_col_w;
+assign eng_csr_val_base = csr_col_w + {WA}'((68'(d_nnz[s_slot]) + GRAN_WORDS - 68'd1) & ~(GRAN_WORDS - 68'd1));
+assign eng_csr_nnz      = {CW}'(d_nnz[s_slot]);)",
+                                               fmt::arg("ALPHA", field(Opcode::Gemm, "alpha")),
+                                               fmt::arg("BETA", field(Opcode::Gemm, "beta")), fmt::arg("CW", CW),
+                                               fmt::arg("WA", WA)));
+
+  m.section("Run", fmt::format(R"(
+assign rec_ready   = (sq_q == SQ_TAKE);
+assign tab_re      = (sq_q == SQ_FETCH);
+assign tab_raddr   = slot_id[fetch_q][{TB1}:0];
+assign tab_we      = (sq_q == SQ_CHECK) && !bad && (op == OP_TENSOR);
+assign st_flush    = (sq_q == SQ_DRAIN);
+assign ld_inval    = (sq_q == SQ_INVAL);
+assign status      = status_q;
+assign halted      = (sq_q == SQ_HALT);
+assign done        = (sq_q == SQ_DONE);
+assign err_record  = err_record_q;
+assign retire      = retire_q;
+assign launch      = start_q;
+assign cur_record  = idx_q;
+assign host_req    = host_q;
+assign host_record = idx_q;
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    sq_q         <= SQ_TAKE;
+    status_q     <= '0;
+    err_record_q <= '0;
+    described_q  <= '0;
+    rf_pending_q <= 1'b0;
+    start_q      <= 1'b0;
+    retire_q     <= 1'b0;
+    host_q       <= 1'b0;
+    idx_q        <= '0;
+  end else begin
+    start_q  <= 1'b0;
+    retire_q <= 1'b0;
+    case (sq_q)
+      SQ_TAKE: if (rec_valid) begin
+        rec_q   <= rec_data;
+        idx_q   <= rec_index;
+        fetch_q <= '0;
+        sq_q    <= (rec_data[7:0] == OP_TENSOR || rec_data[7:0] == OP_FENCE || rec_data[7:0] == OP_END) ? SQ_CHECK : SQ_FETCH;
+      end
+      // Descriptors of the slots, one RAM read each (an id outside the table reads
+      // entry 0; the check refuses it before its descriptor is used).
+      SQ_FETCH: sq_q <= SQ_CATCH;
+      SQ_CATCH: begin
+        d_q[fetch_q] <= tab_rdata;
+        fetch_q      <= fetch_q + 2'd1;
+        sq_q         <= (3'(fetch_q) + 3'd1 == slots) ? SQ_CHECK : SQ_FETCH;
+      end
+      SQ_CHECK: begin
+        if (bad) begin
+          status_q[bad_bit] <= 1'b1;
+          err_record_q      <= idx_q;
+          sq_q              <= SQ_HALT;
+        end else begin
+          sq_q <= SQ_TAKE;
+          retire_q <= 1'b1;
+          case (op)
+            OP_TENSOR: described_q[slot_id[0][{TB1}:0]] <= 1'b1;
+            OP_RF_LOAD: begin
+              rf_pending_q <= 1'b1;
+              rf_row0_q    <= {RROW0};
+              rf_rows_q    <= {RROWS};
+              rf_scale_q   <= {RSCALE};
+            end
+            OP_GEMM, OP_GRAM, OP_SPMM, OP_ELTW: begin
+              rf_pending_q <= 1'b0;
+              start_q      <= 1'b1;
+              retire_q     <= 1'b0;
+              sq_q         <= SQ_RUN;
+            end
+            OP_FENCE, OP_HOST, OP_END: begin
+              retire_q <= 1'b0;
+              sq_q     <= SQ_DRAIN;
+            end
+            default: ;
+          endcase
+        end
+      end
+      SQ_RUN: if (eng_done) begin
+        if (eng_err) begin
+          status_q[ST_BAD_ADDRESS] <= 1'b1;
+          err_record_q             <= idx_q;
+          sq_q                     <= SQ_HALT;
+        end else sq_q <= SQ_DRAIN;
+      end
+      SQ_DRAIN: if (st_idle) begin
+        if (op == OP_HOST) begin
+          host_q <= 1'b1;
+          sq_q   <= SQ_HOST;
+        end else sq_q <= SQ_INVAL;
+      end
+      SQ_HOST: if (host_ack) begin
+        host_q <= 1'b0;
+        sq_q   <= SQ_INVAL;
+      end
+      SQ_INVAL: begin
+        retire_q <= 1'b1;
+        sq_q     <= (op == OP_END) ? SQ_DONE : SQ_TAKE;
+      end
+      default: ;  // SQ_DONE, SQ_HALT: stay
+    endcase
+  end
+end)",
+                               fmt::arg("TB1", TB - 1), fmt::arg("RROW0", field(Opcode::RfLoad, "row0")),
+                               fmt::arg("RROWS", field(Opcode::RfLoad, "rows")),
+                               fmt::arg("RSCALE", field(Opcode::RfLoad, "scale"))));
+  design.blocks.push_back(block_entry(m, "sequencer", params));
+  design.modules.push_back(std::move(m));
+}
+
+}  // namespace cello::gen

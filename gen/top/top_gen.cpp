@@ -1,0 +1,232 @@
+#include "top/top_gen.hpp"
+
+#include <fmt/format.h>
+
+#include "sv_module.hpp"
+#include "top/cmd_decoder_gen.hpp"
+#include "top/counters_gen.hpp"
+#include "top/dram_arbiter_gen.hpp"
+#include "top/load_unit_gen.hpp"
+#include "top/scalar_engine_gen.hpp"
+#include "top/sequencer_gen.hpp"
+#include "top/store_unit_gen.hpp"
+#include "top/top_config.hpp"
+
+namespace cello::gen {
+
+namespace {
+
+// Connects every port of `part` to the top signal of the same name with a prefix
+// ("" keeps the name), except those given explicitly in `explicit_ports`.
+void connect_all(Instance& inst, const SvModule& part, const std::string& prefix,
+                 const std::vector<std::pair<std::string, std::string>>& explicit_ports) {
+  for (const auto& p : part.ports()) {
+    std::string expr = prefix + p.name;
+    for (const auto& [port, e] : explicit_ports)
+      if (port == p.name) expr = e;
+    inst.connect(p.name, expr);
+  }
+}
+
+const SvModule& module_named(const Design& d, const std::string& name) {
+  for (const auto& m : d.modules)
+    if (m.name() == name) return m;
+  throw std::logic_error("no generated module " + name);
+}
+
+// Declares a top signal for every port of `part` (prefixed), except those listed.
+void declare_part_signals(SvModule& top, const SvModule& part, const std::string& prefix,
+                          const std::vector<std::string>& skip) {
+  for (const auto& p : part.ports()) {
+    bool skipped = p.name == "clk" || p.name == "rst_n";
+    for (const auto& s : skip) skipped = skipped || s == p.name;
+    if (!skipped) top.signal(prefix + p.name, p.width, part.name() + "." + p.name);
+  }
+}
+
+}  // namespace
+
+void add_top(Design& d, const HwConfig& cfg) {
+  const TopConfig& t = *cfg.top;
+  const arch::Arch a = arch_of(cfg, "<config>");
+  const std::string n = t.name;
+  add_cmd_decoder(d, n + "_cmd_decoder", a);
+  const LoadUnitShape mem = load_unit_shape(a);
+  add_load_unit(d, n + "_load_unit", mem);
+  add_store_unit(d, n + "_store_unit", mem);
+  DramArbiterShape arb;
+  arb.granule_bytes = mem.granule_bytes;
+  arb.addr_bits = mem.addr_bits;
+  arb.tag_bits = bits_for(mem.lines - 1);  // the load unit's line tags are the widest
+  add_dram_arbiter(d, n + "_dram_arb", arb);
+  SequencerShape seq;
+  seq.addr_bits = mem.addr_bits;
+  seq.granule_bytes = mem.granule_bytes;
+  seq.tensor_table = t.tensor_table;
+  seq.rf_rows = static_cast<int>(a.rf_rows);
+  seq.chord = a.has_chord();
+  add_sequencer(d, n + "_sequencer", seq);
+  ScalarEngineShape eng;
+  eng.addr_bits = mem.addr_bits;
+  eng.fma_stages = a.fma_stages;
+  eng.gram_lanes = a.fma_stages;
+  add_scalar_engine(d, n + "_engine", eng);
+  add_counters(d, n + "_counters");
+
+  const int AW = mem.addr_bits, G = mem.granule_bytes, TW = arb.tag_bits, DT = TW + 1;
+  SvModule m(n,
+             "The accelerator top: runs a command stream (commands.bin) from the command port\n"
+             "against DRAM through one tagged DRAM port. Decoder -> sequencer (tensor table,\n"
+             "FENCE/HOST/END) -> scalar engine (one FMA, every operand through the load unit,\n"
+             "every result through the store unit) -> DRAM arbiter. HOST raises host_req.\n"
+             "Perf counters and the status word are read through reg_addr/reg_rdata.");
+  const nlohmann::json params = {{"config_hash", fmt::format("{:016x}", a.config_hash)},
+                                 {"addr_bits", AW},
+                                 {"granule_bytes", G},
+                                 {"dram_tag_bits", DT},
+                                 {"tensor_table", t.tensor_table},
+                                 {"chord", a.has_chord()},
+                                 {"fma_stages", a.fma_stages}};
+  m.record_config(params);
+  const int RB = bits_for(static_cast<long long>(top_counters().size()) + 1);
+  m.input("clk", 1, "clock");
+  m.input("rst_n", 1, "synchronous active-low reset");
+  m.input("cmd_valid", 1, "command port: a word of commands.bin");
+  m.output("cmd_ready", 1, "command port: taken");
+  m.input("cmd_data", 32, "command port: the word (little-endian)");
+  m.input("cmd_last", 1, "command port: the file's final word");
+  m.output("dram_req_valid", 1, "DRAM request");
+  m.input("dram_req_ready", 1, "DRAM request taken");
+  m.output("dram_req_addr", AW, "DRAM: granule-aligned byte address");
+  m.output("dram_req_write", 1, "DRAM: write");
+  m.output("dram_req_wdata", 8 * G, "DRAM: write data, byte k at [8k +: 8]");
+  m.output("dram_req_strb", G, "DRAM: write byte enables");
+  m.output("dram_req_tag", DT, "DRAM: tag, returned with the response");
+  m.input("dram_rsp_valid", 1, "DRAM response (read data, or a write's acknowledgement)");
+  m.output("dram_rsp_ready", 1, "DRAM response taken");
+  m.input("dram_rsp_rdata", 8 * G, "DRAM: read data");
+  m.input("dram_rsp_tag", DT, "DRAM: the request's tag");
+  m.output("host_req", 1, "HOST: compute host_record's output in DRAM, then pulse host_ack");
+  m.output("host_record", 64, "HOST: record index");
+  m.input("host_ack", 1, "HOST: done (one-cycle pulse)");
+  m.input("reg_addr", RB, "register read port: index (docs/top.md, \"Registers\")");
+  m.output("reg_rdata", 64, "register read port: value");
+  m.output("running", 1, "the header was accepted");
+  m.output("done", 1, "END ran: every write landed");
+  m.output("halted", 1, "stopped at an illegal command (status, err_record)");
+  m.output("status", 7, "sticky status bits (docs/commands.md, \"Status\")");
+  m.output("cur_record", 64, "record being run");
+
+  const SvModule& dec = module_named(d, n + "_cmd_decoder");
+  const SvModule& sq = module_named(d, n + "_sequencer");
+  const SvModule& en = module_named(d, n + "_engine");
+  const SvModule& ld = module_named(d, n + "_load_unit");
+  const SvModule& st = module_named(d, n + "_store_unit");
+  const SvModule& ar = module_named(d, n + "_dram_arb");
+  declare_part_signals(m, dec, "dec_", {"cmd_valid", "cmd_ready", "cmd_data", "cmd_last"});
+  declare_part_signals(m, sq, "seq_", {"rec_valid", "rec_ready", "rec_data", "rec_index", "memory_bytes", "host_req",
+                                       "host_record", "host_ack", "cur_record"});
+  declare_part_signals(m, ld, "ld_", {});
+  declare_part_signals(m, st, "st_", {});
+  declare_part_signals(m, ar, "arb_", {"dram_req_valid", "dram_req_ready", "dram_req_addr", "dram_req_write",
+                                       "dram_req_wdata", "dram_req_strb", "dram_req_tag", "dram_rsp_valid",
+                                       "dram_rsp_ready", "dram_rsp_rdata", "dram_rsp_tag"});
+  m.signal("events", static_cast<int>(top_counters().size()), "counter events (top_counters order)");
+  m.signal("status_word", 11, "{err_in_header, halted, done, running, status}");
+  m.signal("quiet", 1, "no read or write outstanding");
+  m.signal("err_record", 64, "record that stopped the top");
+
+  connect_all(m.instantiate(dec.name(), "u_decoder"), dec, "dec_",
+              {{"clk", "clk"}, {"rst_n", "rst_n"}, {"cmd_valid", "cmd_valid"}, {"cmd_ready", "cmd_ready"},
+               {"cmd_data", "cmd_data"}, {"cmd_last", "cmd_last"}});
+  std::vector<std::pair<std::string, std::string>> sq_ports = {
+      {"clk", "clk"},
+      {"rst_n", "rst_n"},
+      {"rec_valid", "dec_rec_valid"},
+      {"rec_ready", "dec_rec_ready"},
+      {"rec_data", "dec_rec_data"},
+      {"rec_index", "dec_rec_index"},
+      {"memory_bytes", "dec_memory_bytes"},
+      {"host_req", "host_req"},
+      {"host_record", "host_record"},
+      {"host_ack", "host_ack"},
+      {"cur_record", "cur_record"},
+      {"eng_done", "seq_eng_done"},
+      {"eng_err", "seq_eng_err"}};
+  connect_all(m.instantiate(sq.name(), "u_sequencer"), sq, "seq_", sq_ports);
+  // The engine's descriptor inputs are the sequencer's eng_* outputs; its memory
+  // ports go to the load and store units.
+  std::vector<std::pair<std::string, std::string>> en_ports = {
+      {"clk", "clk"},
+      {"rst_n", "rst_n"},
+      {"done", "seq_eng_done"},
+      {"err", "seq_eng_err"},
+      {"busy", "eng_busy"},
+      {"fma_fire", "eng_fma_fire"},
+      {"ld_req_valid", "ld_req_valid"},
+      {"ld_req_ready", "ld_req_ready"},
+      {"ld_req_word", "ld_req_word"},
+      {"ld_rsp_valid", "ld_rsp_valid"},
+      {"ld_rsp_ready", "ld_rsp_ready"},
+      {"ld_rsp_data", "ld_rsp_data"},
+      {"st_valid", "st_wr_valid"},
+      {"st_ready", "st_wr_ready"},
+      {"st_word", "st_wr_word"},
+      {"st_data", "st_wr_data"}};
+  m.signal("eng_busy", 1, "engine: a launch is running");
+  m.signal("eng_fma_fire", 1, "engine: an FMA was issued");
+  connect_all(m.instantiate(en.name(), "u_engine"), en, "seq_eng_", en_ports);
+  connect_all(m.instantiate(ld.name(), "u_load"), ld, "ld_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
+  connect_all(m.instantiate(st.name(), "u_store"), st, "st_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
+  std::vector<std::pair<std::string, std::string>> ar_ports = {{"clk", "clk"}, {"rst_n", "rst_n"}};
+  for (const char* p : {"dram_req_valid", "dram_req_ready", "dram_req_addr", "dram_req_write", "dram_req_wdata",
+                        "dram_req_strb", "dram_req_tag", "dram_rsp_valid", "dram_rsp_ready", "dram_rsp_rdata",
+                        "dram_rsp_tag"})
+    ar_ports.emplace_back(p, p);
+  connect_all(m.instantiate(ar.name(), "u_dram_arb"), ar, "arb_", ar_ports);
+  const auto& counters = module_named(d, n + "_counters");
+  connect_all(m.instantiate(counters.name(), "u_counters"), counters, "",
+              {{"event_pulse", "events"}, {"status_word", "status_word"}});
+
+  m.section("Wiring", fmt::format(R"(
+// Client 0 of the arbiter is the load unit (reads), client 1 the store unit (writes).
+assign arb_c_req_valid = {{st_dram_req_valid, ld_dram_req_valid}};
+assign ld_dram_req_ready = arb_c_req_ready[0];
+assign st_dram_req_ready = arb_c_req_ready[1];
+assign arb_c_req_addr  = {{st_dram_req_addr, ld_dram_req_addr}};
+assign arb_c_req_write = 2'b10;
+assign arb_c_req_wdata = {{st_dram_req_data, {GD}'d0}};
+assign arb_c_req_strb  = {{st_dram_req_strb, {G}'d0}};
+assign arb_c_req_tag   = {{{TW}'d0, {LDTAG}}};
+assign ld_dram_rsp_valid = arb_c_rsp_valid[0];
+assign st_dram_rsp_valid = arb_c_rsp_valid[1];
+assign arb_c_rsp_ready = {{st_dram_rsp_ready, ld_dram_rsp_ready}};
+assign ld_dram_rsp_data = arb_c_rsp_rdata;
+assign ld_dram_rsp_tag  = arb_c_rsp_tag{LDTAGSEL};
+assign ld_inval   = seq_ld_inval;
+assign st_flush   = seq_st_flush;
+assign seq_st_idle = st_idle;
+// Status: the decoder's and the sequencer's sticky bits; the first to stop wins.
+assign running    = dec_running;
+assign halted     = dec_halted || seq_halted;
+// Done once END ran and nothing is outstanding in either memory unit.
+assign quiet      = ld_idle && st_idle && (st_pending == '0);
+assign done       = seq_done && dec_done && quiet;
+assign status     = dec_status | seq_status;
+assign err_record = dec_halted ? dec_err_record : seq_err_record;
+assign status_word = {{dec_err_in_header, halted, done, running, status}};
+assign events = {{eng_busy, host_req, arb_dram_fire_w, arb_dram_fire_r, st_wr_valid && st_wr_ready,
+                 ld_req_valid && ld_req_ready, eng_fma_fire, seq_launch, seq_retire,
+                 running && !done && !halted}};)",
+                                  fmt::arg("GD", 8 * G), fmt::arg("G", G), fmt::arg("TW", TW),
+                                  fmt::arg("LDTAG", "ld_dram_req_tag"), fmt::arg("LDTAGSEL", "")));
+  m.signal("arb_dram_fire_r", 1, "a DRAM read is accepted");
+  m.signal("arb_dram_fire_w", 1, "a DRAM write is accepted");
+  m.section("DRAM events", R"(
+assign arb_dram_fire_r = dram_req_valid && dram_req_ready && !dram_req_write;
+assign arb_dram_fire_w = dram_req_valid && dram_req_ready && dram_req_write;)");
+  d.blocks.push_back(block_entry(m, "top", params));
+  d.modules.push_back(std::move(m));
+}
+
+}  // namespace cello::gen

@@ -1,0 +1,168 @@
+// Runs a command stream on a verilated accelerator top (`<top>`, docs/top.md):
+// the words of commands.bin go in on the command port (with random stalls when
+// cmd_rate < 1), the DRAM port is served by the DramModel on the image, HOST
+// requests by the HostLoop, and the run ends when the top is done or halted.
+// A run past max_cycles, or the watchdog (no retired record, DRAM response or
+// command word for its span), is a Failure naming the last record.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "exec/check.hpp"
+#include "harness/dram_model.hpp"
+#include "harness/host_loop.hpp"
+#include "harness/rng.hpp"
+#include "harness/sim.hpp"
+#include "mac_array/port_words.hpp"
+#include "stream/format.hpp"
+
+namespace cello::tb {
+
+struct TopRunOptions {
+  DramTiming dram;
+  uint64_t host_latency = 1;   // cycles from host_req to host_ack (>= 1)
+  double cmd_rate = 1.0;       // chance per cycle that a command word is offered
+  uint64_t max_cycles = 100000000;
+};
+
+struct TopRunResult {
+  bool done = false, halted = false;
+  unsigned status = 0;        // the sticky status bits
+  uint64_t err_record = 0;    // the record that stopped the top (halted)
+  uint64_t cycles = 0;
+  std::vector<uint64_t> registers;  // the register port after the run (docs/top.md, "Registers")
+  uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+  uint64_t hosts = 0;
+};
+
+// Tensor descriptors of the TENSOR records of a stream (for the host loop; a
+// stream that breaks ordering rules still has them).
+inline std::vector<exec::TensorDesc> stream_tensors(const stream::Stream& s) {
+  std::vector<exec::TensorDesc> t;
+  for (const auto& r : s.records) {
+    if (r.op() != stream::Opcode::Tensor) continue;
+    const size_t id = r.field("id");
+    if (t.size() <= id) t.resize(id + 1);
+    exec::TensorDesc& d = t[id];
+    d.described = true;
+    d.csr = r.field("format") == 1;
+    d.flags = static_cast<uint8_t>(r.field("flags"));
+    d.rows = static_cast<uint32_t>(r.field("rows"));
+    d.cols = static_cast<uint32_t>(r.field("cols"));
+    d.nnz = static_cast<uint32_t>(r.field("nnz"));
+    d.base = r.field("base");
+    d.bytes = uint64_t{d.rows} * d.cols * 4;
+  }
+  return t;
+}
+
+// Drives the top `V` (ports as `cello gen` writes them) through one stream.
+// `bytes` is commands.bin; `s` its decoded records (the host loop reads HOST's operands).
+template <class V>
+TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const stream::Stream& s,
+                     std::vector<uint8_t>& image, const TopRunOptions& o, Rng& rng, size_t registers) {
+  auto& d = sim.dut();
+  std::vector<uint32_t> words((bytes.size() + 3) / 4, 0);
+  std::memcpy(words.data(), bytes.data(), bytes.size());
+  if (words.empty()) throw Failure("an empty command stream cannot be sent (no word carries cmd_last)");
+  const std::vector<exec::TensorDesc> tensors = stream_tensors(s);
+  const unsigned G = o.dram.granule_bytes, GW = G / 4;
+  DramModel dram(image, o.dram, rng);
+  HostLoop host(s, tensors, image, o.host_latency);
+  d.cmd_valid = 0;
+  d.dram_rsp_valid = 0;
+  d.host_ack = 0;
+  d.reg_addr = 0;
+  sim.reset();
+  const uint64_t start = sim.cycle();
+  size_t next = 0;
+  bool offer = false;
+  uint64_t retired = 0;
+  TopRunResult res;
+  for (;;) {
+    if (sim.cycle() - start > o.max_cycles)
+      throw Failure(fmt::format("no END after {} cycles (--max-cycles); record {} was running", o.max_cycles,
+                                static_cast<uint64_t>(d.cur_record)));
+    // A word stays offered until taken (valid must not drop).
+    if (!offer && next < words.size()) offer = rng.chance(o.cmd_rate);
+    d.cmd_valid = offer;
+    d.cmd_data = offer ? words[next] : 0;
+    d.cmd_last = offer && next + 1 == words.size();
+    d.dram_req_ready = dram.req_ready();
+    const DramResponse* r = dram.response();
+    d.dram_rsp_valid = r != nullptr;
+    if (r) {
+      if (!r->write) {
+        std::vector<uint32_t> w(GW);
+        std::memcpy(w.data(), r->data.data(), G);
+        put_words(d.dram_rsp_rdata, w);
+      }
+      d.dram_rsp_tag = r->tag;
+    }
+    d.host_ack = host.drive();
+    sim.settle();
+    host.sample(d.host_req, d.host_record);
+    if (d.dram_req_valid && d.dram_req_ready) {
+      DramRequest q;
+      q.addr = d.dram_req_addr;
+      q.write = d.dram_req_write;
+      q.tag = d.dram_req_tag;
+      if (q.write) {
+        q.data.resize(G);
+        const std::vector<uint32_t> w = get_words(d.dram_req_wdata, GW);
+        std::memcpy(q.data.data(), w.data(), G);
+        q.strb.resize(G);
+        for (unsigned b = 0; b < G; ++b) q.strb[b] = (get_word(d.dram_req_strb, b / 32) >> (b % 32)) & 1;
+      }
+      dram.accept(q);
+    }
+    if (r && d.dram_rsp_ready) {
+      dram.taken();
+      sim.note("DRAM response; running record", d.cur_record);
+    }
+    if (offer && d.cmd_ready) {
+      offer = false;
+      ++next;
+      sim.note("command word", next);
+    }
+    if (d.halted || d.done) break;
+    sim.tick();
+    dram.tick();
+    const uint64_t now_retired = [&] {
+      d.reg_addr = 3;  // records (docs/top.md, "Registers")
+      d.eval();
+      return static_cast<uint64_t>(d.reg_rdata);
+    }();
+    if (now_retired != retired) {
+      retired = now_retired;
+      sim.note("record retired; running record", d.cur_record);
+    }
+    if (d.host_req) sim.note("HOST; record", d.host_record);
+  }
+  res.done = d.done;
+  res.halted = d.halted;
+  res.status = d.status;
+  res.cycles = sim.cycle() - start;
+  // The counters take one more edge to count the last record.
+  for (int k = 0; k < 2; ++k) {
+    sim.tick();
+    dram.tick();
+    sim.settle();
+  }
+  for (size_t k = 0; k < registers; ++k) {
+    d.reg_addr = static_cast<uint32_t>(k);
+    d.eval();
+    res.registers.push_back(d.reg_rdata);
+  }
+  res.err_record = res.registers.size() > 1 ? res.registers[1] : 0;
+  res.dram_read_bytes = dram.bytes_read();
+  res.dram_write_bytes = dram.bytes_written();
+  res.hosts = host.served();
+  return res;
+}
+
+}  // namespace cello::tb

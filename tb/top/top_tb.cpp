@@ -1,0 +1,167 @@
+// The composed accelerator top (`<top>`) against the executor, for each top
+// config (Vtop): compiled CG and BiCGStab streams run from the command port
+// against the testbench DRAM model (random latency, bandwidth and response
+// order) and host loop, with random stalls on the command port. The top must
+// reach END with no status bit, and every output tensor in the final DRAM image
+// must equal the executor's value bit for bit. Streams with a semantic error
+// (an undescribed id, a region outside the image, a CHORD command for a tensor
+// not bound to CHORD) must stop the top with that status bit at that record,
+// never hang it.
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <bit>
+
+#include "Vtop.h"
+#include "exec/executor.hpp"
+#include "exec/prepare.hpp"
+#include "harness/top_runner.hpp"
+#include "stream/problem.hpp"
+#include "top/counters_gen.hpp"
+#include "top/top_config.hpp"
+
+using namespace cello;
+using namespace cello::tb;
+
+namespace {
+
+const arch::Arch& the_arch() {
+  static const arch::Arch a = gen::load_arch(TOP_CONFIG);
+  return a;
+}
+
+size_t register_count() { return 2 + gen::top_counters().size(); }
+
+TopRunOptions random_options(Rng& rng) {
+  TopRunOptions o;
+  o.dram = random_dram_timing(rng, the_arch().granule_bytes);
+  o.host_latency = 1 + rng.below(50);
+  o.cmd_rate = random_rate(rng);
+  return o;
+}
+
+exec::Prepared compiled(const char* workload, int n, int iters) {
+  stream::ProblemSpec spec;
+  spec.workload = workload;
+  spec.grid = 4;
+  spec.n = n;
+  spec.iters = iters;
+  return exec::prepare(stream::make_problem(spec), the_arch());
+}
+
+}  // namespace
+
+TEST_CASE("top: compiled CG and BiCGStab equal the executor bit for bit", "[top][top_rtl]") {
+  Rng rng(seed_from_env(5));
+  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  Sim<Vtop> sim;
+  for (const char* wl : {"cg", "bicgstab"}) {
+    const auto prep = compiled(wl, 2, 2);
+    const auto& st = prep.compiled.stream;
+    const exec::Result want = exec::execute(st, "<stream>", the_arch(), prep.image);
+    std::vector<uint8_t> image = prep.image;
+    const TopRunOptions o = random_options(rng);
+    TopRunResult got;
+    try {
+      got = run_top(sim, stream::encode(st), st, image, o, rng, register_count());
+    } catch (const Failure& f) {
+      FAIL(wl << ": " << f.what() << " at cycle " << sim.cycle());
+    }
+    INFO(wl << ": status " << got.status << " at record " << got.err_record);
+    REQUIRE(got.done);
+    REQUIRE(got.status == 0);
+    uint64_t hosts = 0, outputs = 0, checked = 0;
+    for (const auto& op : want.program.ops) hosts += op.kind == stream::Opcode::Host;
+    CHECK(got.hosts == hosts);
+    for (size_t t = 0; t < want.program.tensors.size(); ++t) {
+      const auto& d = want.program.tensors[t];
+      if (!d.described || !d.output()) continue;
+      ++outputs;
+      const std::vector<float> v = exec::read_dense(image, d);
+      REQUIRE(v.size() == want.values[t].size());
+      for (size_t e = 0; e < v.size(); ++e, ++checked) {
+        INFO(wl << " output " << d.name << " element " << e);
+        REQUIRE(std::bit_cast<uint32_t>(v[e]) == std::bit_cast<uint32_t>(want.values[t][e]));
+      }
+    }
+    CHECK(outputs > 0);
+    // The counters agree with what the testbench saw.
+    const auto& r = got.registers;
+    CHECK(r[2] <= got.cycles);                           // cycles
+    CHECK(r[3] == st.records.size());                    // records
+    CHECK(r[8] * the_arch().granule_bytes == got.dram_read_bytes);
+    CHECK(r[9] * the_arch().granule_bytes == got.dram_write_bytes);
+    CHECK(r[5] > 0);                                     // FMAs
+    fmt::print("top {}: {} records, {} cycles, {} FMAs, {} output words equal the executor; DRAM {} B read, {} B written\n",
+               wl, r[3], got.cycles, r[5], checked, got.dram_read_bytes, got.dram_write_bytes);
+  }
+}
+
+TEST_CASE("top: semantic errors stop the top with their status bit", "[top][top_rtl]") {
+  Rng rng(seed_from_env(6));
+  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  Sim<Vtop> sim;
+  const auto prep = compiled("cg", 1, 1);
+  const stream::Stream& good = prep.compiled.stream;
+  // The first launch, and the first CHORD command, of the compiled stream.
+  size_t launch = 0, chord = SIZE_MAX;
+  for (size_t i = 0; i < good.records.size(); ++i) {
+    const auto op = good.records[i].op();
+    if (!launch && (op == stream::Opcode::Gemm || op == stream::Opcode::Spmm || op == stream::Opcode::Gram)) launch = i;
+    if (chord == SIZE_MAX && op == stream::Opcode::ChordReg) chord = i;
+  }
+  REQUIRE(launch > 0);
+  struct Case {
+    std::string what;
+    stream::StatusBit bit;
+    size_t record;
+    stream::Stream s;
+  };
+  std::vector<Case> cases;
+  {
+    Case c{"launch names an undescribed id", stream::StatusBit::BadTensor, launch, good};
+    c.s.records[launch].set_field("out", 60000);
+    cases.push_back(c);
+  }
+  {
+    Case c{"tensor region past the image", stream::StatusBit::BadAddress, 0, good};
+    c.s.records[0].set_field("base", good.header.memory_bytes);
+    cases.push_back(c);
+  }
+  {
+    Case c{"tensor described twice", stream::StatusBit::BadTensor, 2, good};
+    c.s.records[2] = good.records[0];
+    cases.push_back(c);
+  }
+  if (chord != SIZE_MAX && the_arch().has_chord()) {
+    Case c{"CHORD command for a tensor not bound to CHORD", stream::StatusBit::ChordError, chord, good};
+    // Clear the chord flag of the tensor it names.
+    const uint64_t id = good.records[chord].field("id");
+    for (auto& r : c.s.records)
+      if (r.op() == stream::Opcode::Tensor && r.field("id") == id)
+        r.set_field("flags", r.field("flags") & ~uint64_t{stream::kTensorChord});
+    cases.push_back(c);
+  }
+  {
+    Case c{"launch shapes that do not fit", stream::StatusBit::BadTensor, launch, good};
+    // Make the result tensor one row taller.
+    const uint64_t id = good.records[launch].field("out");
+    for (auto& r : c.s.records)
+      if (r.op() == stream::Opcode::Tensor && r.field("id") == id) r.set_field("rows", r.field("rows") + 1);
+    cases.push_back(c);
+  }
+  for (const Case& c : cases) {
+    INFO(c.what);
+    std::vector<uint8_t> image = prep.image;
+    TopRunResult got;
+    try {
+      got = run_top(sim, stream::encode(c.s), c.s, image, random_options(rng), rng, register_count());
+    } catch (const Failure& f) {
+      FAIL(f.what() << " at cycle " << sim.cycle());
+    }
+    CHECK(got.halted);
+    CHECK_FALSE(got.done);
+    CHECK(got.status == (1u << static_cast<unsigned>(c.bit)));
+    CHECK(got.err_record == c.record);
+  }
+}
