@@ -14,12 +14,12 @@ namespace cello::gen {
 namespace {
 
 // `rec_q` bits of a field of the command-stream table, e.g. rec_q[64 +: 32]
-// (its low `bits` bits when bits > 0).
-std::string field(stream::Opcode op, const char* name, int bits = 0) {
+// (`bits` bits from bit `skip` of the field when bits > 0).
+std::string field(stream::Opcode op, const char* name, int bits = 0, int skip = 0) {
   const stream::OpcodeSpec* s = stream::find_opcode(static_cast<uint8_t>(op));
   if (s)
     for (const auto& f : s->fields)
-      if (std::strcmp(f.name, name) == 0) return fmt::format("rec_q[{} +: {}]", 8 * f.offset, bits > 0 ? bits : 8 * f.bytes);
+      if (std::strcmp(f.name, name) == 0) return fmt::format("rec_q[{} +: {}]", 8 * f.offset + skip, bits > 0 ? bits : 8 * f.bytes);
   throw std::logic_error(fmt::format("the command table has no field {}", name));
 }
 
@@ -187,7 +187,7 @@ void add_sequencer(Design& design, const std::string& module, const SequencerSha
         "assign slot_id[{k}]   = rec_q[{lo} +: 16];\n"
         "assign slot_in[{k}]   = (slot_id[{k}] < 16'd{TT});\n"
         "assign slot_desc[{k}] = slot_in[{k}] && described_q[slot_id[{k}][{TB1}:0]];\n"
-        "assign slot_bind[{k}]      = {binds}[{b} +: 4];\n"
+        "assign slot_bind[{k}] = {binds};\n"
         "assign d_base[{k}]    = d_q[{k}][{WA1}:0];\n"
         "assign d_rows[{k}]    = d_q[{k}][{WA} +: 32];\n"
         "assign d_cols[{k}]    = d_q[{k}][{WA32} +: 32];\n"
@@ -196,7 +196,7 @@ void add_sequencer(Design& design, const std::string& module, const SequencerSha
         "assign d_cm[{k}]      = d_q[{k}][{WA99}];\n"
         "assign d_csr[{k}]     = d_q[{k}][{WA100}];\n",
         fmt::arg("k", k), fmt::arg("lo", 16 + 16 * k), fmt::arg("TT", TT), fmt::arg("TB1", TB - 1),
-        fmt::arg("binds", field(Opcode::Gemm, "binds")), fmt::arg("b", 4 * k), fmt::arg("WA1", WA - 1),
+        fmt::arg("binds", field(Opcode::Gemm, "binds", 4, 4 * k)), fmt::arg("WA1", WA - 1),
         fmt::arg("WA", WA), fmt::arg("WA32", WA + 32), fmt::arg("WA64", WA + 64),
         fmt::arg("WA98", WA + 98), fmt::arg("WA99", WA + 99), fmt::arg("WA100", WA + 100));
   m.section("Record slots", slots_body + fmt::format(R"(assign op        = rec_q[7:0];
