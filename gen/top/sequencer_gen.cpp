@@ -2,9 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstring>
-#include <stdexcept>
-
 #include "stream/format.hpp"
 #include "sv_module.hpp"
 #include "top/load_unit_gen.hpp"
@@ -16,11 +13,8 @@ namespace {
 // `rec_q` bits of a field of the command-stream table, e.g. rec_q[64 +: 32]
 // (`bits` bits from bit `skip` of the field when bits > 0).
 std::string field(stream::Opcode op, const char* name, int bits = 0, int skip = 0) {
-  const stream::OpcodeSpec* s = stream::find_opcode(static_cast<uint8_t>(op));
-  if (s)
-    for (const auto& f : s->fields)
-      if (std::strcmp(f.name, name) == 0) return fmt::format("rec_q[{} +: {}]", 8 * f.offset + skip, bits > 0 ? bits : 8 * f.bytes);
-  throw std::logic_error(fmt::format("the command table has no field {}", name));
+  const stream::FieldSpec& f = stream::field_spec(op, name);
+  return fmt::format("rec_q[{} +: {}]", 8 * f.offset + skip, bits > 0 ? bits : 8 * f.bytes);
 }
 
 std::string opcode(stream::Opcode op) { return fmt::format("8'h{:02x}", static_cast<int>(op)); }

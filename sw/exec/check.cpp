@@ -23,6 +23,20 @@ uint64_t TensorDesc::val_at(unsigned granule) const {
   return col_at(granule) + ceil_div(nnz, granule / 4) * granule;
 }
 
+TensorDesc tensor_desc(const stream::Record& r, unsigned granule) {
+  TensorDesc t;
+  t.described = true;
+  t.csr = r.field("format") == 1;
+  t.flags = static_cast<uint8_t>(r.field("flags"));
+  t.rows = static_cast<uint32_t>(r.field("rows"));
+  t.cols = static_cast<uint32_t>(r.field("cols"));
+  t.nnz = static_cast<uint32_t>(r.field("nnz"));
+  t.base = r.field("base");
+  t.bytes = t.csr ? t.val_at(granule) - t.base + ceil_div(t.nnz, granule / 4) * granule
+                  : ceil_div(uint64_t{t.rows} * t.cols, granule / 4) * granule;
+  return t;
+}
+
 std::string ExecOp::name() const {
   const stream::OpcodeSpec* s = stream::find_opcode(static_cast<uint8_t>(kind));
   return fmt::format("{} at record {}", s ? s->name : "?", record);
@@ -104,23 +118,15 @@ class Checker {
     const uint64_t id = r.field("id");
     TensorDesc& t = p_.tensors[id];
     if (t.described) fail(StatusBit::BadTensor, fmt::format("tensor {} is described twice", id));
-    t.described = true;
-    t.csr = r.field("format") == 1;
-    t.flags = static_cast<uint8_t>(r.field("flags"));
-    t.rows = static_cast<uint32_t>(r.field("rows"));
-    t.cols = static_cast<uint32_t>(r.field("cols"));
-    t.nnz = static_cast<uint32_t>(r.field("nnz"));
-    t.base = r.field("base");
     const unsigned g = a_.granule_bytes;
+    t = tensor_desc(r, g);
     if (t.csr) {
       if (!t.input()) fail(StatusBit::BadTensor, fmt::format("CSR tensor {} must be an input", id));
       if (t.col_major()) fail(StatusBit::BadField, fmt::format("CSR tensor {} cannot be column-major", id));
       if (uint64_t{t.nnz} > uint64_t{t.rows} * t.cols)
         fail(StatusBit::BadField, fmt::format("tensor {}: nnz {} exceeds rows x cols", id, t.nnz));
-      t.bytes = t.val_at(g) - t.base + ceil_div(t.nnz, g / 4) * g;
     } else {
       if (t.nnz) fail(StatusBit::BadField, fmt::format("dense tensor {} with nnz {}", id, t.nnz));
-      t.bytes = ceil_div(uint64_t{t.rows} * t.cols, g / 4) * g;
     }
     if (t.chord() && !a_.has_chord()) fail(StatusBit::ChordError, fmt::format("tensor {} is bound to CHORD but the top has none", id));
     if (t.base % g) fail(StatusBit::BadAddress, fmt::format("tensor {}: base 0x{:x} is not {}-byte aligned", id, t.base, g));

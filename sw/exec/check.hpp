@@ -37,6 +37,10 @@ struct TensorDesc {
   uint64_t val_at(unsigned granule) const;
 };
 
+// The descriptor a TENSOR record gives (region bytes for `granule`-byte
+// granules), unchecked.
+TensorDesc tensor_desc(const stream::Record& r, unsigned granule);
+
 // One pass of a launch: its record and, for GEMM, the register-file load before it.
 struct Pass {
   size_t record = 0;

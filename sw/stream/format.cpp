@@ -82,14 +82,6 @@ std::vector<OpcodeSpec> build_table() {
   };
 }
 
-const FieldSpec& spec_of(Opcode op, const char* name) {
-  const OpcodeSpec* s = find_opcode(static_cast<uint8_t>(op));
-  if (s)
-    for (const auto& f : s->fields)
-      if (std::strcmp(f.name, name) == 0) return f;
-  throw std::logic_error(fmt::format("record kind 0x{:02x} has no field '{}'", static_cast<int>(op), name));
-}
-
 constexpr const char* kBindNames[] = {"none", "dram", "chord", "pipe", "rf"};
 constexpr const char* kUseNames[] = {"stream", "whole", "gather"};
 constexpr const char* kRoles[] = {"out", "a", "b", "c"};
@@ -195,6 +187,14 @@ void put_le(uint8_t* p, size_t n, uint64_t v) {
 
 }  // namespace
 
+const FieldSpec& field_spec(Opcode op, const char* name) {
+  const OpcodeSpec* s = find_opcode(static_cast<uint8_t>(op));
+  if (s)
+    for (const auto& f : s->fields)
+      if (std::strcmp(f.name, name) == 0) return f;
+  throw std::logic_error(fmt::format("record kind 0x{:02x} has no field '{}'", static_cast<int>(op), name));
+}
+
 const std::vector<OpcodeSpec>& opcode_table() {
   static const std::vector<OpcodeSpec> t = build_table();
   return t;
@@ -238,18 +238,18 @@ uint64_t Record::get(uint8_t offset, uint8_t n) const { return get_le(bytes.data
 void Record::set(uint8_t offset, uint8_t n, uint64_t v) { put_le(bytes.data() + offset, n, v); }
 
 uint64_t Record::field(const char* name) const {
-  const FieldSpec& f = spec_of(op(), name);
+  const FieldSpec& f = field_spec(op(), name);
   return get(f.offset, f.bytes);
 }
 void Record::set_field(const char* name, uint64_t v) {
-  const FieldSpec& f = spec_of(op(), name);
+  const FieldSpec& f = field_spec(op(), name);
   set(f.offset, f.bytes, v);
 }
 float Record::f32(const char* name) const { return std::bit_cast<float>(static_cast<uint32_t>(field(name))); }
 void Record::set_f32(const char* name, float v) { set_field(name, std::bit_cast<uint32_t>(v)); }
 
 std::string Record::text() const {
-  const FieldSpec& f = spec_of(Opcode::Name, "text");
+  const FieldSpec& f = field_spec(Opcode::Name, "text");
   std::string s;
   for (size_t i = 0; i < f.bytes && bytes[f.offset + i]; ++i) s += static_cast<char>(bytes[f.offset + i]);
   return s;

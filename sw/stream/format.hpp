@@ -96,6 +96,8 @@ struct OpcodeSpec {
 const std::vector<OpcodeSpec>& opcode_table();
 const OpcodeSpec* find_opcode(uint8_t op);
 const OpcodeSpec* find_opcode(const std::string& mnemonic);
+// The field `name` of record kind `op` (throws std::logic_error when it has none).
+const FieldSpec& field_spec(Opcode op, const char* name);
 
 // One decoded command: its opcode and the raw 32 bytes.
 struct Record {

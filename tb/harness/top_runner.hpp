@@ -3,7 +3,7 @@
 // cmd_rate < 1), the DRAM port is served by the DramModel on the image, HOST
 // requests by the HostLoop, and the run ends when the top is done or halted.
 // A run past max_cycles, or the watchdog (no retired record, DRAM response or
-// command word for its span), is a Failure naming the last record.
+// command word, or a new record, for its span), is a Failure naming the last record.
 #pragma once
 
 #include <fmt/format.h>
@@ -47,15 +47,7 @@ inline std::vector<exec::TensorDesc> stream_tensors(const stream::Stream& s) {
     if (r.op() != stream::Opcode::Tensor) continue;
     const size_t id = r.field("id");
     if (t.size() <= id) t.resize(id + 1);
-    exec::TensorDesc& d = t[id];
-    d.described = true;
-    d.csr = r.field("format") == 1;
-    d.flags = static_cast<uint8_t>(r.field("flags"));
-    d.rows = static_cast<uint32_t>(r.field("rows"));
-    d.cols = static_cast<uint32_t>(r.field("cols"));
-    d.nnz = static_cast<uint32_t>(r.field("nnz"));
-    d.base = r.field("base");
-    d.bytes = uint64_t{d.rows} * d.cols * 4;
+    t[id] = exec::tensor_desc(r, s.header.granule_bytes);
   }
   return t;
 }
@@ -81,7 +73,7 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
   const uint64_t start = sim.cycle();
   size_t next = 0;
   bool offer = false;
-  uint64_t retired = 0;
+  uint64_t running = 0;
   TopRunResult res;
   for (;;) {
     if (sim.cycle() - start > o.max_cycles)
@@ -132,14 +124,9 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
     if (d.halted || d.done) break;
     sim.tick();
     dram.tick();
-    const uint64_t now_retired = [&] {
-      d.reg_addr = 3;  // records (docs/top.md, "Registers")
-      d.eval();
-      return static_cast<uint64_t>(d.reg_rdata);
-    }();
-    if (now_retired != retired) {
-      retired = now_retired;
-      sim.note("record retired; running record", d.cur_record);
+    if (d.cur_record != running) {
+      running = d.cur_record;
+      sim.note("next record", running);
     }
     if (d.host_req) sim.note("HOST; record", d.host_record);
   }
