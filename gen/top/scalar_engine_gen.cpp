@@ -20,14 +20,17 @@ void operand_ports(SvModule& m, const std::string& slot, const std::string& what
 
 void add_scalar_engine(Design& design, const std::string& module, const ScalarEngineShape& s) {
   const int WA = s.addr_bits - 2, CW = WA + 1, S = s.fma_stages, L = s.gram_lanes;
-  const int LB = bits_for(L > 1 ? L - 1 : 1), SB = bits_for(S + 1);
+  const int LB = bits_for(L > 1 ? L - 1 : 1), SB = bits_for(S + 1), RF = s.rf_rows, RB = bits_for(RF > 1 ? RF - 1 : 1);
   SvModule m(module,
              "Scalar engine of the top: runs one launch element by element with one fp32_fma,\n"
              "in the accumulation order of docs/commands.md, reading operands through the load\n"
              "unit and writing results through the store unit (every binding served from DRAM).\n"
              "One step at a time: a word read, then the FMA it feeds; the result of each FMA is\n"
-             "back before the next one starts, so the chain order is the executor's.");
-  const nlohmann::json params = {{"addr_bits", s.addr_bits}, {"fma_stages", S}, {"gram_lanes", L}};
+             "back before the next one starts, so the chain order is the executor's.\n"
+             "A GEMM pass reads each row of A once, at the row's first result column, into a\n"
+             "row buffer: the result may update A in place (docs/commands.md, \"Memory layout\"),\n"
+             "and every result of row i needs all of A[i, k0..k0+k-1].");
+  const nlohmann::json params = {{"addr_bits", s.addr_bits}, {"fma_stages", S}, {"gram_lanes", L}, {"rf_rows", RF}};
   m.record_config(params);
   m.input("clk", 1, "clock");
   m.input("rst_n", 1, "synchronous active-low reset");
@@ -82,7 +85,7 @@ void add_scalar_engine(Design& design, const std::string& module, const ScalarEn
       {"ST_C", "read C[i,j]; acc = fma(alpha, C, +0)"},
       {"ST_A", "ELTW: read A[i,j]; acc = fma(alpha, A, -0) = mul32(alpha, A)"},
       {"ST_B", "ELTW: read B[i,j]; acc = fma(beta, B, acc)"},
-      {"ST_GS", "GEMM: read A[i,k0+t] into sv"},
+      {"ST_GS", "GEMM: A[i,k0+t] into sv (read at j = 0, from the row buffer after)"},
       {"ST_GR", "GEMM: read B[k0+t,j]; m = fma(scale, B, -0) (the register-file value)"},
       {"ST_GMAC", "GEMM: acc = fma(sv, m, acc)"},
       {"ST_RP0", "SPMM: read row_ptr[i] into e"},
@@ -111,6 +114,8 @@ void add_scalar_engine(Design& design, const std::string& module, const ScalarEn
   m.signal("sv_q", 32, "a value read for the next FMA");
   m.signal("mv_q", 32, "a product operand (scaled register-file value, beta * val)");
   m.array("lane_p_q", 32, L, "GRAM partial sums");
+  m.array("arow_q", 32, RF, "GEMM: A[i, k0..k0+k-1] of the current result row");
+  m.signal("t_idx", RB, "GEMM: t as a row-buffer index (t < k <= rf_rows)");
   m.signal("fa_q", 32, "FMA operand a");
   m.signal("fb_q", 32, "FMA operand b");
   m.signal("fc_q", 32, "FMA operand c");
@@ -200,8 +205,10 @@ assign ld_rsp_ready = (ph_q == PH_WAIT);
 assign busy      = (ph_q != PH_IDLE);
 assign done      = done_q;
 assign err       = done_q && err_q;
-assign fma_fire  = (ph_q == PH_FMA) && (wait_q == {SB}'({S1}));)",
-                                       fmt::arg("CW", CW), fmt::arg("SB", SB), fmt::arg("S1", S + 1)));
+assign fma_fire  = (ph_q == PH_FMA) && (wait_q == {SB}'({S1}));
+assign t_idx     = t_q[{RB0}:0];)",
+                                       fmt::arg("CW", CW), fmt::arg("SB", SB), fmt::arg("S1", S + 1),
+                                       fmt::arg("RB0", RB - 1)));
 
   // The FMA operands are registered when a step issues; the result is captured
   // STAGES + 1 cycles later (fp32_fma runs with en tied high).
@@ -249,6 +256,13 @@ always_ff @(posedge clk) begin
               ph_q <= PH_FMA;
             end
           end
+          ST_GS: begin
+            if (j_q == '0) ph_q <= PH_READ;
+            else begin
+              sv_q   <= arow_q[t_idx];
+              step_q <= ST_GR;
+            end
+          end
           ST_WRITE: ph_q <= PH_WRITE;
           default: ph_q <= PH_READ;
         endcase
@@ -257,7 +271,7 @@ always_ff @(posedge clk) begin
       PH_WAIT: if (ld_rsp_valid) begin
         ph_q <= PH_STEP;
         case (step_q)
-          ST_GS: begin sv_q <= ld_rsp_data; step_q <= ST_GR; end
+          ST_GS: begin sv_q <= ld_rsp_data; arow_q[t_idx] <= ld_rsp_data; step_q <= ST_GR; end
           ST_GA: begin sv_q <= ld_rsp_data; step_q <= ST_GB; end
           ST_RP0: begin
             e_q <= {CW}'(ld_rsp_data);

@@ -19,6 +19,7 @@ struct ScalarEngineShape {
   int addr_bits = 30;   // byte address width (the load/store units' AW)
   int fma_stages = 3;   // pipeline depth of the fp32_fma
   int gram_lanes = 3;   // GRAM partial sums (the MAC array's fma_stages)
+  int rf_rows = 16;     // largest K of one GEMM pass (the A-row buffer)
 };
 
 void add_scalar_engine(Design& design, const std::string& module, const ScalarEngineShape& s);

@@ -70,6 +70,7 @@ void add_top(Design& d, const HwConfig& cfg) {
   eng.addr_bits = mem.addr_bits;
   eng.fma_stages = a.fma_stages;
   eng.gram_lanes = a.fma_stages;
+  eng.rf_rows = static_cast<int>(a.rf_rows);
   add_scalar_engine(d, n + "_engine", eng);
   add_counters(d, n + "_counters");
 

@@ -45,9 +45,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, const fs::path& 
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  const fs::path log_abs = fs::absolute(log);
-  posix_spawn_file_actions_addopen(&fa, 1, log_abs.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  const fs::path log_abs = log.empty() ? fs::path() : fs::absolute(log);
+  if (!log.empty()) {
+    posix_spawn_file_actions_addopen(&fa, 1, log_abs.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  }
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
 
   auto t0 = std::chrono::steady_clock::now();

@@ -1,6 +1,7 @@
 // Runs an external tool (yosys, sta, ...) from an argument vector: no shell, so
 // paths with spaces or quotes pass through unchanged. Standard output and error
-// both go to a log file; standard input is /dev/null.
+// both go to a log file (or, with an empty log path, to this program's own);
+// standard input is /dev/null.
 #pragma once
 
 #include <filesystem>

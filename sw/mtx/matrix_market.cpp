@@ -7,6 +7,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 
 #include "common/error.hpp"
 #include "common/limits.hpp"
@@ -216,6 +217,15 @@ Csr parse_matrix_market(std::string_view text, const std::string& file, bool req
 
 Csr read_matrix_market(const std::string& path, bool require_square, MtxInfo* info) {
   return parse_matrix_market(read_maybe_gzip(path), path, require_square, info);
+}
+
+std::string matrix_market_array(int64_t rows, int64_t cols, const std::vector<float>& row_major) {
+  if (rows < 0 || cols < 0 || static_cast<uint64_t>(rows) * static_cast<uint64_t>(cols) != row_major.size())
+    throw Error("", "matrix_market_array", fmt::format("{} values for a {} x {} matrix", row_major.size(), rows, cols));
+  std::string out = fmt::format("%%MatrixMarket matrix array real general\n{} {}\n", rows, cols);
+  for (int64_t c = 0; c < cols; ++c)
+    for (int64_t r = 0; r < rows; ++r) fmt::format_to(std::back_inserter(out), "{:.9g}\n", row_major[static_cast<size_t>(r * cols + c)]);
+  return out;
 }
 
 }  // namespace cello::mtx

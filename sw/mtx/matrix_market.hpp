@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "mtx/csr.hpp"
 
@@ -27,5 +28,9 @@ Csr read_matrix_market(const std::string& path, bool require_square = false, Mtx
 // after the last gzip member are an error.
 std::string read_maybe_gzip(const std::string& path);
 uint64_t max_matrix_text_bytes();
+
+// A dense rows x cols matrix (values row-major) as Matrix Market "array real
+// general" text: column-major, every float with enough digits to read back exactly.
+std::string matrix_market_array(int64_t rows, int64_t cols, const std::vector<float>& row_major);
 
 }  // namespace cello::mtx

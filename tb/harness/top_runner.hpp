@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "exec/check.hpp"
@@ -27,6 +28,9 @@ struct TopRunOptions {
   uint64_t host_latency = 1;   // cycles from host_req to host_ack (>= 1)
   double cmd_rate = 1.0;       // chance per cycle that a command word is offered
   uint64_t max_cycles = 100000000;
+  // Called every progress_every cycles with the cycle count and the running record.
+  std::function<void(uint64_t cycles, uint64_t record)> progress;
+  uint64_t progress_every = 1u << 20;
 };
 
 struct TopRunResult {
@@ -37,6 +41,7 @@ struct TopRunResult {
   std::vector<uint64_t> registers;  // the register port after the run (docs/top.md, "Registers")
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   uint64_t hosts = 0;
+  std::vector<DramRegion> regions;  // bytes per tensor region ("t<id>"), in tensor-id order
 };
 
 // Tensor descriptors of the TENSOR records of a stream (for the host loop; a
@@ -64,6 +69,8 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
   const std::vector<exec::TensorDesc> tensors = stream_tensors(s);
   const unsigned G = o.dram.granule_bytes, GW = G / 4;
   DramModel dram(image, o.dram, rng);
+  for (size_t id = 0; id < tensors.size(); ++id)
+    if (tensors[id].described) dram.add_region(fmt::format("t{}", id), tensors[id].base, tensors[id].bytes);
   HostLoop host(s, tensors, image, o.host_latency);
   d.cmd_valid = 0;
   d.dram_rsp_valid = 0;
@@ -122,6 +129,7 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
       sim.note("command word", next);
     }
     if (d.halted || d.done) break;
+    if (o.progress && (sim.cycle() - start) % o.progress_every == 0) o.progress(sim.cycle() - start, d.cur_record);
     sim.tick();
     dram.tick();
     if (d.cur_record != running) {
@@ -149,6 +157,7 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
   res.dram_read_bytes = dram.bytes_read();
   res.dram_write_bytes = dram.bytes_written();
   res.hosts = host.served();
+  res.regions = dram.regions();
   return res;
 }
 

@@ -1,5 +1,5 @@
 // The composed accelerator top (`<top>`) against the executor, for each top
-// config (Vtop): compiled CG and BiCGStab streams run from the command port
+// config (Vtop): compiled CG (N = 1, 4), BiCGStab and GCN streams run from the command port
 // against the testbench DRAM model (random latency, bandwidth and response
 // order) and host loop, with random stalls on the command port. The top must
 // reach END with no status bit, and every output tensor in the final DRAM image
@@ -40,23 +40,32 @@ TopRunOptions random_options(Rng& rng) {
   return o;
 }
 
-exec::Prepared compiled(const char* workload, int n, int iters) {
+exec::Prepared compiled(const char* workload, int n, int iters, int o = 0) {
   stream::ProblemSpec spec;
   spec.workload = workload;
   spec.grid = 4;
   spec.n = n;
+  spec.o = o;
   spec.iters = iters;
   return exec::prepare(stream::make_problem(spec), the_arch());
 }
 
 }  // namespace
 
-TEST_CASE("top: compiled CG and BiCGStab equal the executor bit for bit", "[top][top_rtl]") {
+TEST_CASE("top: compiled CG, BiCGStab and GCN equal the executor bit for bit", "[top][top_rtl]") {
   Rng rng(seed_from_env(5));
   INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
   Sim<Vtop> sim;
-  for (const char* wl : {"cg", "bicgstab"}) {
-    const auto prep = compiled(wl, 2, 2);
+  struct Run {
+    const char* wl;
+    int n, iters, o;
+  };
+  // N = 1 puts small block vectors next to the register file's size; N = 4
+  // has GEMMs that update their streamed operand in place.
+  for (const Run& run : {Run{"cg", 1, 3, 0}, Run{"cg", 4, 3, 0}, Run{"bicgstab", 2, 2, 0}, Run{"gcn", 4, 2, 2}}) {
+    const char* wl = run.wl;
+    INFO(wl << " N=" << run.n << ", " << run.iters << " iterations");
+    const auto prep = compiled(wl, run.n, run.iters, run.o);
     const auto& st = prep.compiled.stream;
     const exec::Result want = exec::execute(st, "<stream>", the_arch(), prep.image);
     std::vector<uint8_t> image = prep.image;
@@ -92,8 +101,8 @@ TEST_CASE("top: compiled CG and BiCGStab equal the executor bit for bit", "[top]
     CHECK(r[8] * the_arch().granule_bytes == got.dram_read_bytes);
     CHECK(r[9] * the_arch().granule_bytes == got.dram_write_bytes);
     CHECK(r[5] > 0);                                     // FMAs
-    fmt::print("top {}: {} records, {} cycles, {} FMAs, {} output words equal the executor; DRAM {} B read, {} B written\n",
-               wl, r[3], got.cycles, r[5], checked, got.dram_read_bytes, got.dram_write_bytes);
+    fmt::print("top {} N={}: {} records, {} cycles, {} FMAs, {} output words equal the executor; DRAM {} B read, {} B written\n",
+               wl, run.n, r[3], got.cycles, r[5], checked, got.dram_read_bytes, got.dram_write_bytes);
   }
 }
 

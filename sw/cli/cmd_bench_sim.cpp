@@ -1,0 +1,117 @@
+// `cello bench sim`: CG on the generated RTL (fv1, N = 8, 10 iterations by
+// default) on the default top and, as the baseline measured in the same run, on
+// the same design without CHORD (every tensor to DRAM, Flexagon-like). Prints
+// simulated cycles against the roofline, the RTL's DRAM bytes against the
+// executor's CELLO prediction (= cello model CELLO), and simulation speed.
+#include <fmt/core.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "cli/commands.hpp"
+#include "cli/output_files.hpp"
+#include "cli/top_sim.hpp"
+#include "common/error.hpp"
+#include "hw_config.hpp"
+#include "traffic/experiment.hpp"
+
+namespace cello::cli {
+
+namespace {
+
+struct BenchSimArgs {
+  std::string matrix, config, json, cache;
+  int n = 8, iters = 10;
+  uint64_t max_cycles = 20000000000ULL;
+};
+
+struct Figures {
+  uint64_t cycles = 0, roofline = 0, bytes = 0, predicted = 0;
+  double seconds = 0, wall = 0;
+  bool pass = false;
+};
+
+Figures run_one(const BenchSimArgs& a, const std::string& config, const std::string& matrix) {
+  SimOptions o;
+  o.config = config;
+  o.cache = a.cache;
+  o.max_cycles = a.max_cycles;
+  o.problem.workload = "cg";
+  o.problem.matrix = matrix;
+  o.problem.n = a.n;
+  o.problem.iters = a.iters;
+  const auto t0 = std::chrono::steady_clock::now();
+  const SimRun r = run_sim(o);
+  Figures f;
+  f.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto& j = r.report;
+  f.pass = r.pass;
+  f.cycles = j.value("cycles", uint64_t{0});
+  f.seconds = j.value("seconds", 0.0);
+  f.roofline = j.value("roofline_cycles", uint64_t{0});
+  if (j.contains("dram_bytes")) {
+    const auto& d = j["dram_bytes"];
+    f.bytes = d["rtl_read"].get<uint64_t>() + d["rtl_written"].get<uint64_t>();
+    f.predicted = d["executor_read"].get<uint64_t>() + d["executor_written"].get<uint64_t>();
+  }
+  return f;
+}
+
+nlohmann::json print_figures(const char* what, const Figures& f) {
+  const double roof = static_cast<double>(f.cycles) / static_cast<double>(std::max<uint64_t>(1, f.roofline));
+  const double traffic = static_cast<double>(f.bytes) / static_cast<double>(std::max<uint64_t>(1, f.predicted));
+  const double speed = static_cast<double>(f.cycles) / std::max(f.seconds, 1e-9);
+  fmt::print("  {:<28} {:>14} cycles  {:>9.2f}x roofline (target <= 1.15x)  DRAM {:>12} B = {:>7.2f}x the CELLO "
+             "prediction  {:.3g} cycles/s, {:.1f} s wall (target < 120 s)  {}\n",
+             what, f.cycles, roof, f.bytes, traffic, speed, f.wall, f.pass ? "PASS" : "FAIL");
+  return {{"cycles", f.cycles}, {"roofline_cycles", f.roofline}, {"cycles_over_roofline", roof},
+          {"dram_bytes", f.bytes}, {"predicted_dram_bytes", f.predicted}, {"cycles_per_second", speed},
+          {"wall_seconds", f.wall}, {"pass", f.pass}};
+}
+
+void run_bench(const BenchSimArgs& a) {
+  std::string matrix = a.matrix;
+  if (matrix.empty()) {
+    const std::string dir = traffic::find_data_dir();
+    matrix = (std::filesystem::path(dir.empty() ? "../shared/data" : dir) / "suitesparse" / "fv1.mtx").string();
+  }
+  if (!std::filesystem::exists(matrix)) throw Error(matrix, "", "matrix not found (give --matrix FILE)");
+  // The baseline: the same design with the top's CHORD removed.
+  nlohmann::json j = a.config.empty() ? gen::default_hw_config_json() : gen::parse_json_file(a.config);
+  if (j.contains("top")) j["top"].erase("chord");
+  const std::string cache = a.cache.empty() ? default_sim_cache() : a.cache;
+  const std::string chordless = (std::filesystem::path(cache) / "bench-sim-chordless.json").string();
+  write_output_file(chordless, j.dump(2) + "\n");
+
+  const Figures cello = run_one(a, a.config, matrix);
+  const Figures flex = run_one(a, chordless, matrix);
+  fmt::print("cello bench sim: CG on {}, N={}, {} iterations\n", matrix, a.n, a.iters);
+  nlohmann::json rep = {{"bench", "sim"}, {"matrix", matrix}, {"n", a.n}, {"iters", a.iters}};
+  rep["cello"] = print_figures("default top (CHORD)", cello);
+  rep["chordless"] = print_figures("CHORD-less top (baseline)", flex);
+  const double reduction = static_cast<double>(flex.bytes) / static_cast<double>(std::max<uint64_t>(1, cello.bytes));
+  fmt::print("  DRAM bytes, CHORD-less / default top: {:.2f}x (the executor predicts {:.2f}x)\n", reduction,
+             static_cast<double>(flex.predicted) / static_cast<double>(std::max<uint64_t>(1, cello.predicted)));
+  rep["traffic_reduction"] = reduction;
+  write_json_report(a.json, rep);
+  if (!cello.pass || !flex.pass) throw CLI::RuntimeError(1);
+}
+
+void add_bench_sim(CLI::App& bench) {
+  auto* cmd = bench.add_subcommand("sim", "CG on the generated RTL: cycles vs roofline, DRAM bytes, simulation speed");
+  auto a = std::make_shared<BenchSimArgs>();
+  cmd->add_option("--matrix", a->matrix, "Matrix Market file (default: fv1 from the data folder)");
+  cmd->add_option("--config", a->config, "hardware config (default: the embedded default design)");
+  cmd->add_option("--n", a->n, "block width")->capture_default_str()->check(CLI::Range(1, 64));
+  cmd->add_option("--iters", a->iters, "CG iterations")->capture_default_str()->check(CLI::Range(1, 1000));
+  cmd->add_option("--max-cycles", a->max_cycles, "fail a run past this many cycles")->capture_default_str();
+  cmd->add_option("--cache", a->cache, "simulator cache folder (default: ~/.cache/cello)");
+  cmd->add_option("--json", a->json, "write a JSON report here");
+  cmd->callback([a] { run_bench(*a); });
+}
+
+}  // namespace
+
+CELLO_BENCH("sim", add_bench_sim);
+
+}  // namespace cello::cli

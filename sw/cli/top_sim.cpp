@@ -1,0 +1,377 @@
+#include "cli/top_sim.hpp"
+
+#include <fmt/core.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "cli/output_files.hpp"
+#include "common/error.hpp"
+#include "common/read_file.hpp"
+#include "common/run_process.hpp"
+#include "exec/prepare.hpp"
+#include "gen_command.hpp"
+#include "golden/solvers.hpp"
+#include "mtx/matrix_market.hpp"
+#include "top/counters_gen.hpp"
+#include "top/top_config.hpp"
+
+namespace cello::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---- The simulator: prebuilt, cached, or built now ---------------------------
+
+uint64_t fnv(uint64_t h, std::string_view bytes) {
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+// File name -> contents of the RTL a cello gen output folder lists in files.f.
+std::map<std::string, std::string> rtl_of(const fs::path& dir) {
+  std::map<std::string, std::string> rtl;
+  std::ifstream list(dir / "files.f");
+  for (std::string line; std::getline(list, line);)
+    if (!line.empty()) rtl[fs::path(line).filename().string()] = read_file_capped(line, uint64_t{1} << 30, "generated RTL");
+  if (rtl.empty()) throw Error((dir / "files.f").string(), "", "lists no RTL");
+  return rtl;
+}
+
+// Serialises builds of one simulator between concurrent `cello sim` runs.
+class DirLock {
+ public:
+  explicit DirLock(const fs::path& file) : fd_(::open(file.c_str(), O_CREAT | O_RDWR, 0644)) {
+    if (fd_ < 0 || ::flock(fd_, LOCK_EX) != 0) throw Error(file.string(), "", "cannot lock the simulator cache");
+  }
+  ~DirLock() { ::close(fd_); }
+  DirLock(const DirLock&) = delete;
+  DirLock& operator=(const DirLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+struct Simulator {
+  std::string top;  // its module
+  fs::path program;
+  std::string how;  // "prebuilt", "cached", "built"
+};
+
+// The simulator of the top that `config` generates. The RTL is generated first;
+// the build's prebuilt simulator is used when that RTL is the one it was built
+// from, else the cache entry keyed by the RTL and this cello program, building
+// it when missing (docs/sim.md).
+Simulator simulator_for(const std::string& config, const fs::path& cache) {
+  std::error_code ec;
+  fs::create_directories(cache, ec);
+  if (ec) throw Error(cache.string(), "--cache", "cannot create: " + ec.message());
+  const fs::path scratch = cache / fmt::format("rtl-{}", ::getpid());
+  const std::string top = gen::run_gen(config, scratch.string()).config.top->name;
+  const auto rtl = rtl_of(scratch);
+  fs::remove_all(scratch, ec);
+  if (fs::exists(CELLO_PREBUILT_SIM) && rtl == rtl_of(CELLO_PREBUILT_SIM_RTL)) return {top, CELLO_PREBUILT_SIM, "prebuilt"};
+
+  uint64_t h = 1469598103934665603ULL;
+  for (const auto& [name, text] : rtl) h = fnv(fnv(h, name), text);
+  h = fnv(h, read_file_capped("/proc/self/exe", uint64_t{1} << 32, "program"));
+  const fs::path entry = cache / fmt::format("{:016x}", h);
+  const fs::path program = entry / "build" / "cello-sim-top";
+  fs::create_directories(entry, ec);
+  if (ec) throw Error(entry.string(), "--cache", "cannot create: " + ec.message());
+  DirLock lock(entry / "lock");
+  if (fs::exists(program)) return {top, program, "cached"};
+
+  gen::run_gen(config, (entry / "rtl").string());
+  const fs::path log = entry / "build.log";
+  fmt::print("  building the simulator of {} into {} (once per RTL; log {})\n", top, entry.string(), log.string());
+  std::fflush(stdout);
+  std::vector<std::string> configure = {CELLO_CMAKE, "-S", CELLO_SIM_PROJECT, "-B", (entry / "build").string(),
+                                        "-G", CELLO_CMAKE_GENERATOR, "-DCMAKE_BUILD_TYPE=Release",
+                                        std::string("-DCMAKE_CXX_COMPILER=") + CELLO_CXX,
+                                        std::string("-DCELLO_BUILD_DIR=") + CELLO_BUILD_DIR,
+                                        "-DCELLO_RTL_DIR=" + (entry / "rtl").string(), "-DCELLO_TOP=" + top};
+  if (std::string(CELLO_CXX_LAUNCHER).size()) configure.push_back(std::string("-DCMAKE_CXX_COMPILER_LAUNCHER=") + CELLO_CXX_LAUNCHER);
+  const unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  for (const auto& argv : {configure, std::vector<std::string>{CELLO_CMAKE, "--build", (entry / "build").string(), "-j",
+                                                              std::to_string(jobs)}}) {
+    const ProcessResult r = run_process(argv, log, "apt-get install cmake");
+    if (r.exit_code != 0)
+      throw Error(log.string(), "", fmt::format("building the simulator failed (exit {}); see the log", r.exit_code));
+  }
+  if (!fs::exists(program)) throw Error(log.string(), "", "the simulator build made no cello-sim-top");
+  return {top, program, "built"};
+}
+
+// ---- Checks against the executor ---------------------------------------------
+
+std::string tensor_name(const exec::ExecProgram& p, size_t t) {
+  return p.tensors[t].name.empty() ? fmt::format("t{}", t) : p.tensors[t].name;
+}
+
+bool overlaps(const exec::TensorDesc& a, const exec::TensorDesc& b) {
+  return a.base < b.base + b.bytes && b.base < a.base + a.bytes;
+}
+
+// The dense tensors the final DRAM image holds: no later tensor reuses their region.
+std::vector<size_t> final_tensors(const exec::ExecProgram& p) {
+  std::vector<size_t> out;
+  for (size_t t = 0; t < p.tensors.size(); ++t) {
+    const auto& d = p.tensors[t];
+    if (!d.described || d.csr) continue;
+    bool reused = false;
+    for (size_t u = t + 1; u < p.tensors.size() && !reused; ++u)
+      reused = p.tensors[u].described && overlaps(d, p.tensors[u]);
+    if (!reused) out.push_back(t);
+  }
+  return out;
+}
+
+std::string status_names(unsigned status) {
+  std::string s;
+  for (int b = 0; b < stream::kStatusBits; ++b)
+    if (status >> b & 1) {
+      if (!s.empty()) s += '|';
+      s += stream::to_string(static_cast<stream::StatusBit>(b));
+    }
+  return s.empty() ? "none" : s;
+}
+
+double true_residual(const mtx::Csr& a, const std::vector<float>& x, const std::vector<float>& b, int64_t n) {
+  const std::vector<double> xd(x.begin(), x.end());
+  const std::vector<double> ax = mtx::spmm(a, xd, n);
+  double worst = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    double rn = 0, bn = 0;
+    for (int64_t m = 0; m < a.rows; ++m) {
+      const size_t i = static_cast<size_t>(m * n + j);
+      rn += (b[i] - ax[i]) * (b[i] - ax[i]);
+      bn += static_cast<double>(b[i]) * b[i];
+    }
+    worst = std::max(worst, bn > 0 ? std::sqrt(rn / bn) : std::sqrt(rn));
+  }
+  return worst;
+}
+
+double ratio(double a, double b) { return a / std::max(b, 1.0); }
+
+}  // namespace
+
+std::string default_sim_cache() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return (fs::path(x) / "cello").string();
+  if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".cache" / "cello").string();
+  return (fs::temp_directory_path() / "cello-cache").string();
+}
+
+SimRun run_sim(const SimOptions& o) {
+  for (const auto& [path, opt] : {std::pair{o.counters_csv, "--counters"}, std::pair{o.trace, "--trace"}})
+    if (!path.empty()) check_output_path(path, opt);
+  const arch::Arch arch = gen::load_arch(o.config);
+  const uint64_t lat_min = o.latency_min ? o.latency_min : arch.dram_latency;
+  const uint64_t lat_max = o.latency_max ? o.latency_max : lat_min;
+  const double bw = o.dram_bw > 0 ? o.dram_bw : arch.dram_bytes_per_cycle;
+
+  // Compile and run the golden executor.
+  const stream::Problem pr = stream::make_problem(o.problem);
+  const exec::Prepared prep = exec::prepare(pr, arch);
+  const stream::Stream& st = prep.compiled.stream;
+  const int iters = o.problem.iters;
+  fmt::print("cello sim: {} on {} (M={}, nnz={}, {} iteration{}) on {} ({}x{} array, DRAM {} B/cycle, latency {}{}), seed {}\n",
+             o.problem.workload, pr.source, pr.matrix.rows, pr.matrix.nnz(), iters, iters == 1 ? "" : "s", arch.name,
+             arch.pe_rows, arch.pe_cols, bw, lat_min, lat_max != lat_min ? fmt::format("..{}", lat_max) : "", o.seed);
+  const exec::Result want = exec::execute(st, "<compiled stream>", arch, prep.image);
+  fmt::print("  compiled: {} records; executor: {} MACs, {} predicted cycles, roofline {}\n", st.records.size(),
+             want.macs, want.cycles, want.roofline_cycles);
+
+  const fs::path cache = o.cache.empty() ? fs::path(default_sim_cache()) : fs::path(o.cache);
+  const Simulator sim = simulator_for(o.config, cache);
+  fmt::print("  simulator: {} ({})\n", sim.program.string(), sim.how);
+
+  // Run it.
+  std::error_code ec;
+  const fs::path run = cache / fmt::format("run-{}", ::getpid());
+  fs::create_directories(run, ec);
+  if (ec) throw Error(run.string(), "--cache", "cannot create: " + ec.message());
+  stream::write_bytes((run / "commands.bin").string(), stream::encode(st));
+  stream::write_bytes((run / "image.bin").string(), prep.image);
+  const size_t registers = 2 + gen::top_counters().size();
+  std::vector<std::string> argv = {sim.program.string(), "--stream", (run / "commands.bin").string(), "--image",
+                                   (run / "image.bin").string(), "--out-image", (run / "final.bin").string(),
+                                   "--result", (run / "result.json").string(), "--seed", std::to_string(o.seed),
+                                   "--latency-min", std::to_string(lat_min), "--latency-max", std::to_string(lat_max),
+                                   "--bytes-per-cycle", fmt::format("{}", bw), "--max-cycles",
+                                   std::to_string(o.max_cycles), "--registers", std::to_string(registers)};
+  if (lat_min != lat_max) argv.push_back("--out-of-order");
+  if (!o.progress) argv.insert(argv.end(), {"--progress-every", std::to_string(UINT64_MAX)});
+  if (!o.trace.empty()) argv.insert(argv.end(), {"--trace", fs::absolute(o.trace).string()});
+  std::fflush(stdout);
+  const ProcessResult pr_run = run_process(argv, "");
+  nlohmann::json res;
+  std::vector<uint8_t> image;
+  try {
+    res = nlohmann::json::parse(read_file_capped((run / "result.json").string(), uint64_t{1} << 30, "result"));
+    image = stream::read_bytes((run / "final.bin").string(), st.header.memory_bytes);
+  } catch (const std::exception& e) {
+    throw Error(sim.program.string(), "", fmt::format("exit {} without a result ({})", pr_run.exit_code, e.what()));
+  }
+  fs::remove_all(run, ec);
+
+  SimRun out;
+  nlohmann::json& rep = out.report;
+  rep = {{"command", "sim"}, {"config", arch.name}, {"top", sim.top}, {"workload", o.problem.workload},
+         {"source", pr.source}, {"rows", pr.matrix.rows}, {"nnz", pr.matrix.nnz()}, {"iters", iters},
+         {"seed", o.seed}, {"dram", {{"latency_min", lat_min}, {"latency_max", lat_max}, {"bytes_per_cycle", bw}}},
+         {"records", st.records.size()}, {"simulator", sim.how}};
+  const double seconds = res.value("seconds", 0.0);
+  const uint64_t cycles = res.value("cycles", uint64_t{0});
+  rep["cycles"] = cycles;
+  rep["seconds"] = seconds;
+  const double khz = static_cast<double>(cycles) / std::max(seconds, 1e-9) / 1e3;
+  rep["khz"] = khz;
+  if (res.contains("failure")) {
+    const std::string f = res["failure"];
+    fmt::print("  FAIL: {}\n", f);
+    rep["failure"] = f;
+    return out;
+  }
+  const unsigned status = res["status"];
+  fmt::print("  run: {} after {} cycles in {:.2f} s ({:.0f} kHz simulated); status {}\n",
+             res["done"].get<bool>() ? "END" : "halted", cycles, seconds, khz, status_names(status));
+  bool ok = res["done"].get<bool>() && status == 0;
+  if (!ok) {
+    fmt::print("  FAIL: the top stopped at record {} with status {}\n", res["err_record"].get<uint64_t>(), status_names(status));
+    rep["failure"] = fmt::format("halted at record {} with status {}", res["err_record"].get<uint64_t>(), status_names(status));
+  }
+
+  // Every tensor the final image holds, bit for bit.
+  const exec::ExecProgram& p = want.program;
+  uint64_t words = 0, wrong = 0;
+  nlohmann::json mismatches = nlohmann::json::array();
+  const std::vector<size_t> finals = final_tensors(p);
+  std::map<std::string, std::vector<float>> got_values;
+  for (size_t t : finals) {
+    const auto& d = p.tensors[t];
+    const std::vector<float> got = exec::read_dense(image, d);
+    got_values[tensor_name(p, t)] = got;
+    for (size_t e = 0; e < got.size(); ++e, ++words) {
+      const uint32_t g = std::bit_cast<uint32_t>(got[e]), w = std::bit_cast<uint32_t>(want.values[t][e]);
+      if (g == w) continue;
+      if (++wrong <= 8) {
+        const std::string line = fmt::format("{}[{},{}] (element {}): RTL {:.9g} ({:#010x}), executor {:.9g} ({:#010x})",
+                                             tensor_name(p, t), e / d.cols, e % d.cols, e, got[e], g, want.values[t][e], w);
+        fmt::print("  MISMATCH {}\n", line);
+        mismatches.push_back(line);
+      }
+    }
+  }
+  fmt::print("  final DRAM image: {} of {} words in {} tensors equal the executor bit for bit{}\n", words - wrong, words,
+             finals.size(), wrong ? "  FAIL" : "");
+  ok = ok && wrong == 0 && words > 0;
+  rep["check"] = {{"words", words}, {"mismatches", wrong}, {"tensors", finals.size()}, {"first", mismatches}};
+
+  // The solution against the double-precision solver.
+  const auto bt = p.tensors.size() ? prep.schedule.program.find_tensor("B") : std::nullopt;
+  const auto xt = prep.schedule.program.find_tensor(fmt::format("X.{}", iters));
+  if ((o.problem.workload == "cg" || o.problem.workload == "bicgstab") && bt && xt) {
+    const auto& bd = p.tensors[static_cast<size_t>(*bt)];
+    const std::vector<float> b = exec::read_dense(image, bd), x = exec::read_dense(image, p.tensors[static_cast<size_t>(*xt)]);
+    const int64_t n = bd.cols;
+    golden::SolveOptions so;
+    so.max_iters = iters;
+    so.tol = 0;
+    const std::vector<double> b64(b.begin(), b.end());
+    const golden::SolveResult d = o.problem.workload == "cg" ? golden::block_cg(pr.matrix, b64, static_cast<int>(n), so)
+                                                             : golden::block_bicgstab(pr.matrix, b64, static_cast<int>(n), so);
+    const double r_rtl = true_residual(pr.matrix, x, b, n);
+    const double r_dbl = d.history.empty() ? NAN : d.history.back();
+    fmt::print("  residual max_j |b_j - A x_j| / |b_j| after {} iteration{}: RTL {:.6e}, double-precision solver {:.6e}\n",
+               iters, iters == 1 ? "" : "s", r_rtl, r_dbl);
+    rep["residual"] = {{"rtl", r_rtl}, {"double", r_dbl}};
+  }
+
+  // DRAM traffic per region beside the executor's prediction.
+  const uint64_t rd = res["dram_read_bytes"], wr = res["dram_write_bytes"];
+  fmt::print("  DRAM: RTL {} B read, {} B written; executor predicts {} B read, {} B written ({:.2f}x the prediction)\n",
+             rd, wr, want.read_bytes, want.write_bytes, ratio(static_cast<double>(rd + wr), static_cast<double>(want.read_bytes + want.write_bytes)));
+  nlohmann::json regions = nlohmann::json::array();
+  for (const auto& g : res["regions"]) {
+    const size_t id = std::stoul(g["name"].get<std::string>().substr(1));
+    uint64_t er = 0, ew = 0;  // the executor's bytes of every tensor sharing this region
+    std::string names;
+    for (size_t t = 0; t < p.tensors.size(); ++t)
+      if (p.tensors[t].described && p.tensors[t].base == p.tensors[id].base) {
+        er += want.tensor_read_bytes[t];
+        ew += want.tensor_write_bytes[t];
+        if (t > id) continue;
+        if (!names.empty()) names += ',';
+        names += tensor_name(p, t);
+      }
+    if (g["read"].get<uint64_t>() + g["written"].get<uint64_t>() == 0 && er + ew == 0) continue;
+    regions.push_back({{"tensors", names}, {"base", g["base"]}, {"rtl_read", g["read"]}, {"rtl_written", g["written"]},
+                       {"executor_read", er}, {"executor_written", ew}});
+  }
+  rep["dram_bytes"] = {{"rtl_read", rd}, {"rtl_written", wr}, {"executor_read", want.read_bytes},
+                       {"executor_written", want.write_bytes}, {"regions", regions}};
+
+  // Cycles against the executor's estimate and the roofline.
+  fmt::print("  cycles: RTL {}; executor estimate {} ({:.2f}x); roofline {} ({:.2f}x: max of {} MACs / {} per cycle, {} B / {} B per cycle)\n",
+             cycles, want.cycles, ratio(static_cast<double>(cycles), static_cast<double>(want.cycles)),
+             want.roofline_cycles, ratio(static_cast<double>(cycles), static_cast<double>(want.roofline_cycles)),
+             want.macs, arch.macs_per_cycle(), want.read_bytes + want.write_bytes, arch.dram_bytes_per_cycle);
+  rep["executor_cycles"] = want.cycles;
+  rep["roofline_cycles"] = want.roofline_cycles;
+  rep["macs"] = want.macs;
+
+  // Perf counters.
+  const std::vector<uint64_t> regs = res["registers"];
+  nlohmann::json counters = nlohmann::json::object();
+  std::string csv = "counter,value\n";
+  const auto& specs = gen::top_counters();
+  for (size_t k = 0; k < specs.size() && k + 2 < regs.size(); ++k) {
+    counters[specs[k].name] = regs[k + 2];
+    csv += fmt::format("{},{}\n", specs[k].name, regs[k + 2]);
+  }
+  rep["counters"] = counters;
+  if (!o.counters_csv.empty()) {
+    write_output_file(o.counters_csv, csv);
+    fmt::print("  counters -> {}\n", o.counters_csv);
+  }
+
+  if (!o.dump_dir.empty()) {
+    fs::create_directories(o.dump_dir, ec);
+    if (ec) throw Error(o.dump_dir, "--dump", "cannot create: " + ec.message());
+    // The final tensors, and the dense inputs (B, X.0) as the initial image holds them.
+    size_t files = 0;
+    for (size_t t = 0; t < p.tensors.size(); ++t) {
+      const auto& d = p.tensors[t];
+      const bool final = std::find(finals.begin(), finals.end(), t) != finals.end();
+      if (!d.described || d.csr || !(final || d.input())) continue;
+      std::string name = tensor_name(p, t);
+      const std::vector<float> v = final ? got_values[name] : exec::read_dense(prep.image, d);
+      if (name == fmt::format("X.{}", iters)) name = "X";
+      if (name == "X.0") name = "X0";
+      write_output_file((fs::path(o.dump_dir) / (name + ".mtx")).string(), mtx::matrix_market_array(d.rows, d.cols, v));
+      ++files;
+    }
+    fmt::print("  {} tensors (inputs and final values) -> {}/*.mtx\n", files, o.dump_dir);
+  }
+  out.pass = ok;
+  rep["pass"] = ok;
+  fmt::print("cello sim: {}\n", ok ? "PASS" : "FAIL");
+  return out;
+}
+
+}  // namespace cello::cli

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# `cello sim` end to end (docs/sim.md).
+#   sim_cli.sh CELLO WORKDIR prebuilt        CG N=1 and N=4 on the default top's prebuilt simulator:
+#                                             PASS, report, counters CSV, Matrix Market dump
+#   sim_cli.sh CELLO WORKDIR runtime CONFIG  a config the build did not verilate: the simulator is
+#                                             built into the cache once, then reused
+#   sim_cli.sh CELLO WORKDIR failures        a flipped result bit, a runaway and bad options fail
+#                                             with the right exit code and message
+set -uo pipefail
+cello=$1 work=$2 mode=$3
+rm -rf "$work" && mkdir -p "$work"
+fail() { echo "FAIL: $*"; exit 1; }
+# expect CODE REGEX -- ARGS...: run cello sim, check the exit code and that the output matches REGEX.
+expect() {
+  local code=$1 regex=$2; shift 3
+  "$cello" sim --cache "$work/cache" "$@" >"$work/out.txt" 2>&1
+  local rc=$?
+  cat "$work/out.txt"
+  [ "$rc" = "$code" ] || fail "exit $rc, expected $code: cello sim $*"
+  grep -Eq -- "$regex" "$work/out.txt" || fail "no line matching '$regex': cello sim $*"
+}
+
+case $mode in
+prebuilt)
+  expect 0 'simulator: .*\(prebuilt\)' -- --workload cg --grid 4 --n 1 --iters 3 --dram-latency 1:40 --seed 9 \
+    --json "$work/r.json" --counters "$work/c.csv" --dump "$work/dump"
+  grep -q 'equal the executor bit for bit$' "$work/out.txt" || fail "no bit-exact line"
+  grep -q '^cello sim: PASS$' "$work/out.txt" || fail "no PASS"
+  grep -q '"pass": true' "$work/r.json" || fail "report does not say pass"
+  grep -Eq '^fma,[1-9][0-9]*$' "$work/c.csv" || fail "counters CSV has no FMA count"
+  for f in B X0 X R.3; do [ -s "$work/dump/$f.mtx" ] || fail "no $f.mtx in the dump"; done
+  head -1 "$work/dump/X.mtx" | grep -q '^%%MatrixMarket matrix array real general$' || fail "X.mtx header"
+  # N = 4: GEMM results that update their streamed operand in place.
+  expect 0 '^cello sim: PASS$' -- --workload cg --grid 4 --n 4 --iters 2 --seed 2
+  ;;
+runtime)
+  config=$4
+  expect 0 'simulator: .*\(built\)' -- --config "$config" --workload bicgstab --grid 4 --n 2 --iters 1 --dram-latency 3:30
+  grep -q '^cello sim: PASS$' "$work/out.txt" || fail "no PASS"
+  expect 0 'simulator: .*\(cached\)' -- --config "$config" --workload gcn --grid 4 --n 4 --o 2 --iters 1
+  ;;
+failures)
+  export CELLO_SIM_FLIP=1
+  expect 1 '^  MISMATCH X\.2\[0,0\] \(element 0\): RTL .* executor ' -- --workload cg --grid 4 --n 2 --iters 2
+  grep -q '^cello sim: FAIL$' "$work/out.txt" || fail "no FAIL line"
+  unset CELLO_SIM_FLIP
+  expect 1 'FAIL: no END after 2000 cycles \(--max-cycles\); record [0-9]+ was running' -- --workload cg --grid 4 --max-cycles 2000
+  expect 2 '^cello: error: --dram-latency: .0. is not L or MIN:MAX' -- --dram-latency 0
+  expect 2 '^cello: error: --dram-latency: .9:3. is not' -- --dram-latency 9:3
+  echo '{"name": "no_top", "buffets": [{"name": "b", "depth": 8}]}' >"$work/no_top.json"
+  expect 2 '^cello: error: .*no_top.json' -- --config "$work/no_top.json"
+  [ "$(wc -l <"$work/out.txt")" = 1 ] || fail "the error is not one line"
+  ;;
+*) fail "unknown mode $mode" ;;
+esac
+echo "sim_cli $mode: ok"
