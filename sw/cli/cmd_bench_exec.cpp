@@ -39,12 +39,7 @@ double cpu_seconds() {
 }
 
 void run_bench(const BenchExecArgs& a) {
-  std::string matrix = a.matrix;
-  if (matrix.empty()) {
-    const std::string dir = traffic::find_data_dir();
-    matrix = (std::filesystem::path(dir.empty() ? "../shared/data" : dir) / "suitesparse" / "fv1.mtx").string();
-  }
-  if (!std::filesystem::exists(matrix)) throw Error(matrix, "", "matrix not found (give --matrix FILE)");
+  const std::string matrix = traffic::data_matrix(a.matrix, "fv1.mtx");
   const arch::Arch arch = gen::load_arch(a.config);
   stream::ProblemSpec spec;
   spec.workload = "cg";

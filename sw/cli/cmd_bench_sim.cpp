@@ -70,12 +70,7 @@ nlohmann::json print_figures(const char* what, const Figures& f) {
 }
 
 void run_bench(const BenchSimArgs& a) {
-  std::string matrix = a.matrix;
-  if (matrix.empty()) {
-    const std::string dir = traffic::find_data_dir();
-    matrix = (std::filesystem::path(dir.empty() ? "../shared/data" : dir) / "suitesparse" / "fv1.mtx").string();
-  }
-  if (!std::filesystem::exists(matrix)) throw Error(matrix, "", "matrix not found (give --matrix FILE)");
+  const std::string matrix = traffic::data_matrix(a.matrix, "fv1.mtx");
   // The baseline: the same design with the top's CHORD removed.
   nlohmann::json j = a.config.empty() ? gen::default_hw_config_json() : gen::parse_json_file(a.config);
   if (j.contains("top")) j["top"].erase("chord");

@@ -282,4 +282,15 @@ std::string find_data_dir() {
   return "";
 }
 
+std::string data_matrix(const std::string& given, const std::string& name) {
+  std::string matrix = given;
+  if (matrix.empty()) {
+    const std::string dir = find_data_dir();
+    matrix = (fs::path(dir.empty() ? "../shared/data" : dir) / "suitesparse" / name).string();
+  }
+  std::error_code ec;
+  if (!fs::exists(matrix, ec)) throw Error(matrix, "", "matrix not found (give --matrix FILE)");
+  return matrix;
+}
+
 }  // namespace cello::traffic

@@ -84,4 +84,8 @@ std::vector<Problem> paper_problems(const std::string& data_dir);
 // from the working directory and from the executable. "" if none exists.
 std::string find_data_dir();
 
+// `given` when not empty, else suitesparse/<name> in the data folder; throws
+// cello::Error when the file does not exist (benchmarks' default matrix).
+std::string data_matrix(const std::string& given, const std::string& name);
+
 }  // namespace cello::traffic
