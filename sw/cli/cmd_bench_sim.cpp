@@ -80,7 +80,7 @@ void run_bench(const BenchSimArgs& a) {
 
   const Figures cello = run_one(a, a.config, matrix);
   const Figures flex = run_one(a, chordless, matrix);
-  fmt::print("cello bench sim: CG on {}, N={}, {} iterations\n", matrix, a.n, a.iters);
+  fmt::print("cello bench sim: CG on {}, N={}, {} iteration{}\n", matrix, a.n, a.iters, a.iters == 1 ? "" : "s");
   nlohmann::json rep = {{"bench", "sim"}, {"matrix", matrix}, {"n", a.n}, {"iters", a.iters}};
   rep["cello"] = print_figures("default top (CHORD)", cello);
   rep["chordless"] = print_figures("CHORD-less top (baseline)", flex);
