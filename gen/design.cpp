@@ -34,13 +34,16 @@ nlohmann::json block_entry(const SvModule& m, const std::string& kind, const nlo
   return {{"kind", kind}, {"module", m.name()}, {"params", params}, {"ports", ports}};
 }
 
-std::string config_hash(const nlohmann::json& config) {
-  uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : config.dump()) {  // nlohmann::json objects dump with sorted keys
+uint64_t fnv1a(std::string_view bytes, uint64_t h) {
+  for (unsigned char c : bytes) {
     h ^= c;
     h *= 1099511628211ULL;
   }
-  return fmt::format("{:016x}", h);
+  return h;
+}
+
+std::string config_hash(const nlohmann::json& config) {
+  return fmt::format("{:016x}", fnv1a(config.dump()));  // nlohmann::json objects dump with sorted keys
 }
 
 std::vector<std::filesystem::path> write_design(const Design& design, const nlohmann::json& config,

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sv_module.hpp"
@@ -29,6 +30,8 @@ std::vector<std::filesystem::path> write_design(const Design& design, const nloh
 
 // Stable 64-bit FNV-1a hash of the canonical (sorted-key, compact) config JSON.
 std::string config_hash(const nlohmann::json& config);
+// 64-bit FNV-1a of `bytes`, continuing from `h` (so several pieces hash as one).
+uint64_t fnv1a(std::string_view bytes, uint64_t h = 1469598103934665603ULL);
 
 // Source text of an rtl/ primitive embedded at build time; throws if unknown.
 const std::string& rtl_primitive(const std::string& name);

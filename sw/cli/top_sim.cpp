@@ -19,6 +19,7 @@
 #include "common/read_file.hpp"
 #include "common/run_process.hpp"
 #include "exec/prepare.hpp"
+#include "design.hpp"
 #include "gen_command.hpp"
 #include "golden/solvers.hpp"
 #include "mtx/matrix_market.hpp"
@@ -32,14 +33,6 @@ namespace fs = std::filesystem;
 namespace {
 
 // ---- The simulator: prebuilt, cached, or built now ---------------------------
-
-uint64_t fnv(uint64_t h, std::string_view bytes) {
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return h;
-}
 
 // File name -> contents of the RTL a cello gen output folder lists in files.f.
 std::map<std::string, std::string> rtl_of(const fs::path& dir) {
@@ -85,9 +78,9 @@ Simulator simulator_for(const std::string& config, const fs::path& cache) {
   fs::remove_all(scratch, ec);
   if (fs::exists(CELLO_PREBUILT_SIM) && rtl == rtl_of(CELLO_PREBUILT_SIM_RTL)) return {top, CELLO_PREBUILT_SIM, "prebuilt"};
 
-  uint64_t h = 1469598103934665603ULL;
-  for (const auto& [name, text] : rtl) h = fnv(fnv(h, name), text);
-  h = fnv(h, read_file_capped("/proc/self/exe", uint64_t{1} << 32, "program"));
+  uint64_t h = gen::fnv1a("");
+  for (const auto& [name, text] : rtl) h = gen::fnv1a(text, gen::fnv1a(name, h));
+  h = gen::fnv1a(read_file_capped("/proc/self/exe", uint64_t{1} << 32, "program"), h);
   const fs::path entry = cache / fmt::format("{:016x}", h);
   const fs::path program = entry / "build" / "cello-sim-top";
   fs::create_directories(entry, ec);
@@ -152,18 +145,9 @@ std::string status_names(unsigned status) {
 
 double true_residual(const mtx::Csr& a, const std::vector<float>& x, const std::vector<float>& b, int64_t n) {
   const std::vector<double> xd(x.begin(), x.end());
-  const std::vector<double> ax = mtx::spmm(a, xd, n);
-  double worst = 0;
-  for (int64_t j = 0; j < n; ++j) {
-    double rn = 0, bn = 0;
-    for (int64_t m = 0; m < a.rows; ++m) {
-      const size_t i = static_cast<size_t>(m * n + j);
-      rn += (b[i] - ax[i]) * (b[i] - ax[i]);
-      bn += static_cast<double>(b[i]) * b[i];
-    }
-    worst = std::max(worst, bn > 0 ? std::sqrt(rn / bn) : std::sqrt(rn));
-  }
-  return worst;
+  std::vector<double> r = mtx::spmm(a, xd, n);
+  for (size_t i = 0; i < r.size(); ++i) r[i] = b[i] - r[i];
+  return exec::worst_column_ratio(r, b, static_cast<uint64_t>(a.rows), static_cast<uint64_t>(n));
 }
 
 double ratio(double a, double b) { return a / std::max(b, 1.0); }
@@ -283,7 +267,7 @@ SimRun run_sim(const SimOptions& o) {
   rep["check"] = {{"words", words}, {"mismatches", wrong}, {"tensors", finals.size()}, {"first", mismatches}};
 
   // The solution against the double-precision solver.
-  const auto bt = p.tensors.size() ? prep.schedule.program.find_tensor("B") : std::nullopt;
+  const auto bt = prep.schedule.program.find_tensor("B");
   const auto xt = prep.schedule.program.find_tensor(fmt::format("X.{}", iters));
   if ((o.problem.workload == "cg" || o.problem.workload == "bicgstab") && bt && xt) {
     const auto& bd = p.tensors[static_cast<size_t>(*bt)];

@@ -36,16 +36,7 @@ std::vector<double> residual_history(const ir::Program& p, const Result& r, cons
     const TensorDesc& d = r.program.tensors[static_cast<size_t>(*t)];
     const std::vector<float>& v = r.values[static_cast<size_t>(*t)];
     if (b.size() != v.size() || v.empty()) break;
-    double worst = 0;
-    for (uint32_t j = 0; j < d.cols; ++j) {
-      double rn = 0, bn = 0;
-      for (uint32_t m = 0; m < d.rows; ++m) {
-        rn += static_cast<double>(v[m * d.cols + j]) * v[m * d.cols + j];
-        bn += static_cast<double>(b[m * d.cols + j]) * b[m * d.cols + j];
-      }
-      worst = std::max(worst, bn > 0 ? std::sqrt(rn / bn) : std::sqrt(rn));
-    }
-    h.push_back(worst);
+    h.push_back(worst_column_ratio(v, b, d.rows, d.cols));
   }
   return h;
 }

@@ -4,6 +4,9 @@
 // replay) and the solver's residual history from a run's values.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -30,6 +33,23 @@ Prepared prepare(const stream::Problem& pr, const arch::Arch& a);
 // (docs/commands.md, "Numerics"): one chain per element from +0, C entering as
 // fma32(alpha, C, +0), Gram with L interleaved lanes, GEMM passes of rf_rows.
 golden::Fp32Order mac_order(const ir::Program& p, const stream::Compiled& c, const arch::Arch& a);
+
+// max over columns j of |r[:,j]| / |b[:,j]| (|r[:,j]| where b's column is 0), in
+// double; r and b row-major rows x cols.
+template <class R>
+double worst_column_ratio(const R& r, const std::vector<float>& b, uint64_t rows, uint64_t cols) {
+  double worst = 0;
+  for (uint64_t j = 0; j < cols; ++j) {
+    double rn = 0, bn = 0;
+    for (uint64_t m = 0; m < rows; ++m) {
+      const double x = r[m * cols + j], y = b[m * cols + j];
+      rn += x * x;
+      bn += y * y;
+    }
+    worst = std::max(worst, bn > 0 ? std::sqrt(rn / bn) : std::sqrt(rn));
+  }
+  return worst;
+}
 
 // Per iteration i >= 0 with a tensor R.i: max over columns of |R.i[:,j]| / |B[:,j]|
 // (in double, from the fp32 values). Empty when the program has no R / B.
