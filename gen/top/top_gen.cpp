@@ -7,7 +7,7 @@
 #include "top/counters_gen.hpp"
 #include "top/dram_arbiter_gen.hpp"
 #include "top/load_unit_gen.hpp"
-#include "top/scalar_engine_gen.hpp"
+#include "top/stream_engine_gen.hpp"
 #include "top/sequencer_gen.hpp"
 #include "top/store_unit_gen.hpp"
 #include "top/top_config.hpp"
@@ -15,6 +15,10 @@
 namespace cello::gen {
 
 namespace {
+
+// The top's load units: main operand reads, then SPMM's row-pointer, column-index
+// and value streams (docs/top.md, "Stream engine").
+constexpr const char* kReadUnits[] = {"ld", "rp", "col", "val"};
 
 // Connects every port of `part` to the top signal of the same name with a prefix
 // ("" keeps the name), except those given explicitly in `explicit_ports`.
@@ -55,6 +59,7 @@ void add_top(Design& d, const HwConfig& cfg) {
   add_load_unit(d, n + "_load_unit", mem);
   add_store_unit(d, n + "_store_unit", mem);
   DramArbiterShape arb;
+  arb.clients = 5;  // load unit, store unit, SPMM's row-pointer, column-index and value streams
   arb.granule_bytes = mem.granule_bytes;
   arb.addr_bits = mem.addr_bits;
   arb.tag_bits = bits_for(mem.lines - 1);  // the load unit's line tags are the widest
@@ -66,20 +71,22 @@ void add_top(Design& d, const HwConfig& cfg) {
   seq.rf_rows = static_cast<int>(a.rf_rows);
   seq.chord = a.has_chord();
   add_sequencer(d, n + "_sequencer", seq);
-  ScalarEngineShape eng;
+  StreamEngineShape eng;
   eng.addr_bits = mem.addr_bits;
   eng.fma_stages = a.fma_stages;
   eng.gram_lanes = a.fma_stages;
   eng.rf_rows = static_cast<int>(a.rf_rows);
-  add_scalar_engine(d, n + "_engine", eng);
+  eng.queue = mem.queue;
+  add_stream_engine(d, n + "_engine", eng);
   add_counters(d, n + "_counters");
 
-  const int AW = mem.addr_bits, G = mem.granule_bytes, TW = arb.tag_bits, DT = TW + 1;
+  const int AW = mem.addr_bits, G = mem.granule_bytes, TW = arb.tag_bits, DT = TW + bits_for(arb.clients - 1);
   SvModule m(n,
              "The accelerator top: runs a command stream (commands.bin) from the command port\n"
              "against DRAM through one tagged DRAM port. Decoder -> sequencer (tensor table,\n"
-             "FENCE/HOST/END) -> scalar engine (one FMA, every operand through the load unit,\n"
-             "every result through the store unit) -> DRAM arbiter. HOST raises host_req.\n"
+             "FENCE/HOST/END) -> stream engine (walker issuing operand reads ahead, executor with one\n"
+             "pipelined FMA; load units for operands and SPMM's CSR streams, a store unit) -> DRAM\n"
+             "arbiter. HOST raises host_req.\n"
              "Perf counters and the status word are read through reg_addr/reg_rdata.");
   const nlohmann::json params = {{"config_hash", fmt::format("{:016x}", a.config_hash)},
                                  {"addr_bits", AW},
@@ -127,7 +134,7 @@ void add_top(Design& d, const HwConfig& cfg) {
   declare_part_signals(m, dec, "dec_", {"cmd_valid", "cmd_ready", "cmd_data", "cmd_last"});
   declare_part_signals(m, sq, "seq_", {"rec_valid", "rec_ready", "rec_data", "rec_index", "memory_bytes", "host_req",
                                        "host_record", "host_ack", "cur_record"});
-  declare_part_signals(m, ld, "ld_", {});
+  for (const char* unit : kReadUnits) declare_part_signals(m, ld, std::string(unit) + "_", {});
   declare_part_signals(m, st, "st_", {});
   declare_part_signals(m, ar, "arb_", {"dram_req_valid", "dram_req_ready", "dram_req_addr", "dram_req_write",
                                        "dram_req_wdata", "dram_req_strb", "dram_req_tag", "dram_rsp_valid",
@@ -156,7 +163,8 @@ void add_top(Design& d, const HwConfig& cfg) {
       {"eng_err", "seq_eng_err"}};
   connect_all(m.instantiate(sq.name(), "u_sequencer"), sq, "seq_", sq_ports);
   // The engine's descriptor inputs are the sequencer's eng_* outputs; its memory
-  // ports go to the load and store units.
+  // ports go to the load units (main operand reads and SPMM's three CSR streams,
+  // each its own load unit: ld_, rp_, col_, val_) and the store unit.
   std::vector<std::pair<std::string, std::string>> en_ports = {
       {"clk", "clk"},
       {"rst_n", "rst_n"},
@@ -164,20 +172,19 @@ void add_top(Design& d, const HwConfig& cfg) {
       {"err", "seq_eng_err"},
       {"busy", "eng_busy"},
       {"fma_fire", "eng_fma_fire"},
-      {"ld_req_valid", "ld_req_valid"},
-      {"ld_req_ready", "ld_req_ready"},
-      {"ld_req_word", "ld_req_word"},
-      {"ld_rsp_valid", "ld_rsp_valid"},
-      {"ld_rsp_ready", "ld_rsp_ready"},
-      {"ld_rsp_data", "ld_rsp_data"},
       {"st_valid", "st_wr_valid"},
       {"st_ready", "st_wr_ready"},
       {"st_word", "st_wr_word"},
       {"st_data", "st_wr_data"}};
+  for (const char* unit : kReadUnits)
+    for (const char* p : {"req_valid", "req_ready", "req_word", "rsp_valid", "rsp_ready", "rsp_data"})
+      en_ports.emplace_back(fmt::format("{}_{}", unit, p), fmt::format("{}_{}", unit, p));
   m.signal("eng_busy", 1, "engine: a launch is running");
   m.signal("eng_fma_fire", 1, "engine: an FMA was issued");
   connect_all(m.instantiate(en.name(), "u_engine"), en, "seq_eng_", en_ports);
-  connect_all(m.instantiate(ld.name(), "u_load"), ld, "ld_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
+  for (const char* unit : kReadUnits)
+    connect_all(m.instantiate(ld.name(), fmt::format("u_{}_load", unit)), ld, std::string(unit) + "_",
+                {{"clk", "clk"}, {"rst_n", "rst_n"}});
   connect_all(m.instantiate(st.name(), "u_store"), st, "st_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
   std::vector<std::pair<std::string, std::string>> ar_ports = {{"clk", "clk"}, {"rst_n", "rst_n"}};
   for (const char* p : {"dram_req_valid", "dram_req_ready", "dram_req_addr", "dram_req_write", "dram_req_wdata",
@@ -189,29 +196,41 @@ void add_top(Design& d, const HwConfig& cfg) {
   connect_all(m.instantiate(counters.name(), "u_counters"), counters, "",
               {{"event_pulse", "events"}, {"status_word", "status_word"}});
 
+  // Arbiter clients: 0 the main load unit, 1 the store unit, 2..4 the CSR streams
+  // load units (rp, col, val). Every load unit takes the line tags of one shape.
+  std::string req_valid, req_addr, req_tag, rsp_ready, read_wiring;
+  const int clients = static_cast<int>(std::size(kReadUnits)) + 1;
+  for (int c = clients - 1; c >= 0; --c) {
+    const std::string u = c == 1 ? "st" : kReadUnits[c == 0 ? 0 : c - 1];
+    const std::string sep = c ? ", " : "";
+    req_valid += u + "_dram_req_valid" + sep;
+    req_addr += u + "_dram_req_addr" + sep;
+    req_tag += (c == 1 ? fmt::format("{}'d0", TW) : u + "_dram_req_tag") + sep;
+    rsp_ready += u + "_dram_rsp_ready" + sep;
+    read_wiring += fmt::format("assign {0}_dram_req_ready = arb_c_req_ready[{1}];\n"
+                               "assign {0}_dram_rsp_valid = arb_c_rsp_valid[{1}];\n",
+                               u, c);
+    if (c != 1)
+      read_wiring += fmt::format("assign {0}_dram_rsp_data  = arb_c_rsp_rdata;\n"
+                                 "assign {0}_dram_rsp_tag   = arb_c_rsp_tag;\n"
+                                 "assign {0}_inval = seq_ld_inval;\n",
+                                 u);
+  }
   m.section("Wiring", fmt::format(R"(
-// Client 0 of the arbiter is the load unit (reads), client 1 the store unit (writes).
-assign arb_c_req_valid = {{st_dram_req_valid, ld_dram_req_valid}};
-assign ld_dram_req_ready = arb_c_req_ready[0];
-assign st_dram_req_ready = arb_c_req_ready[1];
-assign arb_c_req_addr  = {{st_dram_req_addr, ld_dram_req_addr}};
-assign arb_c_req_write = 2'b10;
-assign arb_c_req_wdata = {{st_dram_req_data, {GD}'d0}};
-assign arb_c_req_strb  = {{st_dram_req_strb, {G}'d0}};
-assign arb_c_req_tag   = {{{TW}'d0, {LDTAG}}};
-assign ld_dram_rsp_valid = arb_c_rsp_valid[0];
-assign st_dram_rsp_valid = arb_c_rsp_valid[1];
-assign arb_c_rsp_ready = {{st_dram_rsp_ready, ld_dram_rsp_ready}};
-assign ld_dram_rsp_data = arb_c_rsp_rdata;
-assign ld_dram_rsp_tag  = arb_c_rsp_tag{LDTAGSEL};
-assign ld_inval   = seq_ld_inval;
-assign st_flush   = seq_st_flush;
+assign arb_c_req_valid = {{{RV}}};
+assign arb_c_req_addr  = {{{RA}}};
+assign arb_c_req_tag   = {{{RT}}};
+assign arb_c_req_write = {NC}'b{WR};
+assign arb_c_req_wdata = {{{GD}'d0, {GD}'d0, {GD}'d0, st_dram_req_data, {GD}'d0}};
+assign arb_c_req_strb  = {{{G}'d0, {G}'d0, {G}'d0, st_dram_req_strb, {G}'d0}};
+assign arb_c_rsp_ready = {{{RR}}};
+{READS}assign st_flush   = seq_st_flush;
 assign seq_st_idle = st_idle;
 // Status: the decoder's and the sequencer's sticky bits; the first to stop wins.
 assign running    = dec_running;
 assign halted     = dec_halted || seq_halted;
-// Done once END ran and nothing is outstanding in either memory unit.
-assign quiet      = ld_idle && st_idle && (st_pending == '0);
+// Done once END ran and nothing is outstanding in any memory unit.
+assign quiet      = ld_idle && rp_idle && col_idle && val_idle && st_idle && (st_pending == '0);
 assign done       = seq_done && dec_done && quiet;
 assign status     = dec_status | seq_status;
 assign err_record = dec_halted ? dec_err_record : seq_err_record;
@@ -219,8 +238,10 @@ assign status_word = {{dec_err_in_header, halted, done, running, status}};
 assign events = {{eng_busy, host_req, arb_dram_fire_w, arb_dram_fire_r, st_wr_valid && st_wr_ready,
                  ld_req_valid && ld_req_ready, eng_fma_fire, seq_launch, seq_retire,
                  running && !done && !halted}};)",
-                                  fmt::arg("GD", 8 * G), fmt::arg("G", G), fmt::arg("TW", TW),
-                                  fmt::arg("LDTAG", "ld_dram_req_tag"), fmt::arg("LDTAGSEL", "")));
+                                  fmt::arg("RV", req_valid), fmt::arg("RA", req_addr), fmt::arg("RT", req_tag),
+                                  fmt::arg("RR", rsp_ready), fmt::arg("READS", read_wiring),
+                                  fmt::arg("NC", clients), fmt::arg("WR", "00010"),
+                                  fmt::arg("GD", 8 * G), fmt::arg("G", G)));
   m.signal("arb_dram_fire_r", 1, "a DRAM read is accepted");
   m.signal("arb_dram_fire_w", 1, "a DRAM write is accepted");
   m.section("DRAM events", R"(

@@ -1,0 +1,653 @@
+#include "top/stream_engine_gen.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sv_module.hpp"
+#include "top/load_unit_gen.hpp"
+
+namespace cello::gen {
+
+namespace {
+
+// The descriptor of one operand slot: word base, shape, storage order.
+void operand_ports(SvModule& m, const std::string& slot, const std::string& what, int WA, int CW) {
+  m.input(slot + "_base", WA, what + ": word address of the region (byte base / 4)");
+  m.input(slot + "_rows", CW, what + ": rows");
+  m.input(slot + "_cols", CW, what + ": columns");
+  m.input(slot + "_cm", 1, what + ": stored column by column");
+}
+
+// A sequential read stream of SPMM's CSR arrays: `passes` times the words
+// base .. base+count-1, issued as fast as its load unit takes them.
+void csr_stream(SvModule& m, const std::string& s, const std::string& what, const std::string& base,
+                const std::string& count, int WA, int CW) {
+  m.output(s + "_req_valid", 1, what + " stream: a word read");
+  m.input(s + "_req_ready", 1, what + " stream: taken");
+  m.output(s + "_req_word", WA, what + " stream: word address");
+  m.input(s + "_rsp_valid", 1, what + " stream: the oldest word");
+  m.output(s + "_rsp_ready", 1, what + " stream: taken");
+  m.input(s + "_rsp_data", 32, what + " stream: data");
+  m.signal(s + "_on_q", 1, what + " stream: reads still to issue");
+  m.signal(s + "_idx_q", CW, what + " stream: next word");
+  m.signal(s + "_pass_q", CW, what + " stream: pass (column block)");
+  m.signal(s + "_count", CW, what + " stream: words per pass");
+  m.section(what + " stream", fmt::format(R"(
+assign {s}_count     = {count};
+assign {s}_req_valid = {s}_on_q;
+assign {s}_req_word  = {base} + {WA}'({s}_idx_q);
+always_ff @(posedge clk) begin
+  if (!rst_n) {s}_on_q <= 1'b0;
+  else if (start && ph_q == F_IDLE && kind == KIND_SPMM) begin
+    {s}_on_q   <= ({s}_count != '0);
+    {s}_idx_q  <= '0;
+    {s}_pass_q <= '0;
+  end else if ({s}_on_q && {s}_req_ready) begin
+    if ({s}_idx_q + {CW}'d1 == {s}_count) begin
+      {s}_idx_q  <= '0;
+      {s}_pass_q <= {s}_pass_q + {CW}'d1;
+      if ({s}_pass_q + {CW}'d1 == col_blocks) {s}_on_q <= 1'b0;
+    end else {s}_idx_q <= {s}_idx_q + {CW}'d1;
+  end
+end)",
+                                          fmt::arg("s", s), fmt::arg("count", count), fmt::arg("base", base),
+                                          fmt::arg("WA", WA), fmt::arg("CW", CW)));
+}
+
+}  // namespace
+
+void add_stream_engine(Design& design, const std::string& module, const StreamEngineShape& s) {
+  const int WA = s.addr_bits - 2, CW = WA + 1, S = s.fma_stages, L = s.gram_lanes, RFR = s.rf_rows;
+  const int NB = kEngineBlockCols, LB = bits_for(L > 1 ? L - 1 : 1), RB = bits_for(RFR > 1 ? RFR - 1 : 1);
+  const int ACC = std::max(64, 16 << LB), XB = bits_for(ACC - 1), PB = RB + 4, RFD = NB << RB;
+  const int Q = s.queue, QB = log2_pow2(Q), TI = std::max(XB, PB);
+  static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlock == 4,
+                "the index packing below assumes 16 columns, 4-row groups and 4x4 Gram blocks");
+  SvModule m(module,
+             "Stream engine of the top: runs one launch (GEMM pass, GRAM, SPMM, ELTW) in the\n"
+             "accumulation order of docs/commands.md. The walker runs the loop nest and issues\n"
+             "operand reads ahead through the load unit, one micro-op per step into a queue; the\n"
+             "executor pops micro-ops in order, takes their words from the load unit's in-order\n"
+             "responses and issues up to one FMA per cycle, holding a step back only while its\n"
+             "own accumulator is still in the FMA pipe. SPMM's CSR arrays come on three sequential\n"
+             "streams; a second FMA scales the values by beta on their way in. Results go to the\n"
+             "store unit. docs/top.md, \"Stream engine\".");
+  const nlohmann::json params = {{"addr_bits", s.addr_bits}, {"fma_stages", S}, {"gram_lanes", L},
+                                 {"rf_rows", RFR},           {"queue", Q},      {"block_cols", NB},
+                                 {"group_rows", kEngineGroupRows}, {"accumulators", ACC}};
+  m.record_config(params);
+  m.input("clk", 1, "clock");
+  m.input("rst_n", 1, "synchronous active-low reset");
+  m.input("start", 1, "launch (pulse): the descriptor below is valid and stays so until done");
+  m.input("kind", 2, "0 GEMM pass, 1 GRAM, 2 SPMM, 3 ELTW");
+  m.input("relu", 1, "negative results become +0");
+  m.input("with_c", 1, "GEMM/SPMM: accumulate C (slot c) first");
+  m.input("cont", 1, "GEMM: a continuation pass (C is the partial result, alpha taken as 1)");
+  m.input("has_b", 1, "ELTW: the second operand is present");
+  m.input("alpha", 32, "fp32 alpha");
+  m.input("beta", 32, "fp32 beta");
+  m.input("scale", 32, "GEMM: RF_LOAD scale (register-file values are scale * B)");
+  m.input("k0", CW, "GEMM: first inner index of the pass");
+  m.input("k", CW, "GEMM: inner size of the pass");
+  operand_ports(m, "z", "result", WA, CW);
+  operand_ports(m, "a", "GEMM streamed operand, GRAM/ELTW first operand, SPMM CSR row pointers", WA, CW);
+  operand_ports(m, "b", "GEMM register-file operand, GRAM/ELTW second operand, SPMM dense operand", WA, CW);
+  operand_ports(m, "c", "accumulated operand C", WA, CW);
+  m.input("csr_col_base", WA, "SPMM: word address of the column indices");
+  m.input("csr_val_base", WA, "SPMM: word address of the values");
+  m.input("csr_nnz", CW, "SPMM: stored entries");
+  m.output("busy", 1, "a launch is running");
+  m.output("done", 1, "pulse: the launch ended (its last write was taken by the store unit)");
+  m.output("err", 1, "pulse with done: a damaged CSR operand stopped the launch");
+  m.output("fma_fire", 1, "pulse: the executor issued an FMA");
+  m.output("ld_req_valid", 1, "load unit: a word read");
+  m.input("ld_req_ready", 1, "load unit: taken");
+  m.output("ld_req_word", WA, "load unit: word address");
+  m.input("ld_rsp_valid", 1, "load unit: the word");
+  m.output("ld_rsp_ready", 1, "load unit: taken");
+  m.input("ld_rsp_data", 32, "load unit: data");
+  m.output("st_valid", 1, "store unit: a result word");
+  m.input("st_ready", 1, "store unit: taken");
+  m.output("st_word", WA, "store unit: word address");
+  m.output("st_data", 32, "store unit: data");
+
+  m.localparam("KIND_GEMM", "2'd0", "kind codes");
+  m.localparam("KIND_GRAM", "2'd1", "");
+  m.localparam("KIND_SPMM", "2'd2", "(3 is ELTW)");
+  // Walker phases: each loop phase pushes one micro-op per step.
+  const char* phases[][2] = {
+      {"F_IDLE", "waiting for start"},
+      {"F_RFL", "GEMM: register file <- scale * B[k0+t, j0+j] (t < k, j in the block)"},
+      {"F_C", "GEMM/SPMM: acc[r][j] = fma(alpha, C[i0+r, j0+j], +0)"},
+      {"F_Z0", "GEMM/SPMM: acc[r][j] = +0"},
+      {"F_A", "GEMM: areg[r] <- A[i0+r, k0+t]"},
+      {"F_MAC", "GEMM: acc[r][j] = fma(areg[r], rf[t][j], acc[r][j])"},
+      {"F_W", "GEMM/SPMM: write Z[i0+r, j0+j] = relu(acc[r][j])"},
+      {"F_GZ", "GRAM: p[l][i][j] = +0"},
+      {"F_GA", "GRAM: areg[r][i] <- A[m0+r, b0+i]"},
+      {"F_GB", "GRAM: breg[r][j] <- B[m0+r, j0+j]"},
+      {"F_PM", "GRAM: p[lane(m0+t)][i][j] = fma(areg[t][i], breg[t][j], p[..][i][j])"},
+      {"F_FOLD", "GRAM: p[0][i][j] = fma(p[0][i][j], 1, p[t][i][j]) for t = 1..L-1"},
+      {"F_GW", "GRAM: write Z[b0+i, j0+j] = p[0][i][j]"},
+      {"F_EA", "ELTW: acc[x] = fma(alpha, A[e], -0) over an element group"},
+      {"F_EB", "ELTW: acc[x] = fma(beta, B[e], acc[x])"},
+      {"F_EW", "ELTW: write Z[e] = relu(acc[x])"},
+      {"F_SRP0", "SPMM: e = row_ptr[0] (first word of a pass)"},
+      {"F_SRP", "SPMM: e_end = row_ptr[i0+1]"},
+      {"F_SE", "SPMM: next stored entry: col = col[e], micro-op V takes beta*val[e]"},
+      {"F_SX", "SPMM: acc[j] = fma(beta*val, X[col, j0+j], acc[j])"},
+      {"F_DRAIN", "wait until every micro-op and FMA has finished"},
+      {"F_DONE", "signal done"},
+  };
+  const int NPH = static_cast<int>(std::size(phases));
+  for (int p = 0; p < NPH; ++p) m.localparam(phases[p][0], fmt::format("5'd{}", p), phases[p][1]);
+  const char* acts[][2] = {
+      {"U_Z0", "acc[x] = +0"},
+      {"U_C", "acc[x] = fma(alpha (1 if cont), word, +0)"},
+      {"U_EA", "acc[x] = fma(alpha, word, -0)"},
+      {"U_EB", "acc[x] = fma(beta, word, acc[x])"},
+      {"U_RFL", "rf[p] = fma(scale, word, -0)"},
+      {"U_AREG", "areg[y] = word"},
+      {"U_BREG", "breg[p] = word"},
+      {"U_MAC", "acc[x] = fma(areg[y], rf[p], acc[x])"},
+      {"U_PM", "acc[x] = fma(areg[y], breg[p], acc[x])"},
+      {"U_FOLD", "acc[x] = fma(acc[x], 1, acc[y])"},
+      {"U_V", "mreg = next scaled value (beta * val)"},
+      {"U_X", "acc[x] = fma(mreg, word, acc[x])"},
+      {"U_W", "store relu(acc[x]) at word address w"},
+  };
+  for (int a = 0; a < static_cast<int>(std::size(acts)); ++a)
+    m.localparam(acts[a][0], fmt::format("4'd{}", a), fmt::format("micro-op: {}", acts[a][1]));
+
+  // ---- walker state
+  m.signal("ph_q", 5, "walker phase");
+  m.signal("i0_q", CW, "GEMM row group / GRAM row group (m0) / SPMM row");
+  m.signal("j0_q", CW, "first column of the block (GEMM/SPMM: 16 wide, GRAM: 4 wide)");
+  m.signal("b0_q", CW, "GRAM: first result row of the block");
+  m.signal("t_q", CW, "GEMM inner index / GRAM row in group, lane / ELTW element in group");
+  m.signal("r_q", 2, "inner loop: row in the group (GRAM: i in the block)");
+  m.signal("j_q", 4, "inner loop: column in the block");
+  m.signal("ln_q", LB, "GRAM: lane of row m0+t (m mod L)");
+  m.signal("e_q", CW, "SPMM: stored entry");
+  m.signal("e_end_q", CW, "SPMM: end of the row's entries");
+  m.signal("col_q", CW, "SPMM: column index of entry e");
+  m.signal("wi_q", CW, "ELTW: element row");
+  m.signal("wj_q", CW, "ELTW: element column");
+  m.signal("gi_q", CW, "ELTW: row of the group's first element");
+  m.signal("gj_q", CW, "ELTW: column of the group's first element");
+  m.signal("gn_q", CW, "ELTW: last element index of the group");
+  m.signal("glast_q", 1, "ELTW: the group holds the result's last element");
+  m.signal("err_q", 1, "a damaged CSR operand stopped the launch");
+  m.signal("done_q", 1, "done pulse");
+  m.signal("col_blocks", CW, "column blocks of 16 (GEMM/SPMM passes)");
+  m.signal("rem_rows", CW, "rows left from i0 (GEMM) / m0 (GRAM)");
+  m.signal("rem_cols", CW, "columns left from j0");
+  m.signal("rem_brows", CW, "GRAM: result rows left from b0");
+  m.signal("gr_last", 2, "last row of the group");
+  m.signal("nb_last", 4, "last column of the 16-wide block");
+  m.signal("bj_last", 2, "GRAM: last column of the 4-wide block");
+  m.signal("bi_last", 2, "GRAM: last row of the 4-wide block");
+  m.signal("rlast", 2, "inner loop bound of r");
+  m.signal("jlast", 4, "inner loop bound of j");
+  m.signal("jo", 1, "inner loop order: j outer, r inner (a column-major operand's order)");
+  m.signal("last2d", 1, "the inner loop's last step");
+  m.signal("r_nx", 2, "next r");
+  m.signal("j_nx", 4, "next j");
+  m.signal("wi_nx", CW, "ELTW: next element row (result storage order)");
+  m.signal("wj_nx", CW, "ELTW: next element column");
+  m.signal("elast", 1, "ELTW: the element is the result's last");
+  m.signal("grp_end", 1, "ELTW: the element closes its pass over the group");
+  m.signal("rp_word", 64, "SPMM: the row pointer, zero-extended for range checks");
+  m.signal("col_ok", 1, "SPMM: the column index names a row of the dense operand");
+  // ---- the step's micro-op
+  m.signal("em_valid", 1, "the walker has a micro-op to push");
+  m.signal("em_rd", 1, "it takes a word from the load unit");
+  m.signal("em_act", 4, "its action");
+  m.signal("em_x", XB, "its accumulator");
+  m.signal("em_y", XB, "its second register (areg, or the folded accumulator)");
+  m.signal("em_p", PB, "its register-file / breg entry");
+  m.signal("adv", 1, "the walker takes its step this cycle");
+  m.signal("q_space", 1, "the micro-op queue has room");
+  m.signal("push", 1, "a micro-op enters the queue");
+  m.signal("sel_base", WA, "address: region base of the step's operand");
+  m.signal("sel_rows", CW, "address: its rows");
+  m.signal("sel_cols", CW, "address: its columns");
+  m.signal("sel_cm", 1, "address: its storage order");
+  m.signal("sel_r", CW, "address: element row");
+  m.signal("sel_c", CW, "address: element column");
+  m.signal("off_major", CW, "address: index along the storage order's outer rank");
+  m.signal("off_stride", CW, "address: words per outer index");
+  m.signal("off_minor", CW, "address: index along the inner rank");
+  m.signal("step_word", WA, "address of the step's word (read, or write of U_W)");
+  // ---- micro-op queue
+  m.array("q_act", 4, Q, "queue: action");
+  m.array("q_rd", 1, Q, "queue: takes a load-unit word");
+  m.array("q_x", XB, Q, "queue: accumulator");
+  m.array("q_y", XB, Q, "queue: second register");
+  m.array("q_p", PB, Q, "queue: register-file / breg entry");
+  m.array("q_w", WA, Q, "queue: write address (U_W)");
+  m.signal("q_wr_q", QB, "queue: write pointer");
+  m.signal("q_rd_q", QB, "queue: read pointer");
+  m.signal("q_cnt_q", QB + 1, "queue: entries");
+  // ---- executor
+  m.signal("h_valid", 1, "a micro-op is at the head");
+  m.signal("h_act", 4, "head: action");
+  m.signal("h_rd", 1, "head: takes a word");
+  m.signal("h_x", XB, "head: accumulator");
+  m.signal("h_y", XB, "head: second register");
+  m.signal("h_p", PB, "head: register-file / breg entry");
+  m.signal("h_ready", 1, "head: its operands and accumulators are free");
+  m.signal("fire", 1, "the head micro-op runs this cycle");
+  m.signal("ex_fma", 1, "it issues an FMA");
+  m.signal("ex_to_rf", 1, "the FMA's result goes to the register file");
+  m.signal("ex_a", 32, "FMA operand a");
+  m.signal("ex_b", 32, "FMA operand b");
+  m.signal("ex_c", 32, "FMA operand c");
+  m.array("acc_q", 32, ACC, "accumulators (row group x block, Gram lanes, element group)");
+  m.signal("pend_q", ACC, "accumulator waits for an FMA result");
+  m.array("rf_q", 32, RFD, "register file: scale * B rows of the pass, 16 columns each");
+  m.signal("rf_busy_q", PB + 1, "register-file writes in the FMA pipe");
+  m.array("areg_q", 32, 16, "GEMM: A[i0+r, k0+t] at [4r]; GRAM: A[m0+r, b0+i] at [4r+i]");
+  m.array("breg_q", 32, 16, "GRAM: B[m0+r, j0+j] at [4r+j]");
+  m.signal("mreg_q", 32, "SPMM: beta * val of the current entry");
+  m.signal("acc_x", 32, "acc[h_x]");
+  m.signal("acc_y", 32, "acc[h_y]");
+  m.signal("fa_q", 32, "FMA operand a");
+  m.signal("fb_q", 32, "FMA operand b");
+  m.signal("fc_q", 32, "FMA operand c");
+  m.signal("fma_y", 32, "FMA result");
+  m.signal("tv_q", S + 1, "FMA pipe: an operation at each level (bit S: result on fma_y)");
+  m.signal("trf_q", S + 1, "FMA pipe: its result goes to the register file");
+  m.array("tidx_q", TI, S + 1, "FMA pipe: its destination");
+  m.signal("wb_acc", 1, "a result is written to an accumulator");
+  m.signal("wb_rf", 1, "a result is written to the register file");
+  m.signal("drained", 1, "no micro-op queued and no FMA in flight");
+  m.signal("relu_neg", 1, "acc[h_x] is negative (not -0, not NaN)");
+  // ---- SPMM value scaling
+  m.signal("sv_valid", 1, "a scaled value beta * val is ready");
+  m.signal("sv_ready", 1, "the executor takes it");
+  m.signal("sv_data", 32, "beta * val");
+
+  m.instantiate("fp32_fma", "u_fma")
+      .param("STAGES", std::to_string(S))
+      .connect("clk", "clk")
+      .connect("en", "1'b1")
+      .connect("a", "fa_q")
+      .connect("b", "fb_q")
+      .connect("c", "fc_q")
+      .connect("y", "fma_y");
+  m.instantiate("fp32_fma_rv", "u_val_scale")
+      .param("STAGES", std::to_string(S))
+      .connect("clk", "clk")
+      .connect("rst_n", "rst_n")
+      .connect("in_valid", "val_rsp_valid")
+      .connect("in_ready", "val_rsp_ready")
+      .connect("in_a", "beta")
+      .connect("in_b", "val_rsp_data")
+      .connect("in_c", "32'h80000000")
+      .connect("out_valid", "sv_valid")
+      .connect("out_ready", "sv_ready")
+      .connect("out_data", "sv_data");
+  design.primitives.insert("fp32_fma");
+  design.primitives.insert("fp32_fma_rv");
+
+  m.section("Loop bounds", fmt::format(R"(
+assign col_blocks = (z_cols + {CW}'d15) >> 4;
+assign rem_rows   = (kind == KIND_GRAM ? a_rows : z_rows) - i0_q;
+assign rem_cols   = z_cols - j0_q;
+assign rem_brows  = z_rows - b0_q;
+assign gr_last    = (rem_rows >= {CW}'d4) ? 2'd3 : rem_rows[1:0] - 2'd1;
+assign nb_last    = (rem_cols >= {CW}'d16) ? 4'd15 : rem_cols[3:0] - 4'd1;
+assign bj_last    = (rem_cols >= {CW}'d4) ? 2'd3 : rem_cols[1:0] - 2'd1;
+assign bi_last    = (rem_brows >= {CW}'d4) ? 2'd3 : rem_brows[1:0] - 2'd1;
+// The inner loop of each phase: r < rlast+1, j < jlast+1; jo walks r fastest.
+always_comb begin
+  rlast = 2'd0;
+  jlast = nb_last;
+  jo    = 1'b0;
+  case (ph_q)
+    F_C:    begin rlast = (kind == KIND_SPMM) ? 2'd0 : gr_last; jo = c_cm; end
+    F_Z0:   rlast = (kind == KIND_SPMM) ? 2'd0 : gr_last;
+    F_A:    begin rlast = gr_last; jlast = 4'd0; jo = 1'b1; end
+    F_MAC:  rlast = gr_last;
+    F_W:    begin rlast = (kind == KIND_SPMM) ? 2'd0 : gr_last; jo = z_cm; end
+    F_GZ:   begin rlast = 2'd3; jlast = 4'd3; end
+    F_GA:   begin rlast = gr_last; jlast = {{2'd0, bi_last}}; jo = a_cm; end
+    F_GB:   begin rlast = gr_last; jlast = {{2'd0, bj_last}}; jo = b_cm; end
+    F_PM, F_FOLD: begin rlast = bi_last; jlast = {{2'd0, bj_last}}; end
+    F_GW:   begin rlast = bi_last; jlast = {{2'd0, bj_last}}; jo = z_cm; end
+    default: ;
+  endcase
+end
+assign last2d = (r_q == rlast) && (j_q == jlast);
+assign r_nx = jo ? ((r_q == rlast) ? 2'd0 : r_q + 2'd1) : ((j_q == jlast) ? r_q + 2'd1 : r_q);
+assign j_nx = jo ? ((r_q == rlast) ? j_q + 4'd1 : j_q) : ((j_q == jlast) ? 4'd0 : j_q + 4'd1);
+// ELTW walks the result in its storage order.
+assign elast = (wi_q + {CW}'d1 == z_rows) && (wj_q + {CW}'d1 == z_cols);
+assign wi_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? '0 : wi_q + {CW}'d1)
+                    : ((wj_q + {CW}'d1 == z_cols) ? wi_q + {CW}'d1 : wi_q);
+assign wj_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? wj_q + {CW}'d1 : wj_q)
+                    : ((wj_q + {CW}'d1 == z_cols) ? '0 : wj_q + {CW}'d1);
+assign grp_end = (ph_q == F_EA) ? (t_q == {CW}'d{ACCM1} || elast) : (t_q == gn_q);
+assign rp_word = {{32'd0, rp_rsp_data}};
+assign col_ok  = {{32'd0, col_rsp_data}} < 64'(b_rows);)",
+                                      fmt::arg("CW", CW), fmt::arg("ACCM1", ACC - 1)));
+
+  m.section("The step's micro-op and address", fmt::format(R"(
+always_comb begin
+  em_valid = 1'b1;
+  em_rd    = 1'b0;
+  em_act   = U_Z0;
+  em_x     = {XB}'({{r_q, j_q}});
+  em_y     = '0;
+  em_p     = '0;
+  sel_base = a_base; sel_rows = a_rows; sel_cols = a_cols; sel_cm = a_cm;
+  sel_r    = i0_q + {CW}'(r_q);
+  sel_c    = j0_q + {CW}'(j_q);
+  case (ph_q)
+    F_RFL: begin
+      em_rd = 1'b1; em_act = U_RFL; em_p = {{t_q[{RB1}:0], j_q}};
+      sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; sel_r = k0 + t_q;
+    end
+    F_C: begin
+      em_rd = 1'b1; em_act = U_C;
+      sel_base = c_base; sel_rows = c_rows; sel_cols = c_cols; sel_cm = c_cm;
+    end
+    F_Z0: ;
+    F_A: begin em_rd = 1'b1; em_act = U_AREG; em_y = {XB}'({{r_q, 2'd0}}); sel_c = k0 + t_q; end
+    F_MAC: begin em_act = U_MAC; em_y = {XB}'({{r_q, 2'd0}}); em_p = {{t_q[{RB1}:0], j_q}}; end
+    F_W: begin
+      em_act = U_W;
+      sel_base = z_base; sel_rows = z_rows; sel_cols = z_cols; sel_cm = z_cm;
+    end
+    F_GZ: em_x = {XB}'({{t_q[{LB1}:0], r_q, j_q[1:0]}});
+    F_GA: begin em_rd = 1'b1; em_act = U_AREG; em_y = {XB}'({{r_q, j_q[1:0]}}); sel_c = b0_q + {CW}'(j_q); end
+    F_GB: begin
+      em_rd = 1'b1; em_act = U_BREG; em_p = {PB}'({{r_q, j_q[1:0]}});
+      sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm;
+    end
+    F_PM: begin
+      em_act = U_PM; em_x = {XB}'({{ln_q, r_q, j_q[1:0]}});
+      em_y = {XB}'({{t_q[1:0], r_q}}); em_p = {PB}'({{t_q[1:0], j_q[1:0]}});
+    end
+    F_FOLD: begin
+      em_act = U_FOLD; em_x = {XB}'({{r_q, j_q[1:0]}}); em_y = {XB}'({{t_q[{LB1}:0], r_q, j_q[1:0]}});
+    end
+    F_GW: begin
+      em_act = U_W; em_x = {XB}'({{r_q, j_q[1:0]}});
+      sel_base = z_base; sel_rows = z_rows; sel_cols = z_cols; sel_cm = z_cm;
+      sel_r = b0_q + {CW}'(r_q);
+    end
+    F_EA: begin em_rd = 1'b1; em_act = U_EA; em_x = t_q[{XB1}:0]; sel_r = wi_q; sel_c = wj_q; end
+    F_EB: begin
+      em_rd = 1'b1; em_act = U_EB; em_x = t_q[{XB1}:0]; sel_r = wi_q; sel_c = wj_q;
+      sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm;
+    end
+    F_EW: begin
+      em_act = U_W; em_x = t_q[{XB1}:0]; sel_r = wi_q; sel_c = wj_q;
+      sel_base = z_base; sel_rows = z_rows; sel_cols = z_cols; sel_cm = z_cm;
+    end
+    F_SE: begin em_act = U_V; em_valid = (e_q != e_end_q) && col_rsp_valid && col_ok; end
+    F_SX: begin
+      em_rd = 1'b1; em_act = U_X;
+      sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; sel_r = col_q;
+    end
+    default: em_valid = 1'b0;
+  endcase
+end
+// Element [r, c] of a region: c*rows + r column-major, r*cols + c row-major. The
+// sequencer checked that every region lies inside the image, so nothing wraps.
+assign off_major  = sel_cm ? sel_c : sel_r;
+assign off_stride = sel_cm ? sel_rows : sel_cols;
+assign off_minor  = sel_cm ? sel_r : sel_c;
+assign step_word  = sel_base + {WA}'(off_major * off_stride + off_minor);
+assign q_space    = (q_cnt_q != {QB1}'d{Q});
+assign ld_req_valid = em_valid && em_rd && q_space;
+assign ld_req_word  = step_word;
+always_comb begin
+  case (ph_q)
+    F_SRP0, F_SRP: adv = rp_rsp_valid;
+    F_SE:    adv = (e_q == e_end_q) || (col_rsp_valid && (!col_ok || q_space));
+    F_DRAIN: adv = drained;
+    F_DONE:  adv = 1'b1;
+    F_IDLE:  adv = start;
+    default: adv = em_valid && q_space && (!em_rd || ld_req_ready);
+  endcase
+end
+assign push = em_valid && adv;
+assign rp_rsp_ready  = (ph_q == F_SRP0) || (ph_q == F_SRP);
+assign col_rsp_ready = (ph_q == F_SE) && (e_q != e_end_q) && (!col_ok || q_space);)",
+                                                        fmt::arg("XB", XB), fmt::arg("XB1", XB - 1),
+                                                        fmt::arg("PB", PB), fmt::arg("RB1", RB - 1),
+                                                        fmt::arg("LB1", LB - 1), fmt::arg("CW", CW),
+                                                        fmt::arg("WA", WA), fmt::arg("QB1", QB + 1),
+                                                        fmt::arg("Q", Q)));
+
+  m.section("Walker", fmt::format(R"(
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    ph_q   <= F_IDLE;
+    done_q <= 1'b0;
+    err_q  <= 1'b0;
+  end else begin
+    done_q <= 1'b0;
+    case (ph_q)
+      F_IDLE: if (start) begin
+        i0_q <= '0; j0_q <= '0; b0_q <= '0; t_q <= '0; r_q <= '0; j_q <= '0; ln_q <= '0;
+        wi_q <= '0; wj_q <= '0; gi_q <= '0; gj_q <= '0; err_q <= 1'b0;
+        case (kind)
+          KIND_GEMM: ph_q <= (k != '0) ? F_RFL : (with_c ? F_C : F_Z0);
+          KIND_GRAM: ph_q <= F_GZ;
+          KIND_SPMM: ph_q <= F_SRP0;
+          default:   ph_q <= F_EA;
+        endcase
+      end
+      F_SRP0: if (rp_rsp_valid) begin
+        if (rp_word > 64'(csr_nnz)) begin err_q <= 1'b1; ph_q <= F_DRAIN; end
+        else begin e_q <= {CW}'(rp_rsp_data); ph_q <= F_SRP; end
+      end
+      F_SRP: if (rp_rsp_valid) begin
+        if (rp_word > 64'(csr_nnz) || rp_word < 64'(e_q)) begin err_q <= 1'b1; ph_q <= F_DRAIN; end
+        else begin e_end_q <= {CW}'(rp_rsp_data); ph_q <= with_c ? F_C : F_Z0; end
+      end
+      F_SE: if (e_q == e_end_q) ph_q <= F_W;
+        else if (col_rsp_valid && !col_ok) begin err_q <= 1'b1; ph_q <= F_DRAIN; end
+        else if (adv) begin col_q <= {CW}'(col_rsp_data); ph_q <= F_SX; end
+      F_EA, F_EB, F_EW: if (adv) begin
+        wi_q <= wi_nx;
+        wj_q <= wj_nx;
+        t_q  <= t_q + {CW}'d1;
+        if (grp_end) begin
+          t_q <= '0;
+          if (ph_q == F_EA) begin
+            gn_q <= t_q; glast_q <= elast; wi_q <= gi_q; wj_q <= gj_q;
+            ph_q <= has_b ? F_EB : F_EW;
+          end else if (ph_q == F_EB) begin
+            wi_q <= gi_q; wj_q <= gj_q; ph_q <= F_EW;
+          end else if (glast_q) ph_q <= F_DRAIN;
+          else begin
+            gi_q <= wi_nx; gj_q <= wj_nx; ph_q <= F_EA;
+          end
+        end
+      end
+      F_DRAIN: if (drained) ph_q <= F_DONE;
+      F_DONE: begin done_q <= 1'b1; ph_q <= F_IDLE; end
+      default: if (adv) begin
+        r_q <= r_nx;
+        j_q <= j_nx;
+        if (last2d) begin
+          r_q <= '0;
+          j_q <= '0;
+          case (ph_q)
+            F_RFL: if (t_q + {CW}'d1 == k) begin t_q <= '0; ph_q <= with_c ? F_C : F_Z0; end
+                   else t_q <= t_q + {CW}'d1;
+            F_C, F_Z0: ph_q <= (kind == KIND_SPMM) ? F_SE : ((k == '0) ? F_W : F_A);
+            F_A:   ph_q <= F_MAC;
+            F_MAC: if (t_q + {CW}'d1 == k) begin t_q <= '0; ph_q <= F_W; end
+                   else begin t_q <= t_q + {CW}'d1; ph_q <= F_A; end
+            F_W: if (kind == KIND_SPMM) begin
+                if (i0_q + {CW}'d1 == z_rows) begin
+                  i0_q <= '0;
+                  if (rem_cols <= {CW}'d16) ph_q <= F_DRAIN;
+                  else begin j0_q <= j0_q + {CW}'d16; ph_q <= F_SRP0; end
+                end else begin i0_q <= i0_q + {CW}'d1; ph_q <= F_SRP; end
+              end else if (rem_rows <= {CW}'d4) begin
+                i0_q <= '0;
+                if (rem_cols <= {CW}'d16) ph_q <= F_DRAIN;
+                else begin j0_q <= j0_q + {CW}'d16; ph_q <= (k != '0) ? F_RFL : (with_c ? F_C : F_Z0); end
+              end else begin i0_q <= i0_q + {CW}'d4; ph_q <= with_c ? F_C : F_Z0; end
+            F_GZ: if (t_q == {CW}'d{LM1}) begin t_q <= '0; ln_q <= '0; i0_q <= '0; ph_q <= F_GA; end
+                  else t_q <= t_q + {CW}'d1;
+            F_GA: ph_q <= F_GB;
+            F_GB: ph_q <= F_PM;
+            F_PM: begin
+              ln_q <= (ln_q == {LB}'d{LM1}) ? '0 : ln_q + {LB}'d1;
+              if (t_q[1:0] == gr_last) begin
+                t_q <= '0;
+                if (rem_rows <= {CW}'d4) begin
+                  {AFTER_M}
+                end else begin i0_q <= i0_q + {CW}'d4; ph_q <= F_GA; end
+              end else t_q <= t_q + {CW}'d1;
+            end
+            F_FOLD: if (t_q == {CW}'d{LM1}) begin t_q <= '0; ph_q <= F_GW; end
+                    else t_q <= t_q + {CW}'d1;
+            F_GW: if (rem_cols <= {CW}'d4) begin
+                j0_q <= '0;
+                if (rem_brows <= {CW}'d4) ph_q <= F_DRAIN;
+                else begin b0_q <= b0_q + {CW}'d4; ph_q <= F_GZ; end
+              end else begin j0_q <= j0_q + {CW}'d4; ph_q <= F_GZ; end
+            default: begin  // F_SX: the entry's columns are issued
+              e_q  <= e_q + {CW}'d1;
+              ph_q <= F_SE;
+            end
+          endcase
+        end
+      end
+    endcase
+  end
+end)",
+                                  fmt::arg("CW", CW), fmt::arg("LB", LB), fmt::arg("LM1", L - 1),
+                                  fmt::arg("AFTER_M", L > 1 ? fmt::format("begin t_q <= {}'d1; ph_q <= F_FOLD; end", CW)
+                                                            : std::string("ph_q <= F_GW;"))));
+
+  m.section("Micro-op queue", fmt::format(R"(
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    q_wr_q  <= '0;
+    q_rd_q  <= '0;
+    q_cnt_q <= '0;
+  end else begin
+    if (push) begin
+      q_act[q_wr_q] <= em_act;
+      q_rd[q_wr_q]  <= em_rd;
+      q_x[q_wr_q]   <= em_x;
+      q_y[q_wr_q]   <= em_y;
+      q_p[q_wr_q]   <= em_p;
+      q_w[q_wr_q]   <= step_word;
+      q_wr_q <= q_wr_q + {QB}'d1;
+    end
+    if (fire) q_rd_q <= q_rd_q + {QB}'d1;
+    q_cnt_q <= q_cnt_q + {QB1}'(push) - {QB1}'(fire);
+  end
+end)",
+                                          fmt::arg("QB", QB), fmt::arg("QB1", QB + 1)));
+
+  m.section("Executor", fmt::format(R"(
+assign h_valid = (q_cnt_q != '0);
+assign h_act   = q_act[q_rd_q];
+assign h_rd    = q_rd[q_rd_q];
+assign h_x     = q_x[q_rd_q];
+assign h_y     = q_y[q_rd_q];
+assign h_p     = q_p[q_rd_q];
+assign acc_x   = acc_q[h_x];
+assign acc_y   = acc_q[h_y];
+// A step waits for its word, for the accumulators it reads or overwrites to
+// leave the FMA pipe, and (GEMM) for the register file to be loaded.
+always_comb begin
+  case (h_act)
+    U_RFL, U_AREG, U_BREG: h_ready = 1'b1;
+    U_MAC:  h_ready = !pend_q[h_x] && (rf_busy_q == '0);
+    U_FOLD: h_ready = !pend_q[h_x] && !pend_q[h_y];
+    U_V:    h_ready = sv_valid;
+    U_W:    h_ready = !pend_q[h_x] && st_ready;
+    default: h_ready = !pend_q[h_x];
+  endcase
+end
+assign fire     = h_valid && (!h_rd || ld_rsp_valid) && h_ready;
+assign ld_rsp_ready = fire && h_rd;
+assign sv_ready = fire && (h_act == U_V);
+assign ex_fma   = fire && (h_act == U_C || h_act == U_EA || h_act == U_EB || h_act == U_RFL || h_act == U_MAC ||
+                           h_act == U_PM || h_act == U_FOLD || h_act == U_X);
+assign ex_to_rf = (h_act == U_RFL);
+always_comb begin
+  ex_a = areg_q[h_y[3:0]];
+  ex_b = ld_rsp_data;
+  ex_c = acc_x;
+  case (h_act)
+    U_C:    begin ex_a = cont ? 32'h3f800000 : alpha; ex_c = 32'h00000000; end
+    U_EA:   begin ex_a = alpha; ex_c = 32'h80000000; end
+    U_EB:   ex_a = beta;
+    U_RFL:  begin ex_a = scale; ex_c = 32'h80000000; end
+    U_MAC:  ex_b = rf_q[h_p];
+    U_PM:   ex_b = breg_q[h_p[3:0]];
+    U_FOLD: begin ex_a = acc_x; ex_b = 32'h3f800000; ex_c = acc_y; end
+    U_X:    ex_a = mreg_q;
+    default: ;
+  endcase
+end
+// Results are written back STAGES + 1 cycles after issue (operands registered,
+// then the FMA's STAGES levels).
+assign wb_acc = tv_q[{S}] && !trf_q[{S}];
+assign wb_rf  = tv_q[{S}] && trf_q[{S}];
+assign drained = (q_cnt_q == '0) && (tv_q == '0) && (rf_busy_q == '0);
+assign relu_neg = acc_x[31] && (acc_x[30:0] != '0) && !((acc_x[30:23] == 8'hff) && (acc_x[22:0] != '0));
+assign st_valid = h_valid && (h_act == U_W) && !pend_q[h_x];
+assign st_word  = q_w[q_rd_q];
+assign st_data  = (relu && relu_neg) ? 32'd0 : acc_x;
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    tv_q      <= '0;
+    pend_q    <= '0;
+    rf_busy_q <= '0;
+  end else begin
+    tv_q  <= {{tv_q[{S1}:0], ex_fma}};
+    trf_q <= {{trf_q[{S1}:0], ex_to_rf}};
+    tidx_q[0] <= ex_to_rf ? {TI}'(h_p) : {TI}'(h_x);
+    for (int s = 1; s <= {S}; s++) tidx_q[s] <= tidx_q[s-1];
+    fa_q <= ex_a;
+    fb_q <= ex_b;
+    fc_q <= ex_c;
+    if (wb_acc) begin
+      acc_q[tidx_q[{S}][{XB1}:0]]  <= fma_y;
+      pend_q[tidx_q[{S}][{XB1}:0]] <= 1'b0;
+    end
+    if (wb_rf) rf_q[tidx_q[{S}][{PB1}:0]] <= fma_y;
+    rf_busy_q <= rf_busy_q + {PBP}'(ex_fma && ex_to_rf) - {PBP}'(wb_rf);
+    if (ex_fma && !ex_to_rf) pend_q[h_x] <= 1'b1;
+    if (fire) begin
+      case (h_act)
+        U_Z0:   acc_q[h_x] <= 32'd0;
+        U_AREG: areg_q[h_y[3:0]] <= ld_rsp_data;
+        U_BREG: breg_q[h_p[3:0]] <= ld_rsp_data;
+        U_V:    mreg_q <= sv_data;
+        default: ;
+      endcase
+    end
+  end
+end
+assign busy     = (ph_q != F_IDLE);
+assign done     = done_q;
+assign err      = done_q && err_q;
+assign fma_fire = ex_fma;)",
+                                    fmt::arg("S", S), fmt::arg("S1", S - 1), fmt::arg("TI", TI),
+                                    fmt::arg("XB1", XB - 1), fmt::arg("PB1", PB - 1), fmt::arg("PBP", PB + 1)));
+
+  csr_stream(m, "rp", "SPMM row pointer", "a_base", "z_rows + " + std::to_string(CW) + "'d1", WA, CW);
+  csr_stream(m, "col", "SPMM column index", "csr_col_base", "csr_nnz", WA, CW);
+  csr_stream(m, "val", "SPMM value", "csr_val_base", "csr_nnz", WA, CW);
+  design.blocks.push_back(block_entry(m, "stream_engine", params));
+  design.modules.push_back(std::move(m));
+}
+
+}  // namespace cello::gen

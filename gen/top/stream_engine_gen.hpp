@@ -1,0 +1,43 @@
+// `<top>_engine`: the top's datapath for one launch (GEMM pass, GRAM, SPMM or
+// ELTW), in exactly the accumulation order of docs/commands.md ("What each
+// launch computes"), so its results equal the executor's bit for bit.
+//
+// It is a decoupled access/execute machine (docs/top.md, "Stream engine"):
+// - the *walker* runs the launch's loop nest (row groups x column blocks, Gram
+//   blocks, element groups), issues every operand word read to the load unit
+//   as far ahead as the micro-op queue allows, and pushes one micro-op per step;
+// - the *executor* pops micro-ops in order, takes each one's word from the load
+//   unit's in-order responses, issues at most one FMA per cycle into a pipelined
+//   fp32_fma, and keeps independent accumulations (a row group's columns, Gram's
+//   lanes, an element group) in flight together; a scoreboard holds a step back
+//   only while its own accumulator is still in the pipe;
+// - SPMM's row pointers, column indices and values arrive on three sequential
+//   read streams (their own load units), so the walker never waits for DRAM to
+//   know where a row ends; a second FMA scales each value by beta on its way in.
+// A damaged CSR operand (a row pointer past nnz or falling, a column index past
+// the dense operand) stops it with `err` instead of reading outside the tensor.
+#pragma once
+
+#include <string>
+
+#include "design.hpp"
+
+namespace cello::gen {
+
+struct StreamEngineShape {
+  int addr_bits = 30;   // byte address width (the load/store units' AW)
+  int fma_stages = 3;   // pipeline depth of the fp32_fma
+  int gram_lanes = 3;   // GRAM partial sums (the MAC array's fma_stages)
+  int rf_rows = 16;     // largest K of one GEMM pass (rows of the engine's register file)
+  int queue = 128;      // micro-ops between the walker and the executor (covers the DRAM latency)
+};
+
+// Column block of GEMM/SPMM (accumulators per result row) and row group of
+// GEMM and GRAM; GRAM blocks are kGramBlock x kGramBlock outputs.
+inline constexpr int kEngineBlockCols = 16;
+inline constexpr int kEngineGroupRows = 4;
+inline constexpr int kGramBlock = 4;
+
+void add_stream_engine(Design& design, const std::string& module, const StreamEngineShape& s);
+
+}  // namespace cello::gen
