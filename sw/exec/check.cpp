@@ -372,6 +372,23 @@ class Checker {
           last[id] = std::max(last[id], static_cast<int>(i));
         }
     }
+    // A GEMM of several passes reads its streamed operand in every pass, after the
+    // first pass wrote partial results: the result may not overwrite it in place.
+    for (const ExecOp& op : p_.ops) {
+      if (op.kind != Opcode::Gemm || op.passes.size() < 2) continue;
+      const TensorDesc& z = p_.tensors[static_cast<size_t>(op.out)];
+      for (int k : {1, 2}) {
+        const int id = k == 1 ? op.a : op.b;
+        if (id < 0 || op.bind[k] == Bind::Rf) continue;
+        const TensorDesc& x = p_.tensors[static_cast<size_t>(id)];
+        if (x.base < z.base + z.bytes && z.base < x.base + x.bytes) {
+          rec_ = op.record;
+          fail(StatusBit::BadAddress,
+               fmt::format("the GEMM runs in {} passes and its result {} overwrites {}, which every pass reads",
+                           op.passes.size(), label(op.out), label(id)));
+        }
+      }
+    }
     std::vector<size_t> order;
     for (size_t t = 0; t < p_.tensors.size(); ++t)
       if (p_.tensors[t].described && first[t] != kForever) order.push_back(t);

@@ -316,6 +316,12 @@ Compiled encode_schedule(const score::Schedule& s, const arch::Arch& a,
                               os.tile_words, a.pipeline_buffer_words));
   }
   c.workload = traffic::from_schedule(s, matrix, a.word_bytes);
+  // A GEMM of several register-file passes reads its streamed operands in every
+  // pass, after earlier passes wrote partial results: no in-place result there.
+  for (size_t i = 0; i < p.ops.size() && i < c.workload.ops.size(); ++i)
+    if (c.plans[i].mode == Mode::Gemm && c.plans[i].k > a.rf_rows)
+      for (auto& in : c.workload.ops[i].in)
+        if (in.use == traffic::Use::Stream) in.reread = true;
   const unsigned gw = a.granule_bytes / a.word_bytes;
   const traffic::Footprint f = traffic::footprint(c.workload, gw);
   const traffic::Layout L = traffic::layout(c.workload, traffic::analyze(c.workload), f);

@@ -67,7 +67,7 @@ Layout layout(const Workload& w, const Analysis& a, const Footprint& f) {
       // In place: a same-storage tensor this op streams and that dies here.
       for (const auto& in : op.in) {
         const size_t t = static_cast<size_t>(in.tensor);
-        if (in.use != Use::Stream || w.tensors[t].storage != st || a.last_use[t] != static_cast<int>(i) ||
+        if (in.use != Use::Stream || in.reread || w.tensors[t].storage != st || a.last_use[t] != static_cast<int>(i) ||
             w.tensors[t].output || w.tensors[t].input || handed_over[t] || region[t].size < need || t == out)
           continue;
         region[out] = region[t];

@@ -63,6 +63,10 @@ struct Operand {
   int tensor = -1;
   Use use = Use::Stream;
   int index_by = -1;  // Gather: the CSR tensor whose column indices select the rows
+  // Read again after the op has started writing its result (a GEMM run as several
+  // register-file passes reads its streamed operand in every pass): the result
+  // must not take this operand's region in place.
+  bool reread = false;
 };
 
 // A RIFF command SCORE issues around an op (see score/riff.hpp): Register
