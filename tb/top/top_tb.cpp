@@ -40,10 +40,10 @@ TopRunOptions random_options(Rng& rng) {
   return o;
 }
 
-exec::Prepared compiled(const char* workload, int n, int iters, int o = 0) {
+exec::Prepared compiled(const char* workload, int n, int iters, int o = 0, int grid = 4) {
   stream::ProblemSpec spec;
   spec.workload = workload;
-  spec.grid = 4;
+  spec.grid = grid;
   spec.n = n;
   spec.o = o;
   spec.iters = iters;
@@ -58,14 +58,18 @@ TEST_CASE("top: compiled CG, BiCGStab and GCN equal the executor bit for bit", "
   Sim<Vtop> sim;
   struct Run {
     const char* wl;
-    int n, iters, o;
+    int n, iters, o, grid;
   };
   // N = 1 puts small block vectors next to the register file's size; N = 4
-  // has GEMMs that update their streamed operand in place.
-  for (const Run& run : {Run{"cg", 1, 3, 0}, Run{"cg", 4, 3, 0}, Run{"bicgstab", 2, 2, 0}, Run{"gcn", 4, 2, 2}}) {
+  // has GEMMs that update their streamed operand in place. The 27-row grid
+  // leaves a partial row group; N = 6 gives the engine a partial 4 x 4 Gram
+  // block, and GCN with 18 input features two 16-column SpMM blocks and a GEMM
+  // of more passes than a 16-row register file holds.
+  for (const Run& run : {Run{"cg", 1, 3, 0, 4}, Run{"cg", 4, 3, 0, 4}, Run{"bicgstab", 2, 2, 0, 4},
+                         Run{"gcn", 4, 2, 2, 4}, Run{"cg", 6, 2, 0, 3}, Run{"gcn", 18, 1, 3, 3}}) {
     const char* wl = run.wl;
-    INFO(wl << " N=" << run.n << ", " << run.iters << " iterations");
-    const auto prep = compiled(wl, run.n, run.iters, run.o);
+    INFO(wl << " N=" << run.n << ", " << run.iters << " iterations, grid " << run.grid);
+    const auto prep = compiled(wl, run.n, run.iters, run.o, run.grid);
     const auto& st = prep.compiled.stream;
     const exec::Result want = exec::execute(st, "<stream>", the_arch(), prep.image);
     std::vector<uint8_t> image = prep.image;
