@@ -1,5 +1,6 @@
 // The composed accelerator top (`<top>`) against the executor, for each top
-// config (Vtop): compiled CG (N = 1, 4), BiCGStab and GCN streams run from the command port
+// config (Vtop): compiled CG, BiCGStab and GCN streams, and random legal programs
+// (exec::random_program), run from the command port
 // against the testbench DRAM model (random latency, bandwidth and response
 // order) and host loop, with random stalls on the command port. The top must
 // reach END with no status bit, and every output tensor in the final DRAM image
@@ -15,6 +16,7 @@
 #include "Vtop.h"
 #include "exec/executor.hpp"
 #include "exec/prepare.hpp"
+#include "exec/random_program.hpp"
 #include "harness/top_runner.hpp"
 #include "stream/problem.hpp"
 #include "top/counters_gen.hpp"
@@ -50,6 +52,49 @@ exec::Prepared compiled(const char* workload, int n, int iters, int o = 0, int g
   return exec::prepare(stream::make_problem(spec), the_arch());
 }
 
+// Runs one stream on the top under random timing and checks it: END with no
+// status bit, every HOST served, every output tensor equal to the executor's
+// bit for bit, the counters consistent with what the testbench saw.
+TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st, const std::vector<uint8_t>& image0,
+                             const std::string& what) {
+  const exec::Result want = exec::execute(st, "<stream>", the_arch(), image0);
+  std::vector<uint8_t> image = image0;
+  const TopRunOptions o = random_options(rng);
+  TopRunResult got;
+  try {
+    got = run_top(sim, stream::encode(st), st, image, o, rng, register_count());
+  } catch (const Failure& f) {
+    FAIL(what << ": " << f.what() << " at cycle " << sim.cycle());
+  }
+  INFO(what << ": status " << got.status << " at record " << got.err_record);
+  REQUIRE(got.done);
+  REQUIRE(got.status == 0);
+  uint64_t hosts = 0, outputs = 0, checked = 0;
+  for (const auto& op : want.program.ops) hosts += op.kind == stream::Opcode::Host;
+  CHECK(got.hosts == hosts);
+  for (size_t t = 0; t < want.program.tensors.size(); ++t) {
+    const auto& d = want.program.tensors[t];
+    if (!d.described || !d.output()) continue;
+    ++outputs;
+    const std::vector<float> v = exec::read_dense(image, d);
+    REQUIRE(v.size() == want.values[t].size());
+    for (size_t e = 0; e < v.size(); ++e, ++checked) {
+      INFO(what << " output " << d.name << " element " << e);
+      REQUIRE(std::bit_cast<uint32_t>(v[e]) == std::bit_cast<uint32_t>(want.values[t][e]));
+    }
+  }
+  CHECK(outputs > 0);
+  CHECK(checked > 0);
+  // The counters agree with what the testbench saw.
+  const auto& r = got.registers;
+  CHECK(r[2] <= got.cycles);                           // cycles
+  CHECK(r[3] == st.records.size());                    // records
+  CHECK(r[8] * the_arch().granule_bytes == got.dram_read_bytes);
+  CHECK(r[9] * the_arch().granule_bytes == got.dram_write_bytes);
+  CHECK(r[5] > 0);                                     // FMAs
+  return got;
+}
+
 }  // namespace
 
 TEST_CASE("top: compiled CG, BiCGStab and GCN equal the executor bit for bit", "[top][top_rtl]") {
@@ -70,44 +115,26 @@ TEST_CASE("top: compiled CG, BiCGStab and GCN equal the executor bit for bit", "
     const char* wl = run.wl;
     INFO(wl << " N=" << run.n << ", " << run.iters << " iterations, grid " << run.grid);
     const auto prep = compiled(wl, run.n, run.iters, run.o, run.grid);
-    const auto& st = prep.compiled.stream;
-    const exec::Result want = exec::execute(st, "<stream>", the_arch(), prep.image);
-    std::vector<uint8_t> image = prep.image;
-    const TopRunOptions o = random_options(rng);
-    TopRunResult got;
-    try {
-      got = run_top(sim, stream::encode(st), st, image, o, rng, register_count());
-    } catch (const Failure& f) {
-      FAIL(wl << ": " << f.what() << " at cycle " << sim.cycle());
-    }
-    INFO(wl << ": status " << got.status << " at record " << got.err_record);
-    REQUIRE(got.done);
-    REQUIRE(got.status == 0);
-    uint64_t hosts = 0, outputs = 0, checked = 0;
-    for (const auto& op : want.program.ops) hosts += op.kind == stream::Opcode::Host;
-    CHECK(got.hosts == hosts);
-    for (size_t t = 0; t < want.program.tensors.size(); ++t) {
-      const auto& d = want.program.tensors[t];
-      if (!d.described || !d.output()) continue;
-      ++outputs;
-      const std::vector<float> v = exec::read_dense(image, d);
-      REQUIRE(v.size() == want.values[t].size());
-      for (size_t e = 0; e < v.size(); ++e, ++checked) {
-        INFO(wl << " output " << d.name << " element " << e);
-        REQUIRE(std::bit_cast<uint32_t>(v[e]) == std::bit_cast<uint32_t>(want.values[t][e]));
-      }
-    }
-    CHECK(outputs > 0);
-    // The counters agree with what the testbench saw.
-    const auto& r = got.registers;
-    CHECK(r[2] <= got.cycles);                           // cycles
-    CHECK(r[3] == st.records.size());                    // records
-    CHECK(r[8] * the_arch().granule_bytes == got.dram_read_bytes);
-    CHECK(r[9] * the_arch().granule_bytes == got.dram_write_bytes);
-    CHECK(r[5] > 0);                                     // FMAs
-    fmt::print("top {} N={}: {} records, {} cycles, {} FMAs, {} output words equal the executor; DRAM {} B read, {} B written\n",
-               wl, run.n, r[3], got.cycles, r[5], checked, got.dram_read_bytes, got.dram_write_bytes);
+    const TopRunResult got = run_and_compare(sim, rng, prep.compiled.stream, prep.image, wl);
+    fmt::print("top {} N={}: {} records, {} cycles, {} FMAs; DRAM {} B read, {} B written\n", wl, run.n,
+               got.registers[3], got.cycles, got.registers[5], got.dram_read_bytes, got.dram_write_bytes);
   }
+}
+
+TEST_CASE("top: random legal programs equal the executor bit for bit", "[top][top_rtl]") {
+  Rng rng(seed_from_env(7));
+  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  Sim<Vtop> sim;
+  uint64_t records = 0, cycles = 0;
+  for (int k = 0; k < 25; ++k) {
+    const uint64_t seed = rng.bits(64);
+    INFO("program " << k << ", generator seed " << seed);
+    const exec::RandomProgram p = exec::random_program(seed, the_arch());
+    const TopRunResult got = run_and_compare(sim, rng, p.stream, p.image, "random program");
+    records += p.stream.records.size();
+    cycles += got.cycles;
+  }
+  fmt::print("top: 25 random programs, {} records, {} cycles, every output equal to the executor\n", records, cycles);
 }
 
 TEST_CASE("top: semantic errors stop the top with their status bit", "[top][top_rtl]") {

@@ -1,0 +1,264 @@
+#include "exec/random_program.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+
+#include "exec/check.hpp"
+#include "exec/executor.hpp"
+
+namespace cello::exec {
+
+using stream::Bind;
+using stream::Opcode;
+using stream::Record;
+
+namespace {
+
+class Generator {
+ public:
+  Generator(uint64_t seed, const arch::Arch& a, const RandomProgramOptions& o) : rng_(seed), a_(a), o_(o) {
+    // A few shared sizes, so that operands of later launches often exist already.
+    for (int k = 0; k < 2; ++k) rows_.push_back(pick(1, o_.max_rows));
+    for (int k = 0; k < 3; ++k) small_.push_back(pick(1, o_.max_small));
+    // Sometimes a size just past the register file (a GEMM of two passes) or a
+    // 16-column block (two column blocks).
+    if (chance(0.5)) small_.push_back(static_cast<int>(a_.rf_rows) + pick(1, 3));
+  }
+
+  RandomProgram run() {
+    RandomProgram p;
+    for (int l = 0; l < o_.launches && next_id_ + 8 <= o_.max_tensors; ++l) {
+      if (chance(0.15)) s_.records.push_back(Record::make(Opcode::Fence));
+      switch (pick(0, 3)) {
+        case 0: gemm(); break;
+        case 1: gram(); break;
+        case 2: spmm(); break;
+        default: eltw(); break;
+      }
+    }
+    s_.records.push_back(Record::make(Opcode::End));
+    s_.header.granule_bytes = static_cast<uint16_t>(a_.granule_bytes);
+    s_.header.word_bytes = 4;
+    s_.header.config_hash = a_.config_hash;
+    s_.header.memory_bytes = image_.size();
+    p.stream = std::move(s_);
+    p.image = std::move(image_);
+    return p;
+  }
+
+ private:
+  struct T {
+    int id;
+    uint32_t rows, cols;
+    bool col_major;
+  };
+
+  int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
+  int any_rows() { return rows_[static_cast<size_t>(pick(0, static_cast<int>(rows_.size()) - 1))]; }
+  int any_small() { return small_[static_cast<size_t>(pick(0, static_cast<int>(small_.size()) - 1))]; }
+  // Coefficients: exact ones most of the time (as SCORE emits), any value sometimes.
+  float coefficient() {
+    switch (pick(0, 3)) {
+      case 0: return 1.0f;
+      case 1: return -1.0f;
+      default: return std::uniform_real_distribution<float>(-2.5f, 2.5f)(rng_);
+    }
+  }
+  float value() {
+    if (chance(0.05)) return chance(0.5) ? 0.0f : -0.0f;
+    return std::uniform_real_distribution<float>(-2.0f, 2.0f)(rng_);
+  }
+
+  // A TENSOR record in a fresh granule-aligned region; inputs get their values.
+  TensorDesc describe(int id, bool csr, uint8_t flags, uint32_t rows, uint32_t cols, uint32_t nnz) {
+    if (id >= o_.max_tensors) throw std::logic_error("random_program: out of tensor ids");
+    Record r = Record::make(Opcode::Tensor);
+    r.set_field("format", csr ? 1 : 0);
+    r.set_field("id", static_cast<uint64_t>(id));
+    r.set_field("flags", flags);
+    r.set_field("rows", rows);
+    r.set_field("cols", cols);
+    r.set_field("nnz", nnz);
+    r.set_field("base", image_.size());
+    s_.records.push_back(r);
+    const TensorDesc d = tensor_desc(r, a_.granule_bytes);
+    image_.resize(image_.size() + d.bytes, 0);
+    return d;
+  }
+
+  // A dense operand of the given shape: an existing one, or a new input. SPMM's
+  // gathered operand is row-major (the executor's traffic model gathers rows).
+  int dense(uint32_t rows, uint32_t cols, bool row_major = false) {
+    std::vector<int> fit;
+    for (const T& t : dense_)
+      if (t.rows == rows && t.cols == cols && !(row_major && t.col_major)) fit.push_back(t.id);
+    if (!fit.empty() && chance(0.6)) return fit[static_cast<size_t>(pick(0, static_cast<int>(fit.size()) - 1))];
+    const int id = next_id_++;
+    const uint8_t flags = stream::kTensorInput | (!row_major && chance(0.5) ? stream::kTensorColMajor : 0);
+    const TensorDesc d = describe(id, false, flags, rows, cols, 0);
+    std::vector<float> v(static_cast<size_t>(rows) * cols);
+    for (float& x : v) x = value();
+    write_dense(image_, d, v);
+    dense_.push_back({id, rows, cols, d.col_major()});
+    return id;
+  }
+
+  // A CSR input matrix, some rows empty, column indices ascending.
+  int csr(uint32_t rows, uint32_t cols) {
+    std::vector<uint32_t> row_ptr{0}, col;
+    const double density = std::uniform_real_distribution<double>(0.0, 0.5)(rng_);
+    for (uint32_t r = 0; r < rows; ++r) {
+      for (uint32_t c = 0; c < cols; ++c)
+        if (chance(density)) col.push_back(c);
+      row_ptr.push_back(static_cast<uint32_t>(col.size()));
+    }
+    const int id = next_id_++;
+    const TensorDesc d = describe(id, true, stream::kTensorInput, rows, cols, static_cast<uint32_t>(col.size()));
+    auto put = [&](uint64_t at, uint32_t w) { std::memcpy(&image_[at], &w, 4); };
+    for (size_t k = 0; k < row_ptr.size(); ++k) put(d.base + 4 * k, row_ptr[k]);
+    const uint64_t col_at = d.col_at(a_.granule_bytes), val_at = d.val_at(a_.granule_bytes);
+    for (size_t k = 0; k < col.size(); ++k) {
+      put(col_at + 4 * k, col[k]);
+      const float v = value();
+      uint32_t bits;
+      std::memcpy(&bits, &v, 4);
+      put(val_at + 4 * k, bits);
+    }
+    return id;
+  }
+
+  // The result of a launch: a new output in its own region.
+  int result(uint32_t rows, uint32_t cols) {
+    const int id = next_id_++;
+    const TensorDesc d =
+        describe(id, false, stream::kTensorOutput | (chance(0.5) ? stream::kTensorColMajor : 0), rows, cols, 0);
+    pending_ = {id, rows, cols, d.col_major()};
+    return id;
+  }
+  // The launch that writes the last result has been emitted: later launches may read it.
+  void produced() { dense_.push_back(pending_); }
+
+  Record launch(Opcode op, int out, int a, int b, int c, uint64_t binds, uint64_t uses) {
+    Record r = Record::make(op);
+    r.set_field("out", static_cast<uint64_t>(out));
+    r.set_field("a", static_cast<uint64_t>(a));
+    r.set_field("b", static_cast<uint64_t>(b));
+    r.set_field("c", static_cast<uint64_t>(c));
+    r.set_field("binds", binds);
+    r.set_field("uses", uses);
+    r.set_field("order", op == Opcode::Gram ? 1 : 0);
+    r.set_field("tile", static_cast<uint64_t>(pick(1, 64)));
+    return r;
+  }
+  static uint64_t binds(Bind out, Bind a, Bind b, Bind c) {
+    return static_cast<uint64_t>(out) | static_cast<uint64_t>(a) << 4 | static_cast<uint64_t>(b) << 8 |
+           static_cast<uint64_t>(c) << 12;
+  }
+
+  void gemm() {
+    const auto m = static_cast<uint32_t>(any_rows()), k = static_cast<uint32_t>(any_small()),
+               n = static_cast<uint32_t>(any_small());
+    const int streamed = dense(m, k), rf = dense(k, n);
+    const bool with_c = chance(0.5);
+    const int c = with_c ? dense(m, n) : 0;
+    const int out = result(m, n);
+    const bool rf_in_a = chance(0.5);
+    const float alpha = coefficient(), beta = coefficient();
+    const uint8_t relu = chance(0.3) ? stream::kLaunchRelu : 0;
+    const Bind cb = with_c ? Bind::Dram : Bind::None;
+    const uint64_t first_binds = rf_in_a ? binds(Bind::Dram, Bind::Rf, Bind::Dram, cb) : binds(Bind::Dram, Bind::Dram, Bind::Rf, cb);
+    const uint64_t uses = rf_in_a ? 0x1u << 2 : 0x1u << 4;  // the register-file operand is read whole
+    const auto chunk = static_cast<uint32_t>(a_.rf_rows);
+    for (uint32_t k0 = 0; k0 < k; k0 += chunk) {
+      const uint32_t kk = std::min(chunk, k - k0);
+      const bool first = k0 == 0, last = k0 + kk >= k;
+      Record ld = Record::make(Opcode::RfLoad);
+      ld.set_field("from", static_cast<uint64_t>(Bind::Dram));
+      ld.set_field("id", static_cast<uint64_t>(rf));
+      ld.set_field("row0", k0);
+      ld.set_field("rows", kk);
+      ld.set_f32("scale", beta);
+      s_.records.push_back(ld);
+      const int cc = first ? c : out;
+      const uint64_t b = first ? first_binds : (first_binds & 0x0fff) | static_cast<uint64_t>(Bind::Dram) << 12;
+      Record g = rf_in_a ? launch(Opcode::Gemm, out, rf, streamed, cc, b, uses) : launch(Opcode::Gemm, out, streamed, rf, cc, b, uses);
+      g.set_field("k0", k0);
+      g.set_field("k", kk);
+      g.set_f32("alpha", first ? alpha : 1.0f);
+      g.set_f32("beta", beta);
+      g.set_field("flags", (last ? relu : 0) | (first ? 0 : stream::kLaunchCont) |
+                               ((with_c || !first) ? stream::kLaunchWithC : 0));
+      s_.records.push_back(g);
+    }
+    produced();
+  }
+
+  void gram() {
+    const auto m = static_cast<uint32_t>(any_rows()), n1 = static_cast<uint32_t>(any_small()),
+               n2 = static_cast<uint32_t>(any_small());
+    const int a = dense(m, n1), b = dense(m, n2), out = result(n1, n2);
+    Record r = launch(Opcode::Gram, out, a, b, 0, binds(Bind::Dram, Bind::Dram, Bind::Dram, Bind::None), 0x1);
+    r.set_f32("alpha", 1.0f);
+    r.set_f32("beta", 1.0f);
+    r.set_field("flags", chance(0.3) ? stream::kLaunchRelu : 0);
+    s_.records.push_back(r);
+    produced();
+  }
+
+  void spmm() {
+    const auto m = static_cast<uint32_t>(any_rows()), k = static_cast<uint32_t>(chance(0.5) ? m : any_rows()),
+               n = static_cast<uint32_t>(any_small());
+    const int sp = csr(m, k), x = dense(k, n, true);
+    const bool with_c = chance(0.5);
+    const int c = with_c ? dense(m, n) : 0;
+    const int out = result(m, n);
+    const bool csr_in_a = chance(0.7);
+    const Bind cb = with_c ? Bind::Dram : Bind::None;
+    const uint64_t gather = static_cast<uint64_t>(stream::Use::Gather);
+    Record r = csr_in_a ? launch(Opcode::Spmm, out, sp, x, c, binds(Bind::Dram, Bind::Dram, Bind::Dram, cb), gather << 4)
+                        : launch(Opcode::Spmm, out, x, sp, c, binds(Bind::Dram, Bind::Dram, Bind::Dram, cb), gather << 2);
+    r.set_f32("alpha", coefficient());
+    r.set_f32("beta", coefficient());
+    r.set_field("flags", (chance(0.3) ? stream::kLaunchRelu : 0) | (with_c ? stream::kLaunchWithC : 0));
+    s_.records.push_back(r);
+    produced();
+  }
+
+  void eltw() {
+    const bool tall = chance(0.5);
+    const auto rows = static_cast<uint32_t>(tall ? any_rows() : any_small()), cols = static_cast<uint32_t>(any_small());
+    const int a = dense(rows, cols);
+    const bool has_b = chance(0.6);
+    const int b = has_b ? dense(rows, cols) : 0;
+    const int out = result(rows, cols);
+    Record r = launch(Opcode::Eltw, out, a, b, 0, binds(Bind::Dram, Bind::Dram, has_b ? Bind::Dram : Bind::None, Bind::None), 0);
+    r.set_f32("alpha", coefficient());
+    r.set_f32("beta", has_b ? coefficient() : 0.0f);
+    r.set_field("flags", chance(0.3) ? stream::kLaunchRelu : 0);
+    s_.records.push_back(r);
+    produced();
+  }
+
+  std::mt19937_64 rng_;
+  const arch::Arch& a_;
+  RandomProgramOptions o_;
+  stream::Stream s_;
+  std::vector<uint8_t> image_;
+  std::vector<T> dense_;
+  T pending_{};
+  std::vector<int> rows_, small_;
+  int next_id_ = 1;
+};
+
+}  // namespace
+
+RandomProgram random_program(uint64_t seed, const arch::Arch& a, const RandomProgramOptions& o) {
+  RandomProgram p = Generator(seed, a, o).run();
+  check_stream(p.stream, "<random program>", a);  // a generator bug is a thrown cello::Error, never a silent test
+  return p;
+}
+
+}  // namespace cello::exec

@@ -1,0 +1,35 @@
+// Random legal command streams (small programs) and their initial DRAM images,
+// for differential tests of the top against the executor. A program describes
+// dense inputs (row- or column-major) and CSR matrices (with empty rows), then
+// runs random launches whose operands fit: GEMM of one or several
+// register-file passes (the register-file operand in slot a or b), GRAM, SPMM
+// (the CSR operand in slot a or b, with or without C), ELTW (with or without B),
+// with random alpha, beta and relu, FENCEs between some of them, and END. Every
+// result is a final output in its own region, so the whole final image can be
+// compared. The stream passes check_stream for the architecture it was
+// made for.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "arch/arch.hpp"
+#include "stream/format.hpp"
+
+namespace cello::exec {
+
+struct RandomProgramOptions {
+  int launches = 6;      // launch records (a GEMM of several passes counts once)
+  int max_rows = 40;     // long dimension (rows of the streamed operands)
+  int max_small = 20;    // short dimensions (block widths, GEMM inner sizes)
+  int max_tensors = 60;  // tensor ids used: 1 .. max_tensors (id 0 means "absent")
+};
+
+struct RandomProgram {
+  stream::Stream stream;
+  std::vector<uint8_t> image;  // initial DRAM image (inputs written, the rest 0)
+};
+
+RandomProgram random_program(uint64_t seed, const arch::Arch& a, const RandomProgramOptions& o = {});
+
+}  // namespace cello::exec
