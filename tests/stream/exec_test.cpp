@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "common/error.hpp"
+#include "exec/random_program.hpp"
 #include "golden/solvers.hpp"
 #include "exec_checks.hpp"
 #include "stream_test_util.hpp"
@@ -219,4 +220,59 @@ TEST_CASE("the encoder names the op and the limit when an op cannot run", "[exec
                     Catch::Matches("op r0: the MAC array was built without SpMM \\(mac_arrays\\[\\]\\.spmm\\)"));
   spec.workload = "resnet";
   CHECK_THROWS_WITH(stream::make_problem(spec), Catch::Contains("cannot run on the command set"));
+}
+
+TEST_CASE("random legal programs pass the stream check and run on several architectures", "[exec]") {
+  const std::vector<nlohmann::json> patches = {
+      nlohmann::json::object(),
+      {{"mac_arrays", {{{"name", "mac"}, {"rows", 2}, {"cols", 2}, {"fma_stages", 1}, {"rf_rows", 2}}}},
+       {"top", {{"granule_bytes", 64}}}},
+      {{"mac_arrays", {{{"name", "mac"}, {"rows", 4}, {"cols", 4}, {"fma_stages", 6}, {"rf_rows", 16}}}},
+       {"top", {{"granule_bytes", 4}}}},
+  };
+  for (const auto& patch : patches) {
+    const arch::Arch a = test::arch_from(patch);
+    INFO(patch.dump());
+    for (uint64_t seed = 1; seed <= 40; ++seed) {
+      INFO("seed " << seed);
+      const exec::RandomProgram p = exec::random_program(seed, a);  // throws if the stream check refuses it
+      const exec::Result r = exec::execute(p.stream, "<random>", a, p.image);
+      size_t outputs = 0;
+      for (const auto& d : r.program.tensors) outputs += d.described && d.output();
+      CHECK(outputs > 0);
+      CHECK(stream::decode(stream::encode(p.stream), "<random>", a.config_hash).records.size() ==
+            p.stream.records.size());
+    }
+  }
+}
+
+TEST_CASE("a GEMM of several passes whose result overwrites its streamed operand is refused", "[exec]") {
+  // A 2-row register file: every GEMM with K > 2 runs in passes.
+  const arch::Arch a = test::arch_from({{"mac_arrays", {{{"name", "mac"}, {"rows", 2}, {"cols", 2}, {"rf_rows", 2}}}}});
+  int refused = 0;
+  for (uint64_t seed = 1; seed <= 200 && refused < 3; ++seed) {
+    exec::RandomProgram p = exec::random_program(seed, a);
+    for (size_t i = 0; i < p.stream.records.size(); ++i) {
+      const stream::Record& g = p.stream.records[i];
+      if (g.op() != Opcode::Gemm || !(g.field("flags") & stream::kLaunchCont)) continue;
+      // The streamed operand is the one not bound to the register file (slot a or b).
+      const bool rf_in_a = (g.field("binds") >> 4 & 0xf) == static_cast<uint64_t>(stream::Bind::Rf);
+      const uint64_t out = g.field("out"), streamed = g.field(rf_in_a ? "b" : "a");
+      stream::Record* out_desc = nullptr;
+      uint64_t streamed_base = 0;
+      for (auto& r : p.stream.records)
+        if (r.op() == Opcode::Tensor) {
+          if (r.field("id") == out) out_desc = &r;
+          if (r.field("id") == streamed) streamed_base = r.field("base");
+        }
+      REQUIRE(out_desc);
+      out_desc->set_field("base", streamed_base);
+      CHECK_THROWS_WITH(exec::check_stream(p.stream, "s.bin", a),
+                        Catch::Contains("overwrites") && Catch::Contains("every pass reads") &&
+                            Catch::Contains("status: bad_address"));
+      ++refused;
+      break;
+    }
+  }
+  CHECK(refused == 3);
 }
