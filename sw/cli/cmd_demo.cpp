@@ -28,12 +28,12 @@ void add_demo(CLI::App& app) {
   auto ops = std::make_shared<size_t>(20000);
   auto seed = std::make_shared<uint64_t>(1);
   auto json = std::make_shared<std::string>();
-  auto rtl_grid = std::make_shared<int>(6);
+  auto rtl_grid = std::make_shared<int>(16);
   cmd->add_option("--out", *out, "directory for the generated design")->capture_default_str();
   cmd->add_option("--ops", *ops, "operations per buffet traffic mix")->capture_default_str()->check(CLI::Range(1, 10000000));
   cmd->add_option("--seed", *seed, "random seed")->capture_default_str();
   cmd->add_option("--json", *json, "write a JSON report here");
-  cmd->add_option("--rtl-grid", *rtl_grid, "HPCG grid of the CG run on the RTL (N = 2, 3 iterations)")
+  cmd->add_option("--rtl-grid", *rtl_grid, "HPCG grid of the CG run on the RTL (N = 8, 5 iterations; 16 = the same problem as step 3)")
       ->capture_default_str()->check(CLI::Range(2, 16));
   cmd->callback([=] {
     fmt::print("cello demo: step 1/4, generate the default design\n");
@@ -97,8 +97,8 @@ void add_demo(CLI::App& app) {
     SimOptions so;
     so.problem.workload = "cg";
     so.problem.grid = *rtl_grid;
-    so.problem.n = 2;
-    so.problem.iters = 3;
+    so.problem.n = spec.n;
+    so.problem.iters = spec.iters;
     so.problem.seed = *seed;
     so.seed = *seed;
     so.cache = *out + "/sim-cache";
