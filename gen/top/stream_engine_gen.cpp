@@ -1,6 +1,7 @@
 #include "top/stream_engine_gen.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -61,7 +62,8 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   const int WA = s.addr_bits - 2, CW = WA + 1, S = s.fma_stages, L = s.gram_lanes, RFR = s.rf_rows;
   const int NB = kEngineBlockCols, LB = bits_for(L > 1 ? L - 1 : 1), RB = bits_for(RFR > 1 ? RFR - 1 : 1);
   const int ACC = std::max(64, 16 << LB), XB = bits_for(ACC - 1), PB = RB + 4, RFD = NB << RB;
-  const int Q = s.queue, QB = log2_pow2(Q), TI = std::max(XB, PB);
+  const int Q = s.queue, QB = log2_pow2(Q), TI = std::max(XB, PB), V = s.lanes;
+  if (V != 1 && V != 2 && V != 4) throw std::logic_error("stream engine: lanes must be 1, 2 or 4");
   static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlock == 4,
                 "the index packing below assumes 16 columns, 4-row groups and 4x4 Gram blocks");
   SvModule m(module,
@@ -69,13 +71,14 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
              "accumulation order of docs/commands.md. The walker runs the loop nest and issues\n"
              "operand reads ahead through the load unit, one micro-op per step into a queue; the\n"
              "executor pops micro-ops in order, takes their words from the load unit's in-order\n"
-             "responses and issues up to one FMA per cycle, holding a step back only while its\n"
-             "own accumulator is still in the FMA pipe. SPMM's CSR arrays come on three sequential\n"
+             "responses and issues one step per cycle into its FMA lanes (a GEMM/Gram step updates\n"
+             "adjacent columns, one per lane), holding a step back only while an accumulator it\n"
+             "touches is still in the FMA pipe. SPMM's CSR arrays come on three sequential\n"
              "streams; a second FMA scales the values by beta on their way in. Results go to the\n"
              "store unit. docs/top.md, \"Stream engine\".");
   const nlohmann::json params = {{"addr_bits", s.addr_bits}, {"fma_stages", S}, {"gram_lanes", L},
                                  {"rf_rows", RFR},           {"queue", Q},      {"block_cols", NB},
-                                 {"group_rows", kEngineGroupRows}, {"accumulators", ACC}};
+                                 {"group_rows", kEngineGroupRows}, {"accumulators", ACC}, {"fma_lanes", V}};
   m.record_config(params);
   m.input("clk", 1, "clock");
   m.input("rst_n", 1, "synchronous active-low reset");
@@ -150,9 +153,9 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
       {"U_RFL", "rf[p] = fma(scale, word, -0)"},
       {"U_AREG", "areg[y] = word"},
       {"U_BREG", "breg[p] = word"},
-      {"U_MAC", "acc[x] = fma(areg[y], rf[p], acc[x])"},
-      {"U_PM", "acc[x] = fma(areg[y], breg[p], acc[x])"},
-      {"U_FOLD", "acc[x] = fma(acc[x], 1, acc[y])"},
+      {"U_MAC", "acc[x|v] = fma(areg[y], rf[p|v], acc[x|v]) on lanes v"},
+      {"U_PM", "acc[x|v] = fma(areg[y], breg[p|v], acc[x|v]) on lanes v"},
+      {"U_FOLD", "acc[x|v] = fma(acc[x|v], 1, acc[y|v]) on lanes v"},
       {"U_V", "mreg = next scaled value (beta * val)"},
       {"U_X", "acc[x] = fma(mreg, word, acc[x])"},
       {"U_W", "store relu(acc[x]) at word address w"},
@@ -191,6 +194,8 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.signal("rlast", 2, "inner loop bound of r");
   m.signal("jlast", 4, "inner loop bound of j");
   m.signal("jo", 1, "inner loop order: j outer, r inner (a column-major operand's order)");
+  m.signal("vec", 1, "a lane-wide phase: j steps by the lane count");
+  m.signal("jlast_v", 4, "last j step (lane-aligned in a lane-wide phase)");
   m.signal("last2d", 1, "the inner loop's last step");
   m.signal("r_nx", 2, "next r");
   m.signal("j_nx", 4, "next j");
@@ -207,6 +212,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.signal("em_x", XB, "its accumulator");
   m.signal("em_y", XB, "its second register (areg, or the folded accumulator)");
   m.signal("em_p", PB, "its register-file / breg entry");
+  m.signal("em_m", V, "its lanes (lane v: column j+v)");
   m.signal("adv", 1, "the walker takes its step this cycle");
   m.signal("q_space", 1, "the micro-op queue has room");
   m.signal("push", 1, "a micro-op enters the queue");
@@ -227,6 +233,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.array("q_y", XB, Q, "queue: second register");
   m.array("q_p", PB, Q, "queue: register-file / breg entry");
   m.array("q_w", WA, Q, "queue: write address (U_W)");
+  m.array("q_m", V, Q, "queue: lanes");
   m.signal("q_wr_q", QB, "queue: write pointer");
   m.signal("q_rd_q", QB, "queue: read pointer");
   m.signal("q_cnt_q", QB + 1, "queue: entries");
@@ -237,13 +244,16 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.signal("h_x", XB, "head: accumulator");
   m.signal("h_y", XB, "head: second register");
   m.signal("h_p", PB, "head: register-file / breg entry");
+  m.signal("h_m", V, "head: lanes");
+  m.signal("x_busy", 1, "an accumulator x|v of an active lane is in the FMA pipe");
+  m.signal("y_busy", 1, "an accumulator y|v of an active lane is in the FMA pipe");
   m.signal("h_ready", 1, "head: its operands and accumulators are free");
   m.signal("fire", 1, "the head micro-op runs this cycle");
   m.signal("ex_fma", 1, "it issues an FMA");
   m.signal("ex_to_rf", 1, "the FMA's result goes to the register file");
-  m.signal("ex_a", 32, "FMA operand a");
-  m.signal("ex_b", 32, "FMA operand b");
-  m.signal("ex_c", 32, "FMA operand c");
+  m.array("ex_a", 32, V, "FMA operands a, per lane");
+  m.array("ex_b", 32, V, "FMA operands b, per lane");
+  m.array("ex_c", 32, V, "FMA operands c, per lane");
   m.array("acc_q", 32, ACC, "accumulators (row group x block, Gram lanes, element group)");
   m.signal("pend_q", ACC, "accumulator waits for an FMA result");
   m.array("rf_q", 32, RFD, "register file: scale * B rows of the pass, 16 columns each");
@@ -252,14 +262,14 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.array("breg_q", 32, 16, "GRAM: B[m0+r, j0+j] at [4r+j]");
   m.signal("mreg_q", 32, "SPMM: beta * val of the current entry");
   m.signal("acc_x", 32, "acc[h_x]");
-  m.signal("acc_y", 32, "acc[h_y]");
-  m.signal("fa_q", 32, "FMA operand a");
-  m.signal("fb_q", 32, "FMA operand b");
-  m.signal("fc_q", 32, "FMA operand c");
-  m.signal("fma_y", 32, "FMA result");
+  m.array("fa_q", 32, V, "FMA operand a, per lane");
+  m.array("fb_q", 32, V, "FMA operand b, per lane");
+  m.array("fc_q", 32, V, "FMA operand c, per lane");
+  m.array("fma_y", 32, V, "FMA results, per lane");
   m.signal("tv_q", S + 1, "FMA pipe: an operation at each level (bit S: result on fma_y)");
   m.signal("trf_q", S + 1, "FMA pipe: its result goes to the register file");
-  m.array("tidx_q", TI, S + 1, "FMA pipe: its destination");
+  m.array("tidx_q", TI, S + 1, "FMA pipe: its destination (lane v writes index | v)");
+  m.array("tm_q", V, S + 1, "FMA pipe: its lanes");
   m.signal("wb_acc", 1, "a result is written to an accumulator");
   m.signal("wb_rf", 1, "a result is written to the register file");
   m.signal("drained", 1, "no micro-op queued and no FMA in flight");
@@ -269,14 +279,15 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.signal("sv_ready", 1, "the executor takes it");
   m.signal("sv_data", 32, "beta * val");
 
-  m.instantiate("fp32_fma", "u_fma")
-      .param("STAGES", std::to_string(S))
-      .connect("clk", "clk")
-      .connect("en", "1'b1")
-      .connect("a", "fa_q")
-      .connect("b", "fb_q")
-      .connect("c", "fc_q")
-      .connect("y", "fma_y");
+  for (int v = 0; v < V; ++v)
+    m.instantiate("fp32_fma", fmt::format("u_fma_{}", v))
+        .param("STAGES", std::to_string(S))
+        .connect("clk", "clk")
+        .connect("en", "1'b1")
+        .connect("a", fmt::format("fa_q[{}]", v))
+        .connect("b", fmt::format("fb_q[{}]", v))
+        .connect("c", fmt::format("fc_q[{}]", v))
+        .connect("y", fmt::format("fma_y[{}]", v));
   m.instantiate("fp32_fma_rv", "u_val_scale")
       .param("STAGES", std::to_string(S))
       .connect("clk", "clk")
@@ -320,9 +331,12 @@ always_comb begin
     default: ;
   endcase
 end
-assign last2d = (r_q == rlast) && (j_q == jlast);
-assign r_nx = jo ? ((r_q == rlast) ? 2'd0 : r_q + 2'd1) : ((j_q == jlast) ? r_q + 2'd1 : r_q);
-assign j_nx = jo ? ((r_q == rlast) ? j_q + 4'd1 : j_q) : ((j_q == jlast) ? 4'd0 : j_q + 4'd1);
+// GEMM's and Gram's FMA steps cover {V} adjacent columns (never with jo).
+assign vec     = (ph_q == F_MAC) || (ph_q == F_PM) || (ph_q == F_FOLD);
+assign jlast_v = vec ? (jlast & ~4'd{VM1}) : jlast;
+assign last2d = (r_q == rlast) && (j_q == jlast_v);
+assign r_nx = jo ? ((r_q == rlast) ? 2'd0 : r_q + 2'd1) : ((j_q == jlast_v) ? r_q + 2'd1 : r_q);
+assign j_nx = jo ? ((r_q == rlast) ? j_q + 4'd1 : j_q) : ((j_q == jlast_v) ? 4'd0 : j_q + (vec ? 4'd{V} : 4'd1));
 // ELTW walks the result in its storage order.
 assign elast = (wi_q + {CW}'d1 == z_rows) && (wj_q + {CW}'d1 == z_cols);
 assign wi_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? '0 : wi_q + {CW}'d1)
@@ -332,7 +346,8 @@ assign wj_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? wj_q + {CW}'d1 : wj_q)
 assign grp_end = (ph_q == F_EA) ? (t_q == {CW}'d{ACCM1} || elast) : (t_q == gn_q);
 assign rp_word = {{32'd0, rp_rsp_data}};
 assign col_ok  = {{32'd0, col_rsp_data}} < 64'(b_rows);)",
-                                      fmt::arg("CW", CW), fmt::arg("ACCM1", ACC - 1)));
+                                      fmt::arg("CW", CW), fmt::arg("ACCM1", ACC - 1), fmt::arg("V", V),
+                                      fmt::arg("VM1", V - 1)));
 
   m.section("The step's micro-op and address", fmt::format(R"(
 always_comb begin
@@ -342,6 +357,9 @@ always_comb begin
   em_x     = {XB}'({{r_q, j_q}});
   em_y     = '0;
   em_p     = '0;
+  em_m     = {V}'d1;
+  for (int v = 0; v < {V}; v++)
+    if (vec && ({{1'b0, j_q}} + 5'(v) <= {{1'b0, jlast}})) {EMV} = 1'b1;
   sel_base = a_base; sel_rows = a_rows; sel_cols = a_cols; sel_cm = a_cm;
   sel_r    = i0_q + {CW}'(r_q);
   sel_c    = j0_q + {CW}'(j_q);
@@ -422,7 +440,8 @@ assign col_rsp_ready = (ph_q == F_SE) && (e_q != e_end_q) && (!col_ok || q_space
                                                         fmt::arg("PB", PB), fmt::arg("RB1", RB - 1),
                                                         fmt::arg("LB1", LB - 1), fmt::arg("CW", CW),
                                                         fmt::arg("WA", WA), fmt::arg("QB1", QB + 1),
-                                                        fmt::arg("Q", Q)));
+                                                        fmt::arg("Q", Q), fmt::arg("V", V),
+                                                        fmt::arg("EMV", V > 1 ? "em_m[v]" : "em_m")));
 
   m.section("Walker", fmt::format(R"(
 always_ff @(posedge clk) begin
@@ -545,6 +564,7 @@ always_ff @(posedge clk) begin
       q_y[q_wr_q]   <= em_y;
       q_p[q_wr_q]   <= em_p;
       q_w[q_wr_q]   <= step_word;
+      q_m[q_wr_q]   <= em_m;
       q_wr_q <= q_wr_q + {QB}'d1;
     end
     if (fire) q_rd_q <= q_rd_q + {QB}'d1;
@@ -560,18 +580,28 @@ assign h_rd    = q_rd[q_rd_q];
 assign h_x     = q_x[q_rd_q];
 assign h_y     = q_y[q_rd_q];
 assign h_p     = q_p[q_rd_q];
+assign h_m     = q_m[q_rd_q];
 assign acc_x   = acc_q[h_x];
-assign acc_y   = acc_q[h_y];
+// Lane v of a step touches accumulator x|v (and y|v when folding): the walker
+// aligns x, y and p to the lane count.
+always_comb begin
+  x_busy = 1'b0;
+  y_busy = 1'b0;
+  for (int v = 0; v < {V}; v++) begin
+    if ({HMV} && pend_q[h_x | {XB}'(v)]) x_busy = 1'b1;
+    if ({HMV} && pend_q[h_y | {XB}'(v)]) y_busy = 1'b1;
+  end
+end
 // A step waits for its word, for the accumulators it reads or overwrites to
 // leave the FMA pipe, and (GEMM) for the register file to be loaded.
 always_comb begin
   case (h_act)
     U_RFL, U_AREG, U_BREG: h_ready = 1'b1;
-    U_MAC:  h_ready = !pend_q[h_x] && (rf_busy_q == '0);
-    U_FOLD: h_ready = !pend_q[h_x] && !pend_q[h_y];
+    U_MAC:  h_ready = !x_busy && (rf_busy_q == '0);
+    U_FOLD: h_ready = !x_busy && !y_busy;
     U_V:    h_ready = sv_valid;
-    U_W:    h_ready = !pend_q[h_x] && st_ready;
-    default: h_ready = !pend_q[h_x];
+    U_W:    h_ready = !x_busy && st_ready;
+    default: h_ready = !x_busy;
   endcase
 end
 assign fire     = h_valid && (!h_rd || ld_rsp_valid) && h_ready;
@@ -581,20 +611,22 @@ assign ex_fma   = fire && (h_act == U_C || h_act == U_EA || h_act == U_EB || h_a
                            h_act == U_PM || h_act == U_FOLD || h_act == U_X);
 assign ex_to_rf = (h_act == U_RFL);
 always_comb begin
-  ex_a = areg_q[h_y[3:0]];
-  ex_b = ld_rsp_data;
-  ex_c = acc_x;
-  case (h_act)
-    U_C:    begin ex_a = cont ? 32'h3f800000 : alpha; ex_c = 32'h00000000; end
-    U_EA:   begin ex_a = alpha; ex_c = 32'h80000000; end
-    U_EB:   ex_a = beta;
-    U_RFL:  begin ex_a = scale; ex_c = 32'h80000000; end
-    U_MAC:  ex_b = rf_q[h_p];
-    U_PM:   ex_b = breg_q[h_p[3:0]];
-    U_FOLD: begin ex_a = acc_x; ex_b = 32'h3f800000; ex_c = acc_y; end
-    U_X:    ex_a = mreg_q;
-    default: ;
-  endcase
+  for (int v = 0; v < {V}; v++) begin
+    ex_a[v] = areg_q[h_y[3:0]];
+    ex_b[v] = ld_rsp_data;
+    ex_c[v] = acc_q[h_x | {XB}'(v)];
+    case (h_act)
+      U_C:    begin ex_a[v] = cont ? 32'h3f800000 : alpha; ex_c[v] = 32'h00000000; end
+      U_EA:   begin ex_a[v] = alpha; ex_c[v] = 32'h80000000; end
+      U_EB:   ex_a[v] = beta;
+      U_RFL:  begin ex_a[v] = scale; ex_c[v] = 32'h80000000; end
+      U_MAC:  ex_b[v] = rf_q[h_p | {PB}'(v)];
+      U_PM:   ex_b[v] = breg_q[h_p[3:0] | 4'(v)];
+      U_FOLD: begin ex_a[v] = acc_q[h_x | {XB}'(v)]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_q[h_y | {XB}'(v)]; end
+      U_X:    ex_a[v] = mreg_q;
+      default: ;
+    endcase
+  end
 end
 // Results are written back STAGES + 1 cycles after issue (operands registered,
 // then the FMA's STAGES levels).
@@ -614,17 +646,23 @@ always_ff @(posedge clk) begin
     tv_q  <= {{tv_q[{S1}:0], ex_fma}};
     trf_q <= {{trf_q[{S1}:0], ex_to_rf}};
     tidx_q[0] <= ex_to_rf ? {TI}'(h_p) : {TI}'(h_x);
-    for (int s = 1; s <= {S}; s++) tidx_q[s] <= tidx_q[s-1];
+    tm_q[0]   <= h_m;
+    for (int s = 1; s <= {S}; s++) begin
+      tidx_q[s] <= tidx_q[s-1];
+      tm_q[s]   <= tm_q[s-1];
+    end
     fa_q <= ex_a;
     fb_q <= ex_b;
     fc_q <= ex_c;
-    if (wb_acc) begin
-      acc_q[tidx_q[{S}][{XB1}:0]]  <= fma_y;
-      pend_q[tidx_q[{S}][{XB1}:0]] <= 1'b0;
-    end
-    if (wb_rf) rf_q[tidx_q[{S}][{PB1}:0]] <= fma_y;
+    for (int v = 0; v < {V}; v++)
+      if (wb_acc && {TMV}) begin
+        acc_q[tidx_q[{S}][{XB1}:0] | {XB}'(v)]  <= fma_y[v];
+        pend_q[tidx_q[{S}][{XB1}:0] | {XB}'(v)] <= 1'b0;
+      end
+    if (wb_rf) rf_q[tidx_q[{S}][{PB1}:0]] <= fma_y[0];
     rf_busy_q <= rf_busy_q + {PBP}'(ex_fma && ex_to_rf) - {PBP}'(wb_rf);
-    if (ex_fma && !ex_to_rf) pend_q[h_x] <= 1'b1;
+    for (int v = 0; v < {V}; v++)
+      if (ex_fma && !ex_to_rf && {HMV}) pend_q[h_x | {XB}'(v)] <= 1'b1;
     if (fire) begin
       case (h_act)
         U_Z0:   acc_q[h_x] <= 32'd0;
@@ -641,7 +679,10 @@ assign done     = done_q;
 assign err      = done_q && err_q;
 assign fma_fire = ex_fma;)",
                                     fmt::arg("S", S), fmt::arg("S1", S - 1), fmt::arg("TI", TI),
-                                    fmt::arg("XB1", XB - 1), fmt::arg("PB1", PB - 1), fmt::arg("PBP", PB + 1)));
+                                    fmt::arg("XB1", XB - 1), fmt::arg("PB1", PB - 1), fmt::arg("PBP", PB + 1),
+                                    fmt::arg("V", V), fmt::arg("XB", XB), fmt::arg("PB", PB),
+                                    fmt::arg("HMV", V > 1 ? "h_m[v]" : "h_m"),
+                                    fmt::arg("TMV", V > 1 ? fmt::format("tm_q[{}][v]", S) : fmt::format("tm_q[{}]", S))));
 
   csr_stream(m, "rp", "SPMM row pointer", "a_base", "z_rows + " + std::to_string(CW) + "'d1", WA, CW);
   csr_stream(m, "col", "SPMM column index", "csr_col_base", "csr_nnz", WA, CW);

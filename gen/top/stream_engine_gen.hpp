@@ -7,8 +7,9 @@
 //   blocks, element groups), issues every operand word read to the load unit
 //   as far ahead as the micro-op queue allows, and pushes one micro-op per step;
 // - the *executor* pops micro-ops in order, takes each one's word from the load
-//   unit's in-order responses, issues at most one FMA per cycle into a pipelined
-//   fp32_fma, and keeps independent accumulations (a row group's columns, Gram's
+//   unit's in-order responses, issues one step per cycle into V pipelined
+//   fp32_fma lanes (a GEMM or Gram step updates V adjacent result columns; a
+//   step that takes a word uses one lane), and keeps independent accumulations (a row group's columns, Gram's
 //   lanes, an element group) in flight together; a scoreboard holds a step back
 //   only while its own accumulator is still in the pipe;
 // - SPMM's row pointers, column indices and values arrive on three sequential
@@ -30,7 +31,12 @@ struct StreamEngineShape {
   int gram_lanes = 3;   // GRAM partial sums (the MAC array's fma_stages)
   int rf_rows = 16;     // largest K of one GEMM pass (rows of the engine's register file)
   int queue = 128;      // micro-ops between the walker and the executor (covers the DRAM latency)
+  int lanes = 4;        // FMA lanes V (1, 2 or 4): a GEMM/Gram step updates V adjacent columns at once
 };
+
+// The engine's FMA lanes for a MAC array of `pe_cols` columns: 4, 2 or 1 (they
+// must divide the 4-wide Gram and 16-wide GEMM/SPMM blocks).
+inline int engine_lanes(int pe_cols) { return pe_cols >= 4 ? 4 : pe_cols >= 2 ? 2 : 1; }
 
 // Column block of GEMM/SPMM (accumulators per result row) and row group of
 // GEMM and GRAM; GRAM blocks are kGramBlock x kGramBlock outputs.

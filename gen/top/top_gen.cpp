@@ -77,6 +77,7 @@ void add_top(Design& d, const HwConfig& cfg) {
   eng.gram_lanes = a.fma_stages;
   eng.rf_rows = static_cast<int>(a.rf_rows);
   eng.queue = mem.queue;
+  eng.lanes = engine_lanes(a.pe_cols);
   add_stream_engine(d, n + "_engine", eng);
   add_counters(d, n + "_counters");
 
