@@ -11,7 +11,7 @@ const std::vector<CounterSpec>& top_counters() {
       {"cycles", "cycles from the accepted header until done or halted"},
       {"records", "records run to completion"},
       {"launches", "GEMM/GRAM/SPMM/ELTW launches started"},
-      {"fma", "FMA operations issued"},
+      {"fma", "engine FMA steps issued (a step drives up to its FMA lanes)"},
       {"load_words", "words read through the load unit"},
       {"store_words", "words written through the store unit"},
       {"dram_reads", "granule reads accepted by DRAM"},

@@ -651,9 +651,11 @@ always_ff @(posedge clk) begin
       tidx_q[s] <= tidx_q[s-1];
       tm_q[s]   <= tm_q[s-1];
     end
-    fa_q <= ex_a;
-    fb_q <= ex_b;
-    fc_q <= ex_c;
+    for (int v = 0; v < {V}; v++) begin
+      fa_q[v] <= ex_a[v];
+      fb_q[v] <= ex_b[v];
+      fc_q[v] <= ex_c[v];
+    end
     for (int v = 0; v < {V}; v++)
       if (wb_acc && {TMV}) begin
         acc_q[tidx_q[{S}][{XB1}:0] | {XB}'(v)]  <= fma_y[v];
