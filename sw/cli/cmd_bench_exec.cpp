@@ -15,6 +15,7 @@
 #include "exec/prepare.hpp"
 #include "hw_config.hpp"
 #include "top/top_config.hpp"
+#include "perf/roofline.hpp"
 #include "traffic/experiment.hpp"
 #include "traffic/from_score.hpp"
 
@@ -82,6 +83,15 @@ void run_bench(const BenchExecArgs& a) {
              bytes == m.total_bytes() ? "equal" : fmt::format("ratio {:.4f}", static_cast<double>(bytes) / static_cast<double>(m.total_bytes())));
   fmt::print("  predicted cycles {} , roofline {} : {:.2f}x\n", r.cycles, r.roofline_cycles,
              static_cast<double>(r.cycles) / static_cast<double>(std::max<uint64_t>(1, r.roofline_cycles)));
+  // cello model's time for the same traffic: its roofline on this top's array and DRAM.
+  perf::Machine machine;
+  machine.mac_units = arch.macs_per_cycle();
+  machine.clock_hz = arch.clock_ghz * 1e9;
+  machine.bandwidth_bytes_per_s = arch.dram_bytes_per_cycle * machine.clock_hz;
+  const perf::Perf mp = perf::roofline(r.macs, m.total_bytes(), machine);
+  const double model_cycles = mp.time_s * machine.clock_hz;
+  fmt::print("  cello model (CELLO traffic, roofline on this top): {:.0f} cycles; executor / model = {:.2f}x\n",
+             model_cycles, static_cast<double>(r.cycles) / std::max(1.0, model_cycles));
 
   // Baseline: the same workload on a CHORD-less top (Flexagon-like).
   nlohmann::json j = a.config.empty() ? gen::default_hw_config_json() : gen::parse_json_file(a.config);
@@ -98,6 +108,7 @@ void run_bench(const BenchExecArgs& a) {
                              {"iters", a.iters},
                              {"records", prep.compiled.stream.records.size()},
                              {"executor_seconds", best},
+                             {"model_cycles", model_cycles},
                              {"golden_seconds", best_golden},
                              {"macs", r.macs},
                              {"macs_per_second", macs_s},
