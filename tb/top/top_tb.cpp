@@ -137,7 +137,7 @@ TEST_CASE("top: random legal programs equal the executor bit for bit", "[top][to
   fmt::print("top: 25 random programs, {} records, {} cycles, every output equal to the executor\n", records, cycles);
 }
 
-TEST_CASE("top: semantic errors stop the top with their status bit", "[top][top_rtl]") {
+TEST_CASE("top: illegal commands (every class but the RTL-only protocol bit) stop the top with their status bit", "[top][top_rtl]") {
   Rng rng(seed_from_env(6));
   INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
   Sim<Vtop> sim;
@@ -188,6 +188,30 @@ TEST_CASE("top: semantic errors stop the top with their status bit", "[top][top_
     const uint64_t id = good.records[launch].field("out");
     for (auto& r : c.s.records)
       if (r.op() == stream::Opcode::Tensor && r.field("id") == id) r.set_field("rows", r.field("rows") + 1);
+    cases.push_back(c);
+  }
+  {
+    Case c{"unknown opcode", stream::StatusBit::BadOpcode, launch, good};
+    c.s.records[launch].bytes[0] = 0x7e;
+    cases.push_back(c);
+  }
+  {
+    Case c{"reserved byte of a TENSOR record set", stream::StatusBit::BadField, 0, good};
+    c.s.records[0].bytes[5] = 1;
+    cases.push_back(c);
+  }
+  {
+    // The first RF_LOAD becomes a FENCE: its GEMM pass has no register-file load.
+    size_t ld = 0;
+    while (ld < good.records.size() && good.records[ld].op() != stream::Opcode::RfLoad) ++ld;
+    REQUIRE(ld + 1 < good.records.size());
+    Case c{"GEMM without its RF_LOAD", stream::StatusBit::BadOrder, ld + 1, good};
+    c.s.records[ld] = stream::Record::make(stream::Opcode::Fence);
+    cases.push_back(c);
+  }
+  {
+    Case c{"a record after END", stream::StatusBit::BadOrder, good.records.size(), good};
+    c.s.records.push_back(stream::Record::make(stream::Opcode::Fence));
     cases.push_back(c);
   }
   for (const Case& c : cases) {
