@@ -59,7 +59,7 @@ void add_top(Design& d, const HwConfig& cfg) {
   add_load_unit(d, n + "_load_unit", mem);
   add_store_unit(d, n + "_store_unit", mem);
   DramArbiterShape arb;
-  arb.clients = 5;  // load unit, store unit, SPMM's row-pointer, column-index and value streams
+  arb.clients = static_cast<int>(std::size(kReadUnits)) + 1;  // the load units and the store unit
   arb.granule_bytes = mem.granule_bytes;
   arb.addr_bits = mem.addr_bits;
   arb.tag_bits = bits_for(mem.lines - 1);  // the load unit's line tags are the widest
@@ -85,9 +85,9 @@ void add_top(Design& d, const HwConfig& cfg) {
   SvModule m(n,
              "The accelerator top: runs a command stream (commands.bin) from the command port\n"
              "against DRAM through one tagged DRAM port. Decoder -> sequencer (tensor table,\n"
-             "FENCE/HOST/END) -> stream engine (walker issuing operand reads ahead, executor with one\n"
-             "pipelined FMA; load units for operands and SPMM's CSR streams, a store unit) -> DRAM\n"
-             "arbiter. HOST raises host_req.\n"
+             "FENCE/HOST/END) -> stream engine (walker issuing operand reads ahead, executor with\n"
+             "pipelined FMA lanes; load units for operands and SPMM's CSR streams, a store unit) ->\n"
+             "DRAM arbiter. HOST raises host_req.\n"
              "Perf counters and the status word are read through reg_addr/reg_rdata.");
   const nlohmann::json params = {{"config_hash", fmt::format("{:016x}", a.config_hash)},
                                  {"addr_bits", AW},
@@ -199,19 +199,22 @@ void add_top(Design& d, const HwConfig& cfg) {
 
   // Arbiter clients: 0 the main load unit, 1 the store unit, 2..4 the CSR streams
   // load units (rp, col, val). Every load unit takes the line tags of one shape.
-  std::string req_valid, req_addr, req_tag, rsp_ready, read_wiring;
-  const int clients = static_cast<int>(std::size(kReadUnits)) + 1;
-  for (int c = clients - 1; c >= 0; --c) {
-    const std::string u = c == 1 ? "st" : kReadUnits[c == 0 ? 0 : c - 1];
+  std::string req_valid, req_addr, req_tag, req_write, req_wdata, req_strb, rsp_ready, read_wiring;
+  for (int c = arb.clients - 1; c >= 0; --c) {
+    const bool store = c == 1;
+    const std::string u = store ? "st" : kReadUnits[c == 0 ? 0 : c - 1];
     const std::string sep = c ? ", " : "";
     req_valid += u + "_dram_req_valid" + sep;
     req_addr += u + "_dram_req_addr" + sep;
-    req_tag += (c == 1 ? fmt::format("{}'d0", TW) : u + "_dram_req_tag") + sep;
+    req_tag += (store ? fmt::format("{}'d0", TW) : u + "_dram_req_tag") + sep;
+    req_write += store ? "1" : "0";
+    req_wdata += (store ? std::string("st_dram_req_data") : fmt::format("{}'d0", 8 * G)) + sep;
+    req_strb += (store ? std::string("st_dram_req_strb") : fmt::format("{}'d0", G)) + sep;
     rsp_ready += u + "_dram_rsp_ready" + sep;
     read_wiring += fmt::format("assign {0}_dram_req_ready = arb_c_req_ready[{1}];\n"
                                "assign {0}_dram_rsp_valid = arb_c_rsp_valid[{1}];\n",
                                u, c);
-    if (c != 1)
+    if (!store)
       read_wiring += fmt::format("assign {0}_dram_rsp_data  = arb_c_rsp_rdata;\n"
                                  "assign {0}_dram_rsp_tag   = arb_c_rsp_tag;\n"
                                  "assign {0}_inval = seq_ld_inval;\n",
@@ -222,8 +225,8 @@ assign arb_c_req_valid = {{{RV}}};
 assign arb_c_req_addr  = {{{RA}}};
 assign arb_c_req_tag   = {{{RT}}};
 assign arb_c_req_write = {NC}'b{WR};
-assign arb_c_req_wdata = {{{GD}'d0, {GD}'d0, {GD}'d0, st_dram_req_data, {GD}'d0}};
-assign arb_c_req_strb  = {{{G}'d0, {G}'d0, {G}'d0, st_dram_req_strb, {G}'d0}};
+assign arb_c_req_wdata = {{{WD}}};
+assign arb_c_req_strb  = {{{SB}}};
 assign arb_c_rsp_ready = {{{RR}}};
 {READS}assign st_flush   = seq_st_flush;
 assign seq_st_idle = st_idle;
@@ -241,8 +244,8 @@ assign events = {{eng_busy, host_req, arb_dram_fire_w, arb_dram_fire_r, st_wr_va
                  running && !done && !halted}};)",
                                   fmt::arg("RV", req_valid), fmt::arg("RA", req_addr), fmt::arg("RT", req_tag),
                                   fmt::arg("RR", rsp_ready), fmt::arg("READS", read_wiring),
-                                  fmt::arg("NC", clients), fmt::arg("WR", "00010"),
-                                  fmt::arg("GD", 8 * G), fmt::arg("G", G)));
+                                  fmt::arg("NC", arb.clients), fmt::arg("WR", req_write), fmt::arg("WD", req_wdata),
+                                  fmt::arg("SB", req_strb)));
   m.signal("arb_dram_fire_r", 1, "a DRAM read is accepted");
   m.signal("arb_dram_fire_w", 1, "a DRAM write is accepted");
   m.section("DRAM events", R"(
