@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <bit>
+
 #include <fmt/format.h>
 
 #include "sv_module.hpp"
@@ -64,6 +66,11 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   const int ACC = std::max(64, 16 << LB), XB = bits_for(ACC - 1), PB = RB + 4, RFD = NB << RB;
   const int Q = s.queue, QB = log2_pow2(Q), TI = std::max(XB, PB), V = s.lanes;
   if (V != 1 && V != 2 && V != 4) throw std::logic_error("stream engine: lanes must be 1, 2 or 4");
+  // The gather buffer: GW words in V lanes of GW/V lines (line address XL bits);
+  // word w of the buffer is lane w mod V, line w / V.
+  const int GW = s.gather_words, GWL = std::countr_zero(static_cast<unsigned>(GW)),
+            VL = std::countr_zero(static_cast<unsigned>(V)), XL = GWL - VL;
+  if (GW < 16 * V || GWL > WA) throw std::logic_error("stream engine: gather buffer out of range");
   static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlock == 4,
                 "the index packing below assumes 16 columns, 4-row groups and 4x4 Gram blocks");
   SvModule m(module,
@@ -78,7 +85,8 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
              "store unit. docs/top.md, \"Stream engine\".");
   const nlohmann::json params = {{"addr_bits", s.addr_bits}, {"fma_stages", S}, {"gram_lanes", L},
                                  {"rf_rows", RFR},           {"queue", Q},      {"block_cols", NB},
-                                 {"group_rows", kEngineGroupRows}, {"accumulators", ACC}, {"fma_lanes", V}};
+                                 {"group_rows", kEngineGroupRows}, {"accumulators", ACC}, {"fma_lanes", V},
+                                 {"gather_words", GW}};
   m.record_config(params);
   m.input("clk", 1, "clock");
   m.input("rst_n", 1, "synchronous active-low reset");
@@ -114,6 +122,12 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.input("st_ready", 1, "store unit: taken");
   m.output("st_word", WA, "store unit: word address");
   m.output("st_data", 32, "store unit: data");
+  m.output("xb_we", V, "gather buffer: write lane v (word w goes to lane w mod V, line w / V)");
+  m.output("xb_waddr", XL, "gather buffer: line written");
+  m.output("xb_wdata", 32, "gather buffer: word written");
+  m.output("xb_re", 1, "gather buffer: read a line (all lanes)");
+  m.output("xb_raddr", XL, "gather buffer: line read");
+  m.input("xb_rdata", 32 * V, "gather buffer: the line read the cycle before, lane v at [32v +: 32]");
 
   m.localparam("KIND_GEMM", "2'd0", "kind codes");
   m.localparam("KIND_GRAM", "2'd1", "");
@@ -139,7 +153,9 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
       {"F_SRP0", "SPMM: e = row_ptr[0] (first word of a pass)"},
       {"F_SRP", "SPMM: e_end = row_ptr[i0+1]"},
       {"F_SE", "SPMM: next stored entry: col = col[e], micro-op V takes beta*val[e]"},
-      {"F_SX", "SPMM: acc[j] = fma(beta*val, X[col, j0+j], acc[j])"},
+      {"F_SX", "SPMM: acc[j] = fma(beta*val, X[col, j0+j], acc[j]) (X read from DRAM)"},
+      {"F_XF", "SPMM: gather buffer <- X[k, j0+j] for the block, in X's storage order"},
+      {"F_SG", "SPMM: acc[j|v] = fma(beta*val, xbuf[col][j|v], acc[j|v]) on lanes v"},
       {"F_DRAIN", "wait until every micro-op and FMA has finished"},
       {"F_DONE", "signal done"},
   };
@@ -159,6 +175,8 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
       {"U_V", "mreg = next scaled value (beta * val)"},
       {"U_X", "acc[x] = fma(mreg, word, acc[x])"},
       {"U_W", "store relu(acc[x]) at word address w"},
+      {"U_XF", "gather buffer word w = word"},
+      {"U_XG", "acc[x|v] = fma(mreg, xbuf line w lane v, acc[x|v]) on lanes v"},
   };
   for (int a = 0; a < static_cast<int>(std::size(acts)); ++a)
     m.localparam(acts[a][0], fmt::format("4'd{}", a), fmt::format("micro-op: {}", acts[a][1]));
@@ -183,7 +201,14 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.signal("glast_q", 1, "ELTW: the group holds the result's last element");
   m.signal("err_q", 1, "a damaged CSR operand stopped the launch");
   m.signal("done_q", 1, "done pulse");
-  m.signal("col_blocks", CW, "column blocks of 16 (GEMM/SPMM passes)");
+  m.signal("col_blocks", CW, "SPMM: column blocks (passes of the CSR streams)");
+  m.signal("sbuf_q", 1, "SPMM: the dense operand goes through the gather buffer");
+  m.signal("slg_q", 3, "SPMM: log2 of the column block width (16 without the buffer)");
+  m.signal("xb_fit", 1, "SPMM start: a block of at least V columns of X fits the gather buffer");
+  m.signal("xb_lg", 3, "SPMM start: log2 of the widest block (<= 16 columns) that fits");
+  m.signal("blk_lg", 3, "log2 of the column block width (GEMM: 16)");
+  m.signal("blk_w", CW, "column block width");
+  m.signal("xb_word", GWL, "gather buffer word of the step: row (k or col) x block width + j");
   m.signal("rem_rows", CW, "rows left from i0 (GEMM) / m0 (GRAM)");
   m.signal("rem_cols", CW, "columns left from j0");
   m.signal("rem_brows", CW, "GRAM: result rows left from b0");
@@ -245,6 +270,9 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.signal("h_y", XB, "head: second register");
   m.signal("h_p", PB, "head: register-file / breg entry");
   m.signal("h_m", V, "head: lanes");
+  m.signal("h_w", WA, "head: write address (U_W), gather buffer word (U_XF, U_XG)");
+  m.signal("xg_q", 1, "the step issued last cycle reads the gather buffer: its b operands are xb_rdata");
+  m.array("fb_in", 32, V, "FMA operand b as the lanes see it");
   m.signal("x_busy", 1, "an accumulator x|v of an active lane is in the FMA pipe");
   m.signal("y_busy", 1, "an accumulator y|v of an active lane is in the FMA pipe");
   m.signal("h_ready", 1, "head: its operands and accumulators are free");
@@ -285,7 +313,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
         .connect("clk", "clk")
         .connect("en", "1'b1")
         .connect("a", fmt::format("fa_q[{}]", v))
-        .connect("b", fmt::format("fb_q[{}]", v))
+        .connect("b", fmt::format("fb_in[{}]", v))
         .connect("c", fmt::format("fc_q[{}]", v))
         .connect("y", fmt::format("fma_y[{}]", v));
   m.instantiate("fp32_fma_rv", "u_val_scale")
@@ -304,12 +332,14 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   design.primitives.insert("fp32_fma_rv");
 
   m.section("Loop bounds", fmt::format(R"(
-assign col_blocks = (z_cols + {CW}'d15) >> 4;
+assign blk_lg     = (kind == KIND_SPMM) ? slg_q : 3'd4;
+assign blk_w      = {CW}'d1 << blk_lg;
+assign col_blocks = (z_cols + blk_w - {CW}'d1) >> blk_lg;
 assign rem_rows   = (kind == KIND_GRAM ? a_rows : z_rows) - i0_q;
 assign rem_cols   = z_cols - j0_q;
 assign rem_brows  = z_rows - b0_q;
 assign gr_last    = (rem_rows >= {CW}'d4) ? 2'd3 : rem_rows[1:0] - 2'd1;
-assign nb_last    = (rem_cols >= {CW}'d16) ? 4'd15 : rem_cols[3:0] - 4'd1;
+assign nb_last    = (rem_cols >= blk_w) ? 4'(blk_w - {CW}'d1) : rem_cols[3:0] - 4'd1;
 assign bj_last    = (rem_cols >= {CW}'d4) ? 2'd3 : rem_cols[1:0] - 2'd1;
 assign bi_last    = (rem_brows >= {CW}'d4) ? 2'd3 : rem_brows[1:0] - 2'd1;
 // The inner loop of each phase: r < rlast+1, j < jlast+1; jo walks r fastest.
@@ -332,7 +362,7 @@ always_comb begin
   endcase
 end
 // GEMM's and Gram's FMA steps cover {V} adjacent columns (never with jo).
-assign vec     = (ph_q == F_MAC) || (ph_q == F_PM) || (ph_q == F_FOLD);
+assign vec     = (ph_q == F_MAC) || (ph_q == F_PM) || (ph_q == F_FOLD) || (ph_q == F_SG);
 assign jlast_v = vec ? (jlast & ~4'd{VM1}) : jlast;
 assign last2d = (r_q == rlast) && (j_q == jlast_v);
 assign r_nx = jo ? ((r_q == rlast) ? 2'd0 : r_q + 2'd1) : ((j_q == jlast_v) ? r_q + 2'd1 : r_q);
@@ -345,9 +375,20 @@ assign wj_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? wj_q + {CW}'d1 : wj_q)
                     : ((wj_q + {CW}'d1 == z_cols) ? '0 : wj_q + {CW}'d1);
 assign grp_end = (ph_q == F_EA) ? (t_q == {CW}'d{ACCM1} || elast) : (t_q == gn_q);
 assign rp_word = {{32'd0, rp_rsp_data}};
-assign col_ok  = {{32'd0, col_rsp_data}} < 64'(b_rows);)",
+assign col_ok  = {{32'd0, col_rsp_data}} < 64'(b_rows);
+// The widest block of X (a power of two from V to 16 columns) whose rows fit the
+// gather buffer; none fits when X has more than {GW} / V rows.
+always_comb begin
+  xb_fit = 1'b0;
+  xb_lg  = 3'd4;
+  for (int l = {VL}; l <= 4; l++)
+    if (b_rows != '0 && 64'(b_rows) <= (64'd{GW} >> l)) begin
+      xb_fit = 1'b1;
+      xb_lg  = 3'(l);
+    end
+end)",
                                       fmt::arg("CW", CW), fmt::arg("ACCM1", ACC - 1), fmt::arg("V", V),
-                                      fmt::arg("VM1", V - 1)));
+                                      fmt::arg("VM1", V - 1), fmt::arg("GW", GW), fmt::arg("VL", VL)));
 
   m.section("The step's micro-op and address", fmt::format(R"(
 always_comb begin
@@ -411,9 +452,17 @@ always_comb begin
       em_rd = 1'b1; em_act = U_X;
       sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; sel_r = col_q;
     end
+    F_XF: begin
+      em_rd = 1'b1; em_act = U_XF;
+      sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; sel_r = t_q;
+    end
+    F_SG: em_act = U_XG;
     default: em_valid = 1'b0;
   endcase
 end
+// Row k of X's block sits at gather buffer words k * block width + j (the fill
+// phase's row is t, the gather's is the entry's column index).
+assign xb_word = {GWL}'(((ph_q == F_XF) ? t_q : col_q) << slg_q) | {GWL}'(j_q);
 // Element [r, c] of a region: c*rows + r column-major, r*cols + c row-major. The
 // sequencer checked that every region lies inside the image, so nothing wraps.
 assign off_major  = sel_cm ? sel_c : sel_r;
@@ -441,6 +490,7 @@ assign col_rsp_ready = (ph_q == F_SE) && (e_q != e_end_q) && (!col_ok || q_space
                                                         fmt::arg("LB1", LB - 1), fmt::arg("CW", CW),
                                                         fmt::arg("WA", WA), fmt::arg("QB1", QB + 1),
                                                         fmt::arg("Q", Q), fmt::arg("V", V),
+                                                        fmt::arg("GWL", GWL),
                                                         fmt::arg("EMV", V > 1 ? "em_m[v]" : "em_m")));
 
   m.section("Walker", fmt::format(R"(
@@ -455,10 +505,12 @@ always_ff @(posedge clk) begin
       F_IDLE: if (start) begin
         i0_q <= '0; j0_q <= '0; b0_q <= '0; t_q <= '0; r_q <= '0; j_q <= '0; ln_q <= '0;
         wi_q <= '0; wj_q <= '0; gi_q <= '0; gj_q <= '0; err_q <= 1'b0;
+        sbuf_q <= xb_fit;
+        slg_q  <= xb_fit ? xb_lg : 3'd4;
         case (kind)
           KIND_GEMM: ph_q <= (k != '0) ? F_RFL : (with_c ? F_C : F_Z0);
           KIND_GRAM: ph_q <= F_GZ;
-          KIND_SPMM: ph_q <= F_SRP0;
+          KIND_SPMM: ph_q <= xb_fit ? F_XF : F_SRP0;
           default:   ph_q <= F_EA;
         endcase
       end
@@ -472,7 +524,17 @@ always_ff @(posedge clk) begin
       end
       F_SE: if (e_q == e_end_q) ph_q <= F_W;
         else if (col_rsp_valid && !col_ok) begin err_q <= 1'b1; ph_q <= F_DRAIN; end
-        else if (adv) begin col_q <= {CW}'(col_rsp_data); ph_q <= F_SX; end
+        else if (adv) begin col_q <= {CW}'(col_rsp_data); ph_q <= sbuf_q ? F_SG : F_SX; end
+      // The block of X in its storage order: column by column (k fastest) or row by row.
+      F_XF: if (adv) begin
+        if (b_cm ? (t_q + {CW}'d1 == b_rows) : (j_q == nb_last)) begin
+          if (b_cm) begin t_q <= '0; j_q <= j_q + 4'd1; end else begin j_q <= '0; t_q <= t_q + {CW}'d1; end
+          if (b_cm ? (j_q == nb_last) : (t_q + {CW}'d1 == b_rows)) begin
+            t_q <= '0; j_q <= '0; ph_q <= F_SRP0;
+          end
+        end else if (b_cm) t_q <= t_q + {CW}'d1;
+        else j_q <= j_q + 4'd1;
+      end
       F_EA, F_EB, F_EW: if (adv) begin
         wi_q <= wi_nx;
         wj_q <= wj_nx;
@@ -508,8 +570,8 @@ always_ff @(posedge clk) begin
             F_W: if (kind == KIND_SPMM) begin
                 if (i0_q + {CW}'d1 == z_rows) begin
                   i0_q <= '0;
-                  if (rem_cols <= {CW}'d16) ph_q <= F_DRAIN;
-                  else begin j0_q <= j0_q + {CW}'d16; ph_q <= F_SRP0; end
+                  if (rem_cols <= blk_w) ph_q <= F_DRAIN;
+                  else begin j0_q <= j0_q + blk_w; ph_q <= sbuf_q ? F_XF : F_SRP0; end
                 end else begin i0_q <= i0_q + {CW}'d1; ph_q <= F_SRP; end
               end else if (rem_rows <= {CW}'d4) begin
                 i0_q <= '0;
@@ -536,7 +598,7 @@ always_ff @(posedge clk) begin
                 if (rem_brows <= {CW}'d4) ph_q <= F_DRAIN;
                 else begin b0_q <= b0_q + {CW}'d4; ph_q <= F_GZ; end
               end else begin j0_q <= j0_q + {CW}'d4; ph_q <= F_GZ; end
-            default: begin  // F_SX: the entry's columns are issued
+            default: begin  // F_SX, F_SG: the entry's columns are issued
               e_q  <= e_q + {CW}'d1;
               ph_q <= F_SE;
             end
@@ -563,7 +625,7 @@ always_ff @(posedge clk) begin
       q_x[q_wr_q]   <= em_x;
       q_y[q_wr_q]   <= em_y;
       q_p[q_wr_q]   <= em_p;
-      q_w[q_wr_q]   <= step_word;
+      q_w[q_wr_q]   <= (em_act == U_XF || em_act == U_XG) ? {WA}'(xb_word) : step_word;
       q_m[q_wr_q]   <= em_m;
       q_wr_q <= q_wr_q + {QB}'d1;
     end
@@ -571,7 +633,7 @@ always_ff @(posedge clk) begin
     q_cnt_q <= q_cnt_q + {QB1}'(push) - {QB1}'(fire);
   end
 end)",
-                                          fmt::arg("QB", QB), fmt::arg("QB1", QB + 1)));
+                                          fmt::arg("QB", QB), fmt::arg("QB1", QB + 1), fmt::arg("WA", WA)));
 
   m.section("Executor", fmt::format(R"(
 assign h_valid = (q_cnt_q != '0);
@@ -581,6 +643,7 @@ assign h_x     = q_x[q_rd_q];
 assign h_y     = q_y[q_rd_q];
 assign h_p     = q_p[q_rd_q];
 assign h_m     = q_m[q_rd_q];
+assign h_w     = q_w[q_rd_q];
 assign acc_x   = acc_q[h_x];
 // Lane v of a step touches accumulator x|v (and y|v when folding): the walker
 // aligns x, y and p to the lane count.
@@ -596,7 +659,7 @@ end
 // leave the FMA pipe, and (GEMM) for the register file to be loaded.
 always_comb begin
   case (h_act)
-    U_RFL, U_AREG, U_BREG: h_ready = 1'b1;
+    U_RFL, U_AREG, U_BREG, U_XF: h_ready = 1'b1;
     U_MAC:  h_ready = !x_busy && (rf_busy_q == '0);
     U_FOLD: h_ready = !x_busy && !y_busy;
     U_V:    h_ready = sv_valid;
@@ -608,7 +671,7 @@ assign fire     = h_valid && (!h_rd || ld_rsp_valid) && h_ready;
 assign ld_rsp_ready = fire && h_rd;
 assign sv_ready = fire && (h_act == U_V);
 assign ex_fma   = fire && (h_act == U_C || h_act == U_EA || h_act == U_EB || h_act == U_RFL || h_act == U_MAC ||
-                           h_act == U_PM || h_act == U_FOLD || h_act == U_X);
+                           h_act == U_PM || h_act == U_FOLD || h_act == U_X || h_act == U_XG);
 assign ex_to_rf = (h_act == U_RFL);
 always_comb begin
   for (int v = 0; v < {V}; v++) begin
@@ -623,7 +686,7 @@ always_comb begin
       U_MAC:  ex_b[v] = rf_q[h_p | {PB}'(v)];
       U_PM:   ex_b[v] = breg_q[h_p[3:0] | 4'(v)];
       U_FOLD: begin ex_a[v] = acc_q[h_x | {XB}'(v)]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_q[h_y | {XB}'(v)]; end
-      U_X:    ex_a[v] = mreg_q;
+      U_X, U_XG: ex_a[v] = mreg_q;
       default: ;
     endcase
   end
@@ -635,14 +698,25 @@ assign wb_rf  = tv_q[{S}] && trf_q[{S}];
 assign drained = (q_cnt_q == '0) && (tv_q == '0) && (rf_busy_q == '0);
 assign relu_neg = acc_x[31] && (acc_x[30:0] != '0) && !((acc_x[30:23] == 8'hff) && (acc_x[22:0] != '0));
 assign st_valid = h_valid && (h_act == U_W) && !pend_q[h_x];
-assign st_word  = q_w[q_rd_q];
+assign st_word  = h_w;
+// The gather buffer: U_XF writes its word into lane w mod V; U_XG reads line
+// w / V, whose lanes reach the FMAs' b inputs in place of fb_q the next cycle.
+{XBWE}
+assign xb_waddr = h_w[{GWL1}:{VL}];
+assign xb_wdata = ld_rsp_data;
+assign xb_re    = fire && (h_act == U_XG);
+assign xb_raddr = h_w[{GWL1}:{VL}];
+always_comb
+  for (int v = 0; v < {V}; v++) fb_in[v] = xg_q ? xb_rdata[32*v +: 32] : fb_q[v];
 assign st_data  = (relu && relu_neg) ? 32'd0 : acc_x;
 always_ff @(posedge clk) begin
   if (!rst_n) begin
     tv_q      <= '0;
     pend_q    <= '0;
     rf_busy_q <= '0;
+    xg_q      <= 1'b0;
   end else begin
+    xg_q  <= xb_re;
     tv_q  <= {{tv_q[{S1}:0], ex_fma}};
     trf_q <= {{trf_q[{S1}:0], ex_to_rf}};
     tidx_q[0] <= ex_to_rf ? {TI}'(h_p) : {TI}'(h_x);
@@ -684,6 +758,12 @@ assign fma_fire = ex_fma;)",
                                     fmt::arg("XB1", XB - 1), fmt::arg("PB1", PB - 1), fmt::arg("PBP", PB + 1),
                                     fmt::arg("V", V), fmt::arg("XB", XB), fmt::arg("PB", PB),
                                     fmt::arg("HMV", V > 1 ? "h_m[v]" : "h_m"),
+                                    fmt::arg("GWL1", GWL - 1), fmt::arg("VL", VL),
+                                    fmt::arg("XBWE", V > 1 ? fmt::format("always_comb\n  for (int v = 0; v < {0}; v++) "
+                                                                         "xb_we[v] = fire && (h_act == U_XF) && "
+                                                                         "(h_w[{1}:0] == {2}'(v));",
+                                                                         V, VL - 1, VL)
+                                                             : std::string("assign xb_we = fire && (h_act == U_XF);")),
                                     fmt::arg("TMV", V > 1 ? fmt::format("tm_q[{}][v]", S) : fmt::format("tm_q[{}]", S))));
 
   csr_stream(m, "rp", "SPMM row pointer", "a_base", "z_rows + " + std::to_string(CW) + "'d1", WA, CW);

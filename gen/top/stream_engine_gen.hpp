@@ -15,6 +15,11 @@
 // - SPMM's row pointers, column indices and values arrive on three sequential
 //   read streams (their own load units), so the walker never waits for DRAM to
 //   know where a row ends; a second FMA scales each value by beta on its way in.
+// - SPMM's dense operand is staged, one column block at a time, in a gather
+//   buffer (V RAM lanes in the top) when the block fits: it is then read from
+//   DRAM once, in storage order, and each stored entry's gather reads V columns
+//   per cycle from the buffer; a dense operand too tall for even V columns is
+//   gathered word by word from DRAM.
 // A damaged CSR operand (a row pointer past nnz or falling, a column index past
 // the dense operand) stops it with `err` instead of reading outside the tensor.
 #pragma once
@@ -32,6 +37,7 @@ struct StreamEngineShape {
   int rf_rows = 16;     // largest K of one GEMM pass (rows of the engine's register file)
   int queue = 128;      // micro-ops between the walker and the executor (covers the DRAM latency)
   int lanes = 4;        // FMA lanes V (1, 2 or 4): a GEMM/Gram step updates V adjacent columns at once
+  int gather_words = 65536;  // SPMM gather buffer (power of two): its RAM lanes are in the top, on the xb_* ports
 };
 
 // The engine's FMA lanes for a MAC array of `pe_cols` columns: 4, 2 or 1 (they

@@ -22,7 +22,8 @@ nlohmann::json TopConfig::to_json() const {
           {"clock_mhz", clock_mhz},
           {"host_cycles", host_cycles},
           {"memory_mb", memory_mb},
-          {"tensor_table", tensor_table}};
+          {"tensor_table", tensor_table},
+          {"gather_words", gather_words}};
 }
 
 TopConfig TopConfig::parse(ConfigReader& r, const std::string& config_name) {
@@ -43,6 +44,9 @@ TopConfig TopConfig::parse(ConfigReader& r, const std::string& config_name) {
   t.host_cycles = static_cast<int>(r.integer("host_cycles", t.host_cycles, 0, 100000000));
   t.memory_mb = static_cast<int>(r.integer("memory_mb", t.memory_mb, 1, 1 << 20));
   t.tensor_table = static_cast<int>(r.integer("tensor_table", t.tensor_table, 16, 65536));
+  t.gather_words = static_cast<int>(r.integer("gather_words", t.gather_words, 64, 1 << 24));
+  if (!std::has_single_bit(static_cast<unsigned>(t.gather_words)))
+    r.fail("gather_words", fmt::format("{} is not a power of two", t.gather_words));
   r.finish();
   return t;
 }
@@ -75,6 +79,10 @@ void check_top(const HwConfig& cfg, const std::string& file) {
   if (!find_named(cfg.pipeline_buffers, t.pipeline_buffer))
     throw Error(file, "top.pipeline_buffer",
                 fmt::format("no pipeline_buffers entry is named \"{}\"", t.pipeline_buffer));
+  if (int64_t{t.gather_words} * 4 > (int64_t{t.memory_mb} << 20))
+    throw Error(file, "top.gather_words",
+                fmt::format("{} words ({} bytes) exceed the {} MB memory", t.gather_words,
+                            int64_t{t.gather_words} * 4, t.memory_mb));
 }
 
 arch::Arch arch_of(const HwConfig& cfg, const std::string& file) {

@@ -1,5 +1,7 @@
 #include "top/top_gen.hpp"
 
+#include <bit>
+
 #include <fmt/format.h>
 
 #include "sv_module.hpp"
@@ -78,6 +80,7 @@ void add_top(Design& d, const HwConfig& cfg) {
   eng.rf_rows = static_cast<int>(a.rf_rows);
   eng.queue = mem.queue;
   eng.lanes = engine_lanes(a.pe_cols);
+  eng.gather_words = t.gather_words;
   add_stream_engine(d, n + "_engine", eng);
   add_counters(d, n + "_counters");
 
@@ -95,7 +98,8 @@ void add_top(Design& d, const HwConfig& cfg) {
                                  {"dram_tag_bits", DT},
                                  {"tensor_table", t.tensor_table},
                                  {"chord", a.has_chord()},
-                                 {"fma_stages", a.fma_stages}};
+                                 {"fma_stages", a.fma_stages},
+                                 {"gather_words", t.gather_words}};
   m.record_config(params);
   const int RB = bits_for(static_cast<long long>(top_counters().size()) + 1);
   m.input("clk", 1, "clock");
@@ -177,6 +181,27 @@ void add_top(Design& d, const HwConfig& cfg) {
       {"st_ready", "st_wr_ready"},
       {"st_word", "st_wr_word"},
       {"st_data", "st_wr_data"}};
+  for (const char* p : {"we", "waddr", "wdata", "re", "raddr", "rdata"})
+    en_ports.emplace_back(fmt::format("xb_{}", p), fmt::format("xb_{}", p));
+  // The gather buffer: one RAM lane per FMA lane, GW/V lines of one word each.
+  for (const auto& p : en.ports())
+    if (p.name.rfind("xb_", 0) == 0) m.signal(p.name, p.width, en.name() + "." + p.name);
+  const int V = eng.lanes, XL = std::countr_zero(static_cast<unsigned>(t.gather_words / V));
+  for (int v = 0; v < V; ++v)
+    m.instantiate("ram_sram", fmt::format("u_xbuf_{}", v))
+        .param("DEPTH", std::to_string(t.gather_words / V))
+        .param("WIDTH", "32")
+        .param("AW", std::to_string(XL))
+        .param("NWR", "1")
+        .connect("clk", "clk")
+        .connect("we", V > 1 ? fmt::format("xb_we[{}]", v) : std::string("xb_we"))
+        .connect("waddr", "xb_waddr")
+        .connect("wdata", "xb_wdata")
+        .connect("re", "xb_re")
+        .connect("raddr", "xb_raddr")
+        .connect("rdata", fmt::format("xb_rdata[{}:{}]", 32 * v + 31, 32 * v));
+  d.primitives.insert("ram_sram");
+
   for (const char* unit : kReadUnits)
     for (const char* p : {"req_valid", "req_ready", "req_word", "rsp_valid", "rsp_ready", "rsp_data"})
       en_ports.emplace_back(fmt::format("{}_{}", unit, p), fmt::format("{}_{}", unit, p));

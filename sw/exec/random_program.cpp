@@ -31,7 +31,7 @@ class Generator {
     RandomProgram p;
     for (int l = 0; l < o_.launches && next_id_ + 8 <= o_.max_tensors; ++l) {
       if (chance(0.15)) s_.records.push_back(Record::make(Opcode::Fence));
-      switch (pick(0, 3)) {
+      switch (o_.spmm_only ? 2 : pick(0, 3)) {
         case 0: gemm(); break;
         case 1: gram(); break;
         case 2: spmm(); break;
@@ -90,7 +90,8 @@ class Generator {
   }
 
   // A dense operand of the given shape: an existing one, or a new input. SPMM's
-  // gathered operand is row-major (the executor's traffic model gathers rows).
+  // gathered operand is row-major (the executor's traffic model gathers rows),
+  // except in SPMM-only programs, which test the top's gather buffer.
   int dense(uint32_t rows, uint32_t cols, bool row_major = false) {
     std::vector<int> fit;
     for (const T& t : dense_)
@@ -211,13 +212,15 @@ class Generator {
   void spmm() {
     const auto m = static_cast<uint32_t>(any_rows()), k = static_cast<uint32_t>(chance(0.5) ? m : any_rows()),
                n = static_cast<uint32_t>(any_small());
-    const int sp = csr(m, k), x = dense(k, n, true);
+    const int sp = csr(m, k), x = dense(k, n, !o_.spmm_only);
     const bool with_c = chance(0.5);
     const int c = with_c ? dense(m, n) : 0;
     const int out = result(m, n);
     const bool csr_in_a = chance(0.7);
     const Bind cb = with_c ? Bind::Dram : Bind::None;
-    const uint64_t gather = static_cast<uint64_t>(stream::Use::Gather);
+    // A column-major dense operand is read as a stream (as SCORE marks CG's).
+    const bool x_cm = std::any_of(dense_.begin(), dense_.end(), [&](const T& t) { return t.id == x && t.col_major; });
+    const uint64_t gather = static_cast<uint64_t>(x_cm ? stream::Use::Stream : stream::Use::Gather);
     Record r = csr_in_a ? launch(Opcode::Spmm, out, sp, x, c, binds(Bind::Dram, Bind::Dram, Bind::Dram, cb), gather << 4)
                         : launch(Opcode::Spmm, out, x, sp, c, binds(Bind::Dram, Bind::Dram, Bind::Dram, cb), gather << 2);
     r.set_f32("alpha", coefficient());

@@ -23,6 +23,7 @@ struct RandomProgramOptions {
   int max_rows = 40;     // long dimension (rows of the streamed operands)
   int max_small = 20;    // short dimensions (block widths, GEMM inner sizes)
   int max_tensors = 60;  // tensor ids used: 1 .. max_tensors (id 0 means "absent")
+  bool spmm_only = false;  // every launch an SPMM (its dense operand row- or column-major)
 };
 
 struct RandomProgram {
