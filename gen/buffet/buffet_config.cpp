@@ -17,6 +17,7 @@ nlohmann::json BuffetConfig::to_json() const {
           {"index_width", index_width},
           {"update", update},
           {"scoreboard", scoreboard},
+          {"scoreboard_entries", scoreboard_entries},
           {"write_port", shared_write_port ? "shared" : "separate"},
           {"shrink_sync", shrink_sync},
           {"base_bound", base_bound},
@@ -44,6 +45,14 @@ BuffetConfig BuffetConfig::parse(ConfigReader& r) {
   c.update = r.boolean("update", c.update);
   c.scoreboard = r.boolean("scoreboard", c.update);
   if (c.scoreboard && !c.update) r.fail("scoreboard", "the RAW scoreboard needs the update path (update: true)");
+  c.scoreboard_entries = static_cast<int>(r.integer("scoreboard_entries", 0, 0, 256));
+  if (c.scoreboard_entries > 0 && !c.scoreboard)
+    r.fail("scoreboard_entries", "a scoreboard CAM needs the scoreboard (scoreboard: true)");
+  if (c.scoreboard_entries == 1)
+    r.fail("scoreboard_entries", "a scoreboard CAM has at least 2 entries (0 = one bit per slot)");
+  if (c.scoreboard_entries >= c.depth)
+    r.fail("scoreboard_entries", fmt::format("{} CAM entries for {} slots: use 0 (one bit per slot) instead",
+                                             c.scoreboard_entries, c.depth));
   c.shared_write_port = r.choice("write_port", "separate", {"separate", "shared"}) == "shared";
   if (c.shared_write_port && !c.update)
     r.fail("write_port", "a shared write port needs the update path (update: true)");

@@ -15,6 +15,9 @@ struct BuffetConfig {
   int index_width = 0;     // width of rd_req_idx/upd_idx; 0 = just enough for depth
   bool update = true;      // UPDATE path (upd_* ports)
   bool scoreboard = true;  // RAW scoreboard (rd_req_will_update port); needs update
+  // 0: one pending bit per slot; N >= 2: a CAM of N outstanding will_update slots
+  // (a will_update read waits while all N are in use).
+  int scoreboard_entries = 0;
   bool shared_write_port = false;  // fill and update arbitrate for one RAM write port
   bool shrink_sync = true;         // shrink waits until num <= occupancy
   bool base_bound = false;         // runtime region [cfg_base, cfg_bound) of the RAM

@@ -104,6 +104,43 @@ assign region_bad  = (bound_q <= {base}){past_ram};
                                                                                                  fmt::arg("past_ram", past_ram)));
 }
 
+// RAW scoreboard as a CAM of scoreboard_entries outstanding will_update slots:
+// control independent of DEPTH. A will_update read needs a free entry; a read
+// of a slot held in the CAM waits; an update or a new fill of the slot frees it.
+void scoreboard_cam(SvModule& m, const Shape& s) {
+  const int k = s.c.scoreboard_entries;
+  m.localparam("SB_ENTRIES", std::to_string(k), "scoreboard CAM entries (outstanding will_update reads)");
+  m.signal("sb_valid_q", k, "CAM entry holds a slot awaiting its update");
+  m.array("sb_slot_q", s.SW, k, "CAM entry: the slot awaiting its update");
+  m.signal("sb_rd_hit", k, "CAM entries matching the read slot");
+  m.signal("sb_upd_hit", k, "CAM entries matching the update slot");
+  m.signal("sb_fill_hit", k, "CAM entries matching the fill slot");
+  m.signal("sb_free_1h", k, "lowest free CAM entry, one-hot (0 when full)");
+  m.signal("sb_alloc", 1, "an accepted will_update read takes the free entry");
+  m.section("RAW scoreboard CAM: a will_update read takes a free entry; the update or a new fill of the slot frees it",
+            fmt::format(R"(
+always_comb begin
+  for (int e = 0; e < SB_ENTRIES; e++) begin
+    sb_rd_hit[e]   = sb_valid_q[e] && (sb_slot_q[e] == rd_slot);
+    sb_upd_hit[e]  = sb_valid_q[e] && (sb_slot_q[e] == upd_slot);
+    sb_fill_hit[e] = sb_valid_q[e] && (sb_slot_q[e] == fill_slot);
+  end
+end
+// The lowest clear bit of sb_valid_q: ~v & (v + 1).
+assign sb_free_1h = ~sb_valid_q & (sb_valid_q + {one});
+assign sb_alloc   = rd_take && rd_req_will_update;
+always_ff @(posedge clk) begin
+  if (!rst_n) sb_valid_q <= '0;
+  else sb_valid_q <= (sb_valid_q & ~({{SB_ENTRIES{{fill_fire}}}} & sb_fill_hit) & ~({{SB_ENTRIES{{upd_take}}}} & sb_upd_hit))
+                     | ({{SB_ENTRIES{{sb_alloc}}}} & sb_free_1h);
+end
+always_ff @(posedge clk) begin
+  for (int e = 0; e < SB_ENTRIES; e++)
+    if (sb_alloc && sb_free_1h[e]) sb_slot_q[e] <= rd_slot;
+end)",
+                        fmt::arg("one", sv_const(k, 1))));
+}
+
 }  // namespace
 
 void add_buffet(Design& design, const BuffetConfig& c) {
@@ -120,8 +157,11 @@ void add_buffet(Design& design, const BuffetConfig& c) {
              "head is seen from the next cycle. A read's data is captured when it is\n"
              "accepted, so a later shrink (and the fills it allows) never changes it.");
   m.record_config(c.to_json());
+  std::string sb_kind = !c.scoreboard ? "off"
+                        : c.scoreboard_entries > 0 ? fmt::format("on (CAM of {} slots)", c.scoreboard_entries)
+                                                   : "on (one bit per slot)";
   m.note(fmt::format("Options: update path {}, RAW scoreboard {}, {} write port, shrink sync {}, base/bound {}, {} RAM.",
-                     c.update ? "on" : "off (upd_* ports removed)", c.scoreboard ? "on" : "off",
+                     c.update ? "on" : "off (upd_* ports removed)", sb_kind,
                      c.shared_write_port ? "shared" : (c.update ? "separate" : "single"),
                      c.shrink_sync ? "on" : "off", c.base_bound ? "on" : "off",
                      sram ? "1-cycle-latency SRAM" : "flop-array"));
@@ -160,8 +200,11 @@ assign fill_fire  = fill_valid && fill_ready;
   m.signal("rd_slot", s.SW, "slot read");
   m.signal("rsp_room", 1, "response path can take one more read this cycle");
   m.signal("ram_rdata", s.W, "RAM read data");
+  const bool cam = c.scoreboard && c.scoreboard_entries > 0;
   std::string hazard;
-  if (c.scoreboard) {
+  if (cam) {
+    hazard = " && !(|sb_rd_hit) && (!rd_req_will_update || (|sb_free_1h))";
+  } else if (c.scoreboard) {
     m.signal("pending_q", c.depth, "RAW scoreboard: slot read with will_update, update not yet landed");
     hazard = " && !pending_q[rd_slot]";
   }
@@ -233,7 +276,8 @@ assign rd_rsp_data  = rsp_q0;)");
     m.signal("upd_sum", s.XW, "head + index before wrap");
     m.signal("upd_slot", s.SW, "slot written");
     std::string legal = s.less("upd_idx", s.IW, "occ_q", s.CW);
-    if (c.scoreboard) legal += " && pending_q[upd_slot]";
+    if (cam) legal += " && (|sb_upd_hit)";
+    else if (c.scoreboard) legal += " && pending_q[upd_slot]";
     std::string ready = c.shared_write_port ? "!(fill_valid && fill_space" + ok + " && prefer_fill_q)" : "1'b1";
     m.section("Update: in-place write of an element in the window", fmt::format(R"(
 assign upd_ready = {ready};
@@ -254,7 +298,9 @@ end)");
     }
   }
 
-  if (c.scoreboard) {
+  if (cam) {
+    scoreboard_cam(m, s);
+  } else if (c.scoreboard) {
     m.section("RAW scoreboard: set by a will_update read, cleared by the update or a new fill", R"(
 always_ff @(posedge clk) begin
   if (!rst_n) pending_q <= '0;

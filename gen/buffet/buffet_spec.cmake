@@ -1,7 +1,8 @@
 # cello_buffet_spec(<prefix> "<name> <depth> <width> <idx> <update> <scoreboard> <write_port> <shrink_sync> <base_bound> <ram>")
-# Parses one compact buffet description (idx 0 = derived index width; flags 0/1)
-# into <prefix>_NAME, _DEPTH, _WIDTH, _IDX, _UPDATE, _SCOREBOARD, _PORT, _SYNC,
-# _BB, _RAM and the one-buffet hardware config <prefix>_JSON.
+# Parses one compact buffet description (idx 0 = derived index width; flags 0/1;
+# scoreboard 0, 1 (one bit per slot) or camN (a CAM of N entries)) into
+# <prefix>_NAME, _DEPTH, _WIDTH, _IDX, _UPDATE, _SCOREBOARD (0/1), _SB_ENTRIES,
+# _PORT, _SYNC, _BB, _RAM and the one-buffet hardware config <prefix>_JSON.
 function(cello_buffet_spec prefix entry)
   string(REGEX REPLACE " +" ";" f "${entry}")
   set(keys NAME DEPTH WIDTH IDX UPDATE SCOREBOARD PORT SYNC BB RAM)
@@ -11,6 +12,13 @@ function(cello_buffet_spec prefix entry)
     set(${key} ${value})
     set(${prefix}_${key} ${value} PARENT_SCOPE)
   endforeach()
+  set(SB_ENTRIES 0)
+  if(SCOREBOARD MATCHES "^cam([0-9]+)$")
+    set(SB_ENTRIES ${CMAKE_MATCH_1})
+    set(SCOREBOARD 1)
+    set(${prefix}_SCOREBOARD 1 PARENT_SCOPE)
+  endif()
+  set(${prefix}_SB_ENTRIES ${SB_ENTRIES} PARENT_SCOPE)
   set(json "{\"name\": \"${NAME}\", \"buffets\": [{\"name\": \"${NAME}\", \"depth\": ${DEPTH}, \"data_width\": ${WIDTH}")
   if(NOT IDX EQUAL 0)
     string(APPEND json ", \"index_width\": ${IDX}")
@@ -24,6 +32,9 @@ function(cello_buffet_spec prefix entry)
       string(APPEND json ", \"${key}\": false")
     endif()
   endforeach()
+  if(SB_ENTRIES GREATER 0)
+    string(APPEND json ", \"scoreboard_entries\": ${SB_ENTRIES}")
+  endif()
   string(APPEND json ", \"write_port\": \"${PORT}\", \"ram\": \"${RAM}\"}]}")
   set(${prefix}_JSON "${json}" PARENT_SCOPE)
 endfunction()

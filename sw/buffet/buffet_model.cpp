@@ -10,6 +10,7 @@ const char* to_string(Wait w) {
     case Wait::NotFilled: return "index not filled";
     case Wait::AwaitingUpdate: return "slot awaiting an update";
     case Wait::NotAwaiting: return "slot not awaiting an update";
+    case Wait::ScoreboardFull: return "every scoreboard entry in use";
     case Wait::Occupancy: return "shrink exceeds occupancy";
     case Wait::Full: return "buffet full";
     case Wait::Never: return "beyond the buffet size";
@@ -17,8 +18,8 @@ const char* to_string(Wait w) {
   return "?";
 }
 
-BuffetModel::BuffetModel(unsigned size, bool scoreboard)
-    : size_(size), scoreboard_(scoreboard), credits_pending_(size), credits_offered_(size),
+BuffetModel::BuffetModel(unsigned size, bool scoreboard, unsigned scoreboard_entries)
+    : size_(size), scoreboard_(scoreboard), scoreboard_entries_(scoreboard_entries), credits_pending_(size), credits_offered_(size),
       data_(size, 0), up_to_date_(size, true) {
   if (size == 0) throw std::invalid_argument("buffet size must be positive");
 }
@@ -29,21 +30,27 @@ void BuffetModel::fill(uint64_t data) {
   if (check_fill() != Wait::Ready) throw std::logic_error("fill into a full buffet");
   unsigned s = slot(occupancy_);
   data_[s] = data;
+  if (!up_to_date_[s]) --awaiting_;  // a slot shrunk away while awaiting its update
   up_to_date_[s] = true;
   ++occupancy_;
 }
 
-Wait BuffetModel::check_read(uint64_t index) const {
+Wait BuffetModel::check_read(uint64_t index, bool will_update) const {
   if (index >= size_) return Wait::Never;
   if (index >= occupancy_) return Wait::NotFilled;
   if (scoreboard_ && !up_to_date_[slot(index)]) return Wait::AwaitingUpdate;
+  if (scoreboard_ && will_update && scoreboard_entries_ > 0 && awaiting_ >= scoreboard_entries_)
+    return Wait::ScoreboardFull;
   return Wait::Ready;
 }
 
 uint64_t BuffetModel::read(uint64_t index, bool will_update) {
-  if (check_read(index) != Wait::Ready) throw std::logic_error("read not ready");
+  if (check_read(index, will_update) != Wait::Ready) throw std::logic_error("read not ready");
   unsigned s = slot(index);
-  if (scoreboard_ && will_update) up_to_date_[s] = false;
+  if (scoreboard_ && will_update) {
+    up_to_date_[s] = false;
+    ++awaiting_;
+  }
   return data_[s];
 }
 
@@ -62,6 +69,7 @@ void BuffetModel::update(uint64_t index, uint64_t data) {
   if (check_update(index) != Wait::Ready) throw std::logic_error("illegal update");
   unsigned s = slot(index);
   data_[s] = data;
+  if (!up_to_date_[s]) --awaiting_;
   up_to_date_[s] = true;
 }
 

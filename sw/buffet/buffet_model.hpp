@@ -19,6 +19,7 @@ enum class Wait {
   NotFilled,       // read/update index >= occupancy (wait for fills)
   AwaitingUpdate,  // read of a slot marked by a will_update read
   NotAwaiting,     // update of a slot no read marked (illegal with the scoreboard)
+  ScoreboardFull,  // will_update read while every scoreboard CAM entry is in use
   Occupancy,       // shrink larger than occupancy
   Full,            // fill with no free slot
   Never,           // can never become legal (index or count beyond the size)
@@ -28,8 +29,10 @@ const char* to_string(Wait w);
 
 class BuffetModel {
  public:
-  // size: slots in the buffet's region; scoreboard: RAW tracking of will_update.
-  BuffetModel(unsigned size, bool scoreboard);
+  // size: slots in the buffet's region; scoreboard: RAW tracking of will_update;
+  // scoreboard_entries: 0 tracks every slot, N > 0 at most N slots awaiting an
+  // update at once (the scoreboard CAM), a further will_update read waits.
+  BuffetModel(unsigned size, bool scoreboard, unsigned scoreboard_entries = 0);
 
   unsigned size() const { return size_; }
   unsigned occupancy() const { return occupancy_; }
@@ -39,7 +42,7 @@ class BuffetModel {
   Wait check_fill() const;
   void fill(uint64_t data);
 
-  Wait check_read(uint64_t index) const;
+  Wait check_read(uint64_t index, bool will_update = false) const;
   uint64_t read(uint64_t index, bool will_update);
 
   Wait check_update(uint64_t index) const;
@@ -55,12 +58,16 @@ class BuffetModel {
 
   // Slot awaiting an update (scoreboard) at a given window index.
   bool awaiting_update(uint64_t index) const;
+  // Slots awaiting an update (what the scoreboard CAM holds).
+  unsigned awaiting_count() const { return awaiting_; }
 
  private:
   unsigned slot(uint64_t index) const { return static_cast<unsigned>((head_ + index) % size_); }
 
   unsigned size_;
   bool scoreboard_;
+  unsigned scoreboard_entries_;
+  unsigned awaiting_ = 0;
   unsigned head_ = 0, occupancy_ = 0, credits_pending_;
   uint64_t credits_offered_;
   std::vector<uint64_t> data_;

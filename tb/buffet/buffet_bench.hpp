@@ -31,6 +31,7 @@ namespace cello::tb {
 struct BuffetFeatures {
   unsigned depth, width, index_width;
   bool update, scoreboard, shared_write, shrink_sync, base_bound, sram;
+  unsigned sb_entries = 0;  // scoreboard CAM entries (0: one bit per slot)
 };
 
 // Probability per cycle that each agent offers (valid) or accepts (ready).
@@ -52,7 +53,7 @@ class BuffetBench {
   BuffetBench(uint64_t seed, unsigned base = 0, unsigned bound = F.depth)
       : rng_(seed), base_(F.base_bound ? base : 0), size_((F.base_bound ? bound : F.depth) - base_),
         // an empty region is only constructed to test status_err
-        model_(std::max(size_, 1u), F.scoreboard), bound_(F.base_bound ? bound : F.depth) {
+        model_(std::max(size_, 1u), F.scoreboard, F.sb_entries), bound_(F.base_bound ? bound : F.depth) {
     credit_offer_ = size_;
     auto& d = sim_.dut();
     if constexpr (F.base_bound) {
@@ -252,7 +253,7 @@ class BuffetBench {
     bool exp_fill_ready = fill_space && !(F.shared_write && upd_valid && !prefer_fill_);
     expect_eq("fill_ready", d.fill_ready, exp_fill_ready);
     if (rd_.valid) {
-      auto w = model_.check_read(ops_[rd_.op].idx);
+      auto w = model_.check_read(ops_[rd_.op].idx, ops_[rd_.op].will_update);
       expect_eq("rd_req_ready", d.rd_req_ready, w == buffet::Wait::Never || (w == buffet::Wait::Ready && room));
     }
     if constexpr (F.update) {
@@ -287,8 +288,8 @@ class BuffetBench {
     read_last_cycle_ = 0;
     if (rd_.valid && d.rd_req_ready) {
       const auto& op = ops_[rd_.op];
-      if (model_.check_read(op.idx) != buffet::Wait::Ready)
-        fail(fmt::format("read of index {} accepted while {}", op.idx, to_string(model_.check_read(op.idx))));
+      auto w = model_.check_read(op.idx, op.will_update);
+      if (w != buffet::Wait::Ready) fail(fmt::format("read of index {} accepted while {}", op.idx, to_string(w)));
       responses_.expect(model_.read(op.idx, op.will_update));
       accepted_[rd_.op] = true;
       rd_.valid = false;

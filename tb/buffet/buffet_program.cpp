@@ -6,8 +6,9 @@
 namespace cello::tb {
 
 BuffetProgram::BuffetProgram(unsigned size, unsigned data_width, bool has_update, bool scoreboard, bool shrink_sync,
-                             Rng& rng)
-    : size_(size), width_(data_width), has_update_(has_update), scoreboard_(scoreboard), shrink_sync_(shrink_sync), rng_(rng) {}
+                             Rng& rng, unsigned max_awaiting)
+    : size_(size), width_(data_width), has_update_(has_update), scoreboard_(scoreboard), shrink_sync_(shrink_sync),
+      rng_(rng), max_awaiting_(max_awaiting) {}
 
 int64_t BuffetProgram::push(BuffetOp op) {
   ops_.push_back(op);
@@ -18,6 +19,11 @@ void BuffetProgram::read(uint32_t idx, bool will_update) {
   if (idx >= size_) throw std::logic_error("program read beyond the buffet size");
   will_update = will_update && has_update_;
   uint64_t elem = head_ + idx;
+  if (will_update && max_awaiting_ > 0 && awaiting_.size() >= max_awaiting_ && !awaiting_.count(elem)) {
+    auto oldest = std::min_element(awaiting_.begin(), awaiting_.end(),
+                                   [](const auto& a, const auto& b) { return a.second < b.second; });
+    update(static_cast<uint32_t>(oldest->first - head_));
+  }
   BuffetOp op{BuffetOp::Read};
   op.idx = idx;
   op.will_update = will_update;

@@ -32,7 +32,11 @@ class BuffetProgram {
  public:
   // size: elements in the buffet region; data_width: bits of update data;
   // has_update false turns every will_update read into a plain read.
-  BuffetProgram(unsigned size, unsigned data_width, bool has_update, bool scoreboard, bool shrink_sync, Rng& rng);
+  // max_awaiting > 0 (a scoreboard CAM of that many entries): before a
+  // will_update read that would exceed it, the oldest awaiting element is
+  // updated, so the program never needs more entries than the buffet has.
+  BuffetProgram(unsigned size, unsigned data_width, bool has_update, bool scoreboard, bool shrink_sync, Rng& rng,
+                unsigned max_awaiting = 0);
 
   void read(uint32_t idx, bool will_update = false);
   void update(uint32_t idx);  // idx must be awaiting an update (read with will_update)
@@ -56,6 +60,7 @@ class BuffetProgram {
   unsigned size_, width_;
   bool has_update_, scoreboard_, shrink_sync_;
   Rng& rng_;
+  unsigned max_awaiting_;
   std::vector<BuffetOp> ops_;
   uint64_t head_ = 0;  // absolute element number at index 0
   uint32_t known_filled_ = 0;

@@ -15,7 +15,8 @@ namespace {
 
 constexpr BuffetFeatures kFeatures{BUFFET_DEPTH,         BUFFET_WIDTH,       BUFFET_INDEX_WIDTH,
                                    BUFFET_UPDATE != 0,   BUFFET_SCOREBOARD != 0, BUFFET_SHARED != 0,
-                                   BUFFET_SHRINK_SYNC != 0, BUFFET_BASE_BOUND != 0, BUFFET_SRAM != 0};
+                                   BUFFET_SHRINK_SYNC != 0, BUFFET_BASE_BOUND != 0, BUFFET_SRAM != 0,
+                                   BUFFET_SB_ENTRIES};
 using Bench = BuffetBench<Vbuffet, kFeatures>;
 
 // Runtime region used when the buffet has base/bound: a strict sub-range when the
@@ -38,7 +39,8 @@ void run_mix(BuffetMix mix, uint64_t seed) {
   try {
     for (size_t s = 0; s < segments; ++s) {
       BuffetProgram prog(bench.size(), kFeatures.width, kFeatures.update, kFeatures.scoreboard,
-                         kFeatures.shrink_sync, rng);
+                         kFeatures.shrink_sync, rng,
+                         kFeatures.sb_entries);
       append_mix(prog, mix, total / segments, rng);
       BuffetRates rates;
       if (s % 3 != 0) {  // two segments in three stall every port at random rates
@@ -65,7 +67,7 @@ void run_mix(BuffetMix mix, uint64_t seed) {
 // operations to show that they left the buffet intact.
 void still_works(Bench& bench) {
   BuffetProgram prog(bench.size(), kFeatures.width, kFeatures.update, kFeatures.scoreboard, kFeatures.shrink_sync,
-                     bench.rng());
+                     bench.rng(), kFeatures.sb_entries);
   append_mix(prog, BuffetMix::Random, 3000, bench.rng());
   bench.run(prog.take(), BuffetRates{0.7, 0.8, 0.8, 0.8, 0.7, 0.6});
 }
@@ -125,7 +127,7 @@ TEST_CASE("base/bound: the RAM outside the region is never written", "[buffet]")
     for (auto mix : {BuffetMix::Streaming, BuffetMix::SlidingWindow, BuffetMix::UpdateRaw, BuffetMix::FullEmpty,
                      BuffetMix::Random}) {
       BuffetProgram prog(bench.size(), kFeatures.width, kFeatures.update, kFeatures.scoreboard, kFeatures.shrink_sync,
-                         bench.rng());
+                         bench.rng(), kFeatures.sb_entries);
       append_mix(prog, mix, 2000, bench.rng());
       bench.run(prog.take(), BuffetRates{0.7, 0.8, 0.8, 0.8, 0.7, 0.6});
     }
