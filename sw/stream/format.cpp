@@ -88,6 +88,19 @@ constexpr const char* kRoles[] = {"out", "a", "b", "c"};
 
 bool printable_text(char c) { return c > 0x20 && c < 0x7f && c != '"' && c != '\\'; }
 
+// Cuts a '#' comment off an assembler line; a '#' inside a quoted text (a NAME
+// may contain one) is part of the text.
+void strip_comment(std::string& line) {
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '"') quoted = !quoted;
+    if (line[i] == '#' && !quoted) {
+      line.resize(i);
+      return;
+    }
+  }
+}
+
 std::string f32_text(uint32_t bits) {
   const float f = std::bit_cast<float>(bits);
   if (std::isnan(f)) return fmt::format("0x{:08x}", bits);
@@ -490,7 +503,7 @@ Stream assemble(const std::string& text, const std::string& file) {
   std::string line;
   while (std::getline(in, line)) {
     ++a.line;
-    if (const size_t hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    strip_comment(line);
     auto tok = tokens(line);
     if (tok.empty()) continue;
     size_t at = 0;

@@ -91,6 +91,26 @@ TEST_CASE("every field value prints and parses back, including edge values", "[s
   CHECK(stream::disassemble(s).find("alpha=-0 ") != std::string::npos);
 }
 
+// Found by the decoder fuzzer: a NAME text may hold '#', which the assembler
+// took for the start of a comment. A comment after the record still works.
+TEST_CASE("a name containing '#' survives disassembly and assembly", "[stream]") {
+  stream::Stream s;
+  s.header.memory_bytes = 1u << 20;
+  stream::Record nm = stream::Record::make(Opcode::Name);
+  nm.set_field("id", 7);
+  const std::string text = "5#type#";
+  for (size_t i = 0; i < text.size(); ++i) nm.bytes[4 + i] = static_cast<uint8_t>(text[i]);
+  s.records.push_back(nm);
+  s.records.push_back(stream::Record::make(Opcode::End));
+  const auto bin = stream::encode(s);
+  const std::string dis = stream::disassemble(s);
+  REQUIRE(dis.find("text=\"5#type#\"") != std::string::npos);
+  CHECK(stream::encode(stream::assemble(dis, "s.txt")) == bin);
+  std::string commented = dis;
+  commented.insert(commented.find("text=\"5#type#\"") + 14, "  # a comment with \"quotes\"");
+  CHECK(stream::encode(stream::assemble(commented, "s.txt")) == bin);
+}
+
 TEST_CASE("the decoder refuses every malformed header with one line", "[stream]") {
   const stream::Stream s = compiled("cg", 1);
   const std::vector<uint8_t> good = stream::encode(s);
