@@ -170,8 +170,7 @@ class Encoder {
       Record n = Record::make(Opcode::Name);
       n.set_field("part", part);
       n.set_field("id", t);
-      const std::string piece = x.name.substr(at, 28);
-      for (size_t k = 0; k < piece.size(); ++k) n.bytes[4 + k] = static_cast<uint8_t>(piece[k]);
+      n.set_text(x.name.substr(at, 28));
       c_.stream.records.push_back(n);
     }
   }

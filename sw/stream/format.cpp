@@ -268,6 +268,12 @@ std::string Record::text() const {
   return s;
 }
 
+void Record::set_text(const std::string& t) {
+  const FieldSpec& f = field_spec(Opcode::Name, "text");
+  if (t.size() > f.bytes) throw std::logic_error("NAME text longer than its field");
+  for (size_t i = 0; i < f.bytes; ++i) bytes[f.offset + i] = i < t.size() ? static_cast<uint8_t>(t[i]) : 0;
+}
+
 Record Record::make(Opcode op) {
   Record r;
   r.bytes[0] = static_cast<uint8_t>(op);
@@ -457,7 +463,7 @@ struct Asm {
         if (t.size() > f.bytes) fail(fmt::format("{}: {} characters, at most {} fit", key, t.size(), f.bytes));
         for (char c : t)
           if (!printable_text(c)) fail(key + ": only printable characters without spaces, quotes or backslashes");
-        for (size_t i = 0; i < t.size(); ++i) r.bytes[f.offset + i] = static_cast<uint8_t>(t[i]);
+        r.set_text(t);
         return;
       }
       case FieldKind::Binds:

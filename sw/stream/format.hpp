@@ -112,6 +112,8 @@ struct Record {
   float f32(const char* name) const;
   void set_f32(const char* name, float v);
   std::string text() const;  // NAME's text part
+  // Writes NAME's text part (at most 28 characters; throws std::logic_error beyond).
+  void set_text(const std::string& t);
 
   static Record make(Opcode op);
 };

@@ -80,8 +80,7 @@ TEST_CASE("every field value prints and parses back, including edge values", "[s
   s.records.push_back(g);
   stream::Record nm = stream::Record::make(Opcode::Name);
   nm.set_field("id", 3);
-  const std::string text = "R.10_x-y";
-  for (size_t i = 0; i < text.size(); ++i) nm.bytes[4 + i] = static_cast<uint8_t>(text[i]);
+  nm.set_text("R.10_x-y");
   s.records.push_back(nm);
   s.records.push_back(stream::Record::make(Opcode::End));
   const auto bin = stream::encode(s);
@@ -98,8 +97,7 @@ TEST_CASE("a name containing '#' survives disassembly and assembly", "[stream]")
   s.header.memory_bytes = 1u << 20;
   stream::Record nm = stream::Record::make(Opcode::Name);
   nm.set_field("id", 7);
-  const std::string text = "5#type#";
-  for (size_t i = 0; i < text.size(); ++i) nm.bytes[4 + i] = static_cast<uint8_t>(text[i]);
+  nm.set_text("5#type#");
   s.records.push_back(nm);
   s.records.push_back(stream::Record::make(Opcode::End));
   const auto bin = stream::encode(s);
