@@ -58,8 +58,6 @@ class BuffetModel {
 
   // Slot awaiting an update (scoreboard) at a given window index.
   bool awaiting_update(uint64_t index) const;
-  // Slots awaiting an update (what the scoreboard CAM holds).
-  unsigned awaiting_count() const { return awaiting_; }
 
  private:
   unsigned slot(uint64_t index) const { return static_cast<unsigned>((head_ + index) % size_); }

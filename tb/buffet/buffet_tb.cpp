@@ -24,6 +24,13 @@ using Bench = BuffetBench<Vbuffet, kFeatures>;
 constexpr unsigned kBase = BUFFET_BASE_BOUND ? 1 : 0;
 constexpr unsigned kBound = BUFFET_BASE_BOUND && BUFFET_DEPTH >= 4 ? BUFFET_DEPTH - 1 : BUFFET_DEPTH;
 
+// A program for this configuration's features (a CAM config caps the
+// outstanding will_update reads at its entries).
+BuffetProgram program(unsigned size, Rng& rng) {
+  return BuffetProgram(size, kFeatures.width, kFeatures.update, kFeatures.scoreboard, kFeatures.shrink_sync, rng,
+                       kFeatures.sb_entries);
+}
+
 size_t ops_per_mix() {
   const char* s = std::getenv("CELLO_BUFFET_OPS");
   return s ? std::strtoull(s, nullptr, 0) : 50000;
@@ -38,9 +45,7 @@ void run_mix(BuffetMix mix, uint64_t seed) {
   BuffetRunStats sum;
   try {
     for (size_t s = 0; s < segments; ++s) {
-      BuffetProgram prog(bench.size(), kFeatures.width, kFeatures.update, kFeatures.scoreboard,
-                         kFeatures.shrink_sync, rng,
-                         kFeatures.sb_entries);
+      BuffetProgram prog = program(bench.size(), rng);
       append_mix(prog, mix, total / segments, rng);
       BuffetRates rates;
       if (s % 3 != 0) {  // two segments in three stall every port at random rates
@@ -66,8 +71,7 @@ void run_mix(BuffetMix mix, uint64_t seed) {
 // Runs a short stalled random mix and fails on any mismatch: used after illegal
 // operations to show that they left the buffet intact.
 void still_works(Bench& bench) {
-  BuffetProgram prog(bench.size(), kFeatures.width, kFeatures.update, kFeatures.scoreboard, kFeatures.shrink_sync,
-                     bench.rng(), kFeatures.sb_entries);
+  BuffetProgram prog = program(bench.size(), bench.rng());
   append_mix(prog, BuffetMix::Random, 3000, bench.rng());
   bench.run(prog.take(), BuffetRates{0.7, 0.8, 0.8, 0.8, 0.7, 0.6});
 }
@@ -126,8 +130,7 @@ TEST_CASE("base/bound: the RAM outside the region is never written", "[buffet]")
   try {
     for (auto mix : {BuffetMix::Streaming, BuffetMix::SlidingWindow, BuffetMix::UpdateRaw, BuffetMix::FullEmpty,
                      BuffetMix::Random}) {
-      BuffetProgram prog(bench.size(), kFeatures.width, kFeatures.update, kFeatures.scoreboard, kFeatures.shrink_sync,
-                         bench.rng(), kFeatures.sb_entries);
+      BuffetProgram prog = program(bench.size(), bench.rng());
       append_mix(prog, mix, 2000, bench.rng());
       bench.run(prog.take(), BuffetRates{0.7, 0.8, 0.8, 0.8, 0.7, 0.6});
     }
