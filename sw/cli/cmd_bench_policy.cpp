@@ -1,6 +1,6 @@
 // `cello bench policy`: CHORD's replacement policy against the offline
 // reference OPT (Belady MIN with bypass) on the generated problem family, and
-// the orderings issue 12 targets on the family and on the --paper set:
+// the policy targets of docs/chord.md on the family and on the --paper set:
 // CELLO <= PRELUDE-only, <= Flex+LRU, <= Flex+BRRIP; geomean CELLO / OPT <= 1.25.
 #include <fmt/core.h>
 

@@ -19,6 +19,7 @@
 #include "harness/sim.hpp"
 #include "harness/stream.hpp"
 #include "common/error.hpp"
+#include "common/skip_test.hpp"
 #include "mac/pipeline_buffer_model.hpp"
 
 using namespace cello;
@@ -244,8 +245,7 @@ TEST_CASE("delayed hold: a paused delayed consumer holds DEPTH_TILES tiles, then
 
 TEST_CASE("unstalled streaming moves one element per cycle", "[pipeline_buffer]") {
   if (PB_TILE < 8) {
-    SUCCEED("tiles shorter than the shrink/credit round trip are not expected to stream at full rate");
-    return;
+    cello::skip_test("tiles shorter than the shrink/credit round trip are not expected to stream at full rate");
   }
   PbBench b(3);
   run_checked(b, [&] {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/run_process.hpp"
+#include "common/skip_test.hpp"
 #include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
@@ -25,20 +26,16 @@ fs::path data_dir() {
   return env && *env ? fs::path(env) : fs::path(CELLO_SHARED_DATA);
 }
 
-void skip(const std::string& why) {
-  std::printf("SKIPPED: %s\n", why.c_str());
-  std::fflush(stdout);
-  std::exit(77);
-}
+using cello::skip_test;
 
 void need_tools() {
-  if (!cello::program_available("yosys")) skip("yosys is not installed (scripts/setup.sh installs it)");
-  if (!cello::program_available("sta")) skip("OpenSTA (sta) is not installed (scripts/setup.sh installs opensta)");
+  if (!cello::program_available("yosys")) skip_test("yosys is not installed (scripts/setup.sh installs it)");
+  if (!cello::program_available("sta")) skip_test("OpenSTA (sta) is not installed (scripts/setup.sh installs opensta)");
 }
 
 void need_liberty() {
   need_tools();
-  if (!fs::exists(data_dir() / "liberty")) skip((data_dir() / "liberty").string() + " is absent (set CELLO_DATA)");
+  if (!fs::exists(data_dir() / "liberty")) skip_test((data_dir() / "liberty").string() + " is absent (set CELLO_DATA)");
 }
 
 std::string slurp(const fs::path& p) {

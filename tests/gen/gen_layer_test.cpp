@@ -2,6 +2,7 @@
 // design writing (files.f, manifest, config hash).
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -94,5 +95,36 @@ TEST_CASE("write_design lays out files, filelist and manifest") {
   CHECK(config_hash(cfg) != config_hash({{"name", "u"}}));
   CHECK(rtl_primitive("ram_sram").find("module ram_sram") != std::string::npos);
   CHECK_THROWS_AS(rtl_primitive("nope"), cello::Error);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("write_design leaves unchanged files untouched and rewrites changed ones") {
+  // Regenerating an unchanged design must not make downstream Verilator builds
+  // stale: a file whose text is the same keeps its modification time.
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "cello_gen_layer_unchanged_test";
+  fs::remove_all(dir);
+  Design d;
+  d.modules.emplace_back("top_a", "Top.");
+  d.blocks.push_back({{"kind", "test"}, {"module", "top_a"}});
+  const nlohmann::json cfg = {{"name", "t"}};
+  write_design(d, cfg, dir);
+  const auto old_time = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  for (const char* f : {"top_a.sv", "files.f", "manifest.json"}) fs::last_write_time(dir / f, old_time);
+
+  write_design(d, cfg, dir);
+  for (const char* f : {"top_a.sv", "files.f", "manifest.json"}) {
+    INFO(f);
+    CHECK(fs::last_write_time(dir / f) == old_time);
+  }
+
+  d.modules.front().note("a change");
+  write_design(d, cfg, dir);
+  CHECK(fs::last_write_time(dir / "top_a.sv") != old_time);
+  CHECK(fs::last_write_time(dir / "files.f") == old_time);
+  std::ifstream in(dir / "top_a.sv");
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str().find("a change") != std::string::npos);
   fs::remove_all(dir);
 }

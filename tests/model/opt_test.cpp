@@ -1,7 +1,7 @@
 // OPT (Belady MIN with bypass, traffic/opt.hpp) against a brute-force optimum
 // that tries every keep / bypass / victim choice on tiny traces, against simple
 // online policies on random small traces, and the policy family's smallest
-// problems with the orderings issue 12 targets.
+// problems with the orderings docs/chord.md targets.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

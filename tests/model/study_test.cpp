@@ -6,6 +6,7 @@
 
 #include "bound/from_ir.hpp"
 #include "common/error.hpp"
+#include "common/skip_test.hpp"
 #include "traffic/options.hpp"
 #include "traffic/report.hpp"
 #include "workloads/workloads.hpp"
@@ -154,8 +155,7 @@ TEST_CASE("proxy matrices have exactly the published rows and nonzeros, mesh-lik
 TEST_CASE("real data sets load with the expected shapes (skipped without ../shared/data)", "[datasets]") {
   const std::string d = data_dir();
   if (d.empty()) {
-    WARN("SKIP: " << CELLO_SHARED_DATA << " not found; real-matrix checks not run");
-    return;
+    cello::skip_test(std::string(CELLO_SHARED_DATA) + " not found; real-matrix checks not run");
   }
   auto fv1 = load_matrix_market(d + "/suitesparse/fv1.mtx");
   CHECK(fv1.pattern->rows == 9604);
@@ -173,8 +173,7 @@ TEST_CASE("real data sets load with the expected shapes (skipped without ../shar
 TEST_CASE("paper study on real fv1: CELLO beats every baseline (skipped without data)", "[datasets]") {
   const std::string d = data_dir();
   if (d.empty()) {
-    WARN("SKIP: " << CELLO_SHARED_DATA << " not found");
-    return;
+    cello::skip_test(std::string(CELLO_SHARED_DATA) + " not found; the fv1 study is not run");
   }
   Problem p;
   p.workload = "cg";

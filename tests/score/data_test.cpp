@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <random>
 
+#include "common/skip_test.hpp"
 #include "golden/fp32_dag.hpp"
 #include "golden/solvers.hpp"
 #include "mtx/matrix_market.hpp"
@@ -19,9 +20,7 @@ namespace {
 std::string data_file(const std::string& rel) {
   std::string path = std::string(CELLO_SHARED_DATA) + "/" + rel;
   if (!std::filesystem::exists(path)) {
-    std::printf("SKIPPED: %s not found (the shared data folder is not present)\n", path.c_str());
-    std::fflush(stdout);
-    std::exit(77);
+    skip_test(path + " not found (the shared data folder is not present)");
   }
   return path;
 }
