@@ -11,12 +11,6 @@ std::string logic_type(int width) {
   return width == 1 ? std::string("logic") : fmt::format("logic [{}:0]", width - 1);
 }
 
-int bits_for(long long max_value) {
-  int bits = 1;
-  while (bits < 63 && (1LL << bits) <= max_value) ++bits;
-  return bits;
-}
-
 std::string sv_const(int width, long long value) { return fmt::format("{}'d{}", width, value); }
 
 Instance& Instance::param(const std::string& name, const std::string& value) {

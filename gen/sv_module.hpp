@@ -9,12 +9,14 @@
 #include <utility>
 #include <vector>
 
+#include "common/bits.hpp"
+
 namespace cello::gen {
 
 // "logic" for width 1, "logic [W-1:0]" otherwise.
 std::string logic_type(int width);
 // Number of bits needed to hold values 0..max_value (at least 1).
-int bits_for(long long max_value);
+using cello::bits_for;
 // A sized SystemVerilog literal, e.g. sv_const(8, 5) == "8'd5".
 std::string sv_const(int width, long long value);
 

@@ -1,3 +1,4 @@
+#include "common/bits.hpp"
 #include "chord/chord_model.hpp"
 
 #include <fmt/format.h>
@@ -9,11 +10,7 @@ namespace cello::chord {
 
 namespace {
 uint64_t mask(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
-unsigned bits_for(uint64_t max_value) {
-  unsigned b = 1;
-  while (b < 63 && (1ull << b) <= max_value) ++b;
-  return b;
-}
+unsigned bits_for(uint64_t max_value) { return static_cast<unsigned>(cello::bits_for(static_cast<long long>(max_value))); }
 }  // namespace
 
 void Geometry::validate() const {

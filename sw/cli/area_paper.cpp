@@ -1,6 +1,7 @@
 // The papers' area claims beside this project's sky130 numbers. Absolute areas
 // differ (the papers used a 16 nm library and CACTI; this is sky130 130 nm and
 // the OpenRAM-fitted SRAM model), so the table compares ratios.
+#include "common/bits.hpp"
 #include "cli/area_paper.hpp"
 
 #include <fmt/format.h>
@@ -16,12 +17,6 @@ namespace cello::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-int bits_for(uint64_t v) {
-  int b = 0;
-  while ((1ull << b) < v) ++b;
-  return b;
-}
 
 struct Row {
   std::string claim, paper, ours, note;
@@ -76,7 +71,7 @@ nlohmann::json run_paper_table(const AreaOptions& o, const PaperOptions& p, cons
   const auto data4m = area::sram_estimate(four_mb_words, 32, 1, 1);
   // 8-way, 16 B lines, byte addresses of the same global space CHORD addresses (addr_width words).
   const uint64_t lines = (4ull << 20) / 16, sets = lines / 8;
-  const int tag_bits = ch.addr_width + 2 - bits_for(sets) - 4;
+  const int tag_bits = ch.addr_width + 2 - cello::ceil_log2(sets) - 4;
   const int set_bits = 8 * (tag_bits + 2) + 7;  // per way tag + valid + dirty; tree-PLRU 7 bits per set
   const auto tags4m = area::sram_estimate(sets, set_bits, 1, 1);
 

@@ -14,6 +14,7 @@
 #include <regex>
 #include <sstream>
 
+#include "common/bits.hpp"
 #include "chord/chord_gen.hpp"
 #include "chord/chord_sim.hpp"
 #include "cli/commands.hpp"
@@ -63,12 +64,6 @@ SynthCount yosys_count(const std::string& yosys, const std::vector<fs::path>& fi
   return c;
 }
 
-int log2_exact(uint64_t v) {
-  int b = 0;
-  while ((1ull << b) < v) ++b;
-  return b;
-}
-
 void add_bench_chord(CLI::App& bench) {
   auto* cmd = bench.add_subcommand("chord", "CHORD: control + table size, table bits vs cache tags, hit throughput");
   auto entries = std::make_shared<int>(64);
@@ -107,8 +102,8 @@ void add_bench_chord(CLI::App& bench) {
     // ---- 1. table bits against cache tags
     const uint64_t entry_bits = c.entry_bits(), table_bits = entry_bits * uint64_t(c.entries);
     const uint64_t line_bytes = 16, ways = 8, lines = bytes / line_bytes, sets = lines / ways;
-    const int byte_addr_bits = c.addr_width + log2_exact(uint64_t(*word) / 8);
-    const int tag_bits = byte_addr_bits - log2_exact(sets) - log2_exact(line_bytes);
+    const int byte_addr_bits = c.addr_width + cello::ceil_log2(uint64_t(*word) / 8);
+    const int tag_bits = byte_addr_bits - cello::ceil_log2(sets) - cello::ceil_log2(line_bytes);
     const uint64_t tag_array = lines * uint64_t(tag_bits);
     const uint64_t tag_state = lines * uint64_t(tag_bits + 2) + sets * (ways - 1);  // + valid, dirty, tree-PLRU
     const uint64_t paper_table = 512ull * uint64_t(c.entries);

@@ -3,6 +3,7 @@
 // as BUFFET_* macros and verilates the matching RTL as class Vbuffet.
 #include <catch2/catch.hpp>
 
+#include "common/bits.hpp"
 #include "Vbuffet.h"
 #if BUFFET_BASE_BOUND
 #include "Vbuffet___024root.h"
@@ -77,11 +78,6 @@ void still_works(Bench& bench) {
   bench.run(prog.take(), BuffetRates{0.7, 0.8, 0.8, 0.8, 0.7, 0.6});
 }
 
-constexpr unsigned bits_for(unsigned v) {
-  unsigned b = 1;
-  while ((1u << b) <= v) ++b;
-  return b;
-}
 
 }  // namespace
 
@@ -167,7 +163,7 @@ TEST_CASE("illegal commands are dropped, reported in status_err and harmless", "
   if (!kFeatures.shrink_sync) {
     shr.num = 1;  // occupancy is 0 right after reset
     check("unsynchronised shrink beyond occupancy", shr, 1), ++checked;
-  } else if ((1u << bits_for(kFeatures.depth)) - 1 > size) {
+  } else if ((1u << cello::bits_for(kFeatures.depth)) - 1 > size) {
     shr.num = size + 1;
     check("shrink beyond the size", shr, 1), ++checked;
   }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "common/bits.hpp"
 #include "Vmac.h"
 #include "fp/fp32.hpp"
 #include "mac/mac_reference.hpp"
@@ -301,8 +302,7 @@ TEST_CASE("illegal commands are reported and dropped, never hang", "[mac]") {
         {"LOAD_RF of more rows than the register file has", {mac::Mode::LoadRf, MAC_RF + 1, 0, false, 0}},
     };
     // cmd_k is just wide enough for rf_rows; K = rf_rows + 1 only exists when it fits.
-    int k_bits = 1;
-    while ((1 << k_bits) <= MAC_RF) ++k_bits;
+    const int k_bits = cello::bits_for(MAC_RF);
     if (MAC_RF + 1 < (1 << k_bits))
       bad.push_back({"GEMM with K beyond the register file", {mac::Mode::Gemm, 1, MAC_RF + 1, false, 0}});
     if (!MAC_GRAM) bad.push_back({"Gram on an array built without it", {mac::Mode::Gram, 4, 0, false, 0}});

@@ -14,6 +14,7 @@
 #include <deque>
 #include <vector>
 
+#include "common/bits.hpp"
 #include "Vpb.h"
 #include "harness/rng.hpp"
 #include "harness/sim.hpp"
@@ -29,11 +30,7 @@ namespace {
 
 constexpr bool kDelayed = PB_HOLD > 0;
 constexpr int kConsumers = kDelayed ? 2 : 1;
-constexpr int kIdxBits = [] {
-  int b = 1;
-  while ((1 << b) < PB_TILE) ++b;
-  return b;
-}();
+constexpr int kIdxBits = std::max(1, cello::ceil_log2(PB_TILE));
 constexpr uint64_t kDataMask = PB_WIDTH >= 64 ? ~0ULL : ((1ULL << PB_WIDTH) - 1);
 
 struct Req {

@@ -6,8 +6,10 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
+#include "common/bits.hpp"
 #include "Vrf.h"
 #include "harness/rng.hpp"
 #include "harness/sim.hpp"
@@ -18,11 +20,7 @@ using namespace cello::tb;
 
 namespace {
 
-constexpr int kRowBits = [] {
-  int b = 1;
-  while ((1 << b) < RF_ROWS) ++b;
-  return b;
-}();
+constexpr int kRowBits = std::max(1, cello::ceil_log2(RF_ROWS));
 
 struct Load {
   unsigned row = 0;
