@@ -13,12 +13,25 @@ namespace {
 struct Shape {
   const BuffetConfig& c;
   int SW, CW, XW, IW, W;
+  bool sram;            // 1-cycle-latency SRAM instead of a flop array
+  bool cam;             // RAW scoreboard as a CAM rather than one bit per slot
+  int nwr;              // RAM write ports: 2 for a separate update port
+  std::string ok;       // appended to the fill/credit conditions: the region is usable
   std::string size;     // CW-bit region size
   std::string size_lo;  // size modulo 2^SW (SW bits): the wrap-around subtrahend
   std::string end_x;    // XW-bit region end (one past the last slot)
 
   explicit Shape(const BuffetConfig& cfg)
-      : c(cfg), SW(cfg.slot_width()), CW(cfg.count_width()), XW(SW + 1), IW(cfg.index_width), W(cfg.data_width) {
+      : c(cfg),
+        SW(cfg.slot_width()),
+        CW(cfg.count_width()),
+        XW(SW + 1),
+        IW(cfg.index_width),
+        W(cfg.data_width),
+        sram(cfg.ram == "sram"),
+        cam(cfg.scoreboard && cfg.scoreboard_entries > 0),
+        nwr((cfg.update && !cfg.shared_write_port) ? 2 : 1),
+        ok(cfg.base_bound ? " && !region_bad" : "") {
     if (c.base_bound) {
       size = "region_size";
       size_lo = low_bits("region_size", CW, SW);
@@ -39,6 +52,10 @@ struct Shape {
   }
   std::string head_plus(const std::string& off, int off_width) const {
     return fmt::format("{} + {}", zext("head_q", SW, XW), zext(off, off_width, XW));
+  }
+  // wrap() of head + the low SW bits of an index (or count) idx of width idx_width.
+  std::string wrap_index(const std::string& prefix, const std::string& idx, int idx_width) const {
+    return wrap(prefix, head_plus(low_bits(idx, idx_width, SW), SW));
   }
   // Compares two unsigned values of different widths at a common width.
   std::string less(const std::string& a, int wa, const std::string& b, int wb, const char* op = "<") const {
@@ -141,14 +158,21 @@ end)",
                         fmt::arg("one", sv_const(k, 1))));
 }
 
-}  // namespace
+// Bit-per-slot RAW scoreboard: set by a will_update read, cleared by the update or a new fill.
+void scoreboard_bits(SvModule& m) {
+  m.section("RAW scoreboard: set by a will_update read, cleared by the update or a new fill", R"(
+always_ff @(posedge clk) begin
+  if (!rst_n) pending_q <= '0;
+  else begin
+    if (fill_fire) pending_q[fill_slot] <= 1'b0;
+    if (upd_take) pending_q[upd_slot] <= 1'b0;
+    if (rd_take && rd_req_will_update) pending_q[rd_slot] <= 1'b1;
+  end
+end)");
+}
 
-void add_buffet(Design& design, const BuffetConfig& c) {
-  Shape s(c);
-  const bool sram = c.ram == "sram";
-  const int nwr = (c.update && !c.shared_write_port) ? 2 : 1;
-  const std::string ok = c.base_bound ? " && !region_bad" : "";
-
+SvModule buffet_module(const Shape& s) {
+  const auto& c = s.c;
   SvModule m(c.name,
              "Buffet: explicitly decoupled staging buffer with fill / read / update / shrink\n"
              "and credit flow (buffets paper, Algorithm 1). Indices are relative to the\n"
@@ -164,24 +188,28 @@ void add_buffet(Design& design, const BuffetConfig& c) {
                      c.update ? "on" : "off (upd_* ports removed)", sb_kind,
                      c.shared_write_port ? "shared" : (c.update ? "separate" : "single"),
                      c.shrink_sync ? "on" : "off", c.base_bound ? "on" : "off",
-                     sram ? "1-cycle-latency SRAM" : "flop-array"));
-  declare_ports(m, s);
+                     s.sram ? "1-cycle-latency SRAM" : "flop-array"));
+  return m;
+}
 
-  m.localparam("DEPTH", std::to_string(c.depth), "physical slots");
+// Window registers: head slot, occupancy, credits on offer and collected, sticky errors.
+void declare_window(SvModule& m, const Shape& s) {
+  m.localparam("DEPTH", std::to_string(s.c.depth), "physical slots");
   m.signal("head_q", s.SW, "slot of the oldest element");
   m.signal("occ_q", s.CW, "elements in the window (0..size)");
   m.signal("credit_q", s.CW, "credits on offer to the producer (held until taken)");
   m.signal("credit_acc_q", s.CW, "credits freed while credit_q waits");
   m.signal("err_q", 4, "sticky status bits");
-  region_logic(m, s);
+}
 
-  // ---- fill
+// Fill port: append at the tail slot while the window has room.
+void fill_port(SvModule& m, const Shape& s) {
   m.signal("fill_space", 1, "a free slot exists");
   m.signal("fill_fire", 1, "fill handshake");
   m.signal("fill_sum", s.XW, "head + occupancy before wrap");
   m.signal("fill_slot", s.SW, "tail slot written by a fill");
-  std::string fill_ready = "fill_space" + ok;
-  if (c.shared_write_port) fill_ready += " && !(upd_valid && !prefer_fill_q)";
+  std::string fill_ready = "fill_space" + s.ok;
+  if (s.c.shared_write_port) fill_ready += " && !(upd_valid && !prefer_fill_q)";
   m.section("Fill: append at the tail", fmt::format(R"(
 assign fill_space = {space};
 assign fill_ready = {ready};
@@ -189,9 +217,11 @@ assign fill_fire  = fill_valid && fill_ready;
 {wrap})",
                                                      fmt::arg("space", s.less("occ_q", s.CW, s.size, s.CW)),
                                                      fmt::arg("ready", fill_ready),
-                                                     fmt::arg("wrap", s.wrap("fill", s.head_plus(low_bits("occ_q", s.CW, s.SW), s.SW)))));
+                                                     fmt::arg("wrap", s.wrap_index("fill", "occ_q", s.CW))));
+}
 
-  // ---- read request
+// Read request port: index check, RAW hazard wait, slot address.
+void read_request(SvModule& m, const Shape& s) {
   m.signal("rd_fire", 1, "read request handshake");
   m.signal("rd_idx_bad", 1, "index can never be in the window: dropped and flagged");
   m.signal("rd_in_window", 1, "index below occupancy");
@@ -200,12 +230,11 @@ assign fill_fire  = fill_valid && fill_ready;
   m.signal("rd_slot", s.SW, "slot read");
   m.signal("rsp_room", 1, "response path can take one more read this cycle");
   m.signal("ram_rdata", s.W, "RAM read data");
-  const bool cam = c.scoreboard && c.scoreboard_entries > 0;
   std::string hazard;
-  if (cam) {
+  if (s.cam) {
     hazard = " && !(|sb_rd_hit) && (!rd_req_will_update || (|sb_free_1h))";
-  } else if (c.scoreboard) {
-    m.signal("pending_q", c.depth, "RAW scoreboard: slot read with will_update, update not yet landed");
+  } else if (s.c.scoreboard) {
+    m.signal("pending_q", s.c.depth, "RAW scoreboard: slot read with will_update, update not yet landed");
     hazard = " && !pending_q[rd_slot]";
   }
   m.section("Read request: wait until the index is filled and not awaiting an update", fmt::format(R"(
@@ -218,13 +247,14 @@ assign rd_take      = rd_fire && !rd_idx_bad;
                                                                                                      fmt::arg("bad", s.less("rd_req_idx", s.IW, s.size, s.CW, ">=")),
                                                                                                      fmt::arg("inwin", s.less("rd_req_idx", s.IW, "occ_q", s.CW)),
                                                                                                      fmt::arg("hazard", hazard),
-                                                                                                     fmt::arg("wrap", s.wrap("rd", s.head_plus(low_bits("rd_req_idx", s.IW, s.SW), s.SW)))));
+                                                                                                     fmt::arg("wrap", s.wrap_index("rd", "rd_req_idx", s.IW))));
+}
 
-  // ---- read response
-  if (!sram) {
-    m.signal("rsp_valid_q", 1, "response register full");
-    m.signal("rsp_data_q", s.W, "response register");
-    m.section("Read response: one register; the flop RAM is read combinationally at acceptance", R"(
+// Read response with a flop RAM: one output register.
+void read_response_flop(SvModule& m, const Shape& s) {
+  m.signal("rsp_valid_q", 1, "response register full");
+  m.signal("rsp_data_q", s.W, "response register");
+  m.section("Read response: one register; the flop RAM is read combinationally at acceptance", R"(
 assign rsp_room = !rsp_valid_q || rd_rsp_ready;
 always_ff @(posedge clk) begin
   if (!rst_n) rsp_valid_q <= 1'b0;
@@ -236,13 +266,16 @@ always_ff @(posedge clk) begin
 end
 assign rd_rsp_valid = rsp_valid_q;
 assign rd_rsp_data  = rsp_data_q;)");
-  } else {
-    m.signal("inflight_q", 1, "a RAM read was issued last cycle; its data is on ram_rdata");
-    m.signal("rsp_cnt_q", 2, "responses held in the 2-entry output queue");
-    m.signal("rsp_q0", s.W, "output queue head");
-    m.signal("rsp_q1", s.W, "output queue second entry");
-    m.signal("rsp_pop", 1, "consumer takes the head");
-    m.section("Read response: the SRAM answers one cycle after the read; a 2-entry queue keeps 1 read/cycle under back-pressure", R"(
+}
+
+// Read response with an SRAM: the read is in flight one cycle, then lands in a 2-entry queue.
+void read_response_sram(SvModule& m, const Shape& s) {
+  m.signal("inflight_q", 1, "a RAM read was issued last cycle; its data is on ram_rdata");
+  m.signal("rsp_cnt_q", 2, "responses held in the 2-entry output queue");
+  m.signal("rsp_q0", s.W, "output queue head");
+  m.signal("rsp_q1", s.W, "output queue second entry");
+  m.signal("rsp_pop", 1, "consumer takes the head");
+  m.section("Read response: the SRAM answers one cycle after the read; a 2-entry queue keeps 1 read/cycle under back-pressure", R"(
 assign rsp_pop  = (rsp_cnt_q != 2'd0) && rd_rsp_ready;
 // Issue only if the queue can hold this read's data next cycle.
 assign rsp_room = !(((rsp_cnt_q == 2'd2) || ((rsp_cnt_q == 2'd1) && inflight_q)) && !rsp_pop);
@@ -266,53 +299,42 @@ always_ff @(posedge clk) begin
 end
 assign rd_rsp_valid = rsp_cnt_q != 2'd0;
 assign rd_rsp_data  = rsp_q0;)");
-  }
+}
 
-  // ---- update
-  if (c.update) {
-    m.signal("upd_fire", 1, "update handshake");
-    m.signal("upd_legal", 1, "update targets a slot in the window (awaiting an update, with scoreboard)");
-    m.signal("upd_take", 1, "accepted legal update: writes the RAM");
-    m.signal("upd_sum", s.XW, "head + index before wrap");
-    m.signal("upd_slot", s.SW, "slot written");
-    std::string legal = s.less("upd_idx", s.IW, "occ_q", s.CW);
-    if (cam) legal += " && (|sb_upd_hit)";
-    else if (c.scoreboard) legal += " && pending_q[upd_slot]";
-    std::string ready = c.shared_write_port ? "!(fill_valid && fill_space" + ok + " && prefer_fill_q)" : "1'b1";
-    m.section("Update: in-place write of an element in the window", fmt::format(R"(
+// Update port: in-place write inside the window; with a shared write port, round-robin with fill.
+void update_port(SvModule& m, const Shape& s) {
+  const auto& c = s.c;
+  m.signal("upd_fire", 1, "update handshake");
+  m.signal("upd_legal", 1, "update targets a slot in the window (awaiting an update, with scoreboard)");
+  m.signal("upd_take", 1, "accepted legal update: writes the RAM");
+  m.signal("upd_sum", s.XW, "head + index before wrap");
+  m.signal("upd_slot", s.SW, "slot written");
+  std::string legal = s.less("upd_idx", s.IW, "occ_q", s.CW);
+  if (s.cam) legal += " && (|sb_upd_hit)";
+  else if (c.scoreboard) legal += " && pending_q[upd_slot]";
+  std::string ready = c.shared_write_port ? "!(fill_valid && fill_space" + s.ok + " && prefer_fill_q)" : "1'b1";
+  m.section("Update: in-place write of an element in the window", fmt::format(R"(
 assign upd_ready = {ready};
 assign upd_fire  = upd_valid && upd_ready;
 assign upd_legal = {legal};
 assign upd_take  = upd_fire && upd_legal;
 {wrap})",
-                                                                                 fmt::arg("ready", ready), fmt::arg("legal", legal),
-                                                                                 fmt::arg("wrap", s.wrap("upd", s.head_plus(low_bits("upd_idx", s.IW, s.SW), s.SW)))));
-    if (c.shared_write_port) {
-      m.signal("prefer_fill_q", 1, "round-robin: fill wins the next conflict");
-      m.section("Shared write port: fill and update alternate when both want it", R"(
+                                                                               fmt::arg("ready", ready), fmt::arg("legal", legal),
+                                                                               fmt::arg("wrap", s.wrap_index("upd", "upd_idx", s.IW))));
+  if (c.shared_write_port) {
+    m.signal("prefer_fill_q", 1, "round-robin: fill wins the next conflict");
+    m.section("Shared write port: fill and update alternate when both want it", R"(
 always_ff @(posedge clk) begin
   if (!rst_n) prefer_fill_q <= 1'b0;
   else if (fill_fire) prefer_fill_q <= 1'b0;
   else if (upd_fire) prefer_fill_q <= 1'b1;
 end)");
-    }
   }
+}
 
-  if (cam) {
-    scoreboard_cam(m, s);
-  } else if (c.scoreboard) {
-    m.section("RAW scoreboard: set by a will_update read, cleared by the update or a new fill", R"(
-always_ff @(posedge clk) begin
-  if (!rst_n) pending_q <= '0;
-  else begin
-    if (fill_fire) pending_q[fill_slot] <= 1'b0;
-    if (upd_take) pending_q[upd_slot] <= 1'b0;
-    if (rd_take && rd_req_will_update) pending_q[rd_slot] <= 1'b1;
-  end
-end)");
-  }
-
-  // ---- shrink
+// Shrink port: frees the oldest elements and moves the head.
+void shrink_port(SvModule& m, const Shape& s) {
+  const auto& c = s.c;
   m.signal("shr_fits", 1, "shr_num <= occupancy");
   m.signal("shr_bad", 1, "illegal shrink: dropped and flagged");
   m.signal("shr_take", 1, "accepted legal shrink");
@@ -342,8 +364,11 @@ assign shr_amount = shr_take ? shr_num : {zero};
                         fmt::arg("fits", s.less("shr_num", s.CW, "occ_q", s.CW, "<=")), fmt::arg("bad", shr_bad),
                         fmt::arg("ready", shr_ready), fmt::arg("zero", sv_const(s.CW, 0)),
                         fmt::arg("wrap", s.wrap("shr", s.head_plus("shr_num", s.CW)))));
+}
 
-  // ---- state
+// Head / occupancy registers and the credit port.
+void window_state(SvModule& m, const Shape& s) {
+  const auto& c = s.c;
   std::string head_reset = c.base_bound ? "cfg_base" : sv_const(s.SW, 0);
   std::string credit_reset = c.base_bound ? "cfg_bound - " + zext("cfg_base", s.SW, s.CW) : sv_const(s.CW, c.depth);
   m.section("Window state and credits", fmt::format(R"(
@@ -373,10 +398,13 @@ assign credit_valid = (credit_q != {zero}){ok};
 assign credit_num   = credit_q;)",
                                                     fmt::arg("head_reset", head_reset), fmt::arg("credit_reset", credit_reset),
                                                     fmt::arg("zero", sv_const(s.CW, 0)),
-                                                    fmt::arg("fill_inc", zext("fill_fire", 1, s.CW)), fmt::arg("ok", ok)));
+                                                    fmt::arg("fill_inc", zext("fill_fire", 1, s.CW)), fmt::arg("ok", s.ok)));
+}
 
-  std::string upd_err = c.update ? "upd_fire && !upd_legal" : "1'b0";
-  std::string region_err = c.base_bound ? "region_bad" : "1'b0";
+// Sticky status bits for dropped commands and a bad region.
+void status(SvModule& m, const Shape& s) {
+  std::string upd_err = s.c.update ? "upd_fire && !upd_legal" : "1'b0";
+  std::string region_err = s.c.base_bound ? "region_bad" : "1'b0";
   m.section("Status: illegal commands are dropped and reported, never hang the buffet", fmt::format(R"(
 always_ff @(posedge clk) begin
   if (!rst_n) err_q <= 4'd0;
@@ -384,15 +412,17 @@ always_ff @(posedge clk) begin
 end
 assign status_err = err_q;)",
                                                                                                      fmt::arg("region", region_err), fmt::arg("upd", upd_err)));
+}
 
-  // ---- RAM
-  design.primitives.insert(sram ? "ram_sram" : "ram_flop");
+// The RAM instance (flop array or SRAM) and, for a shared write port, its write mux.
+void ram(Design& design, SvModule& m, const Shape& s) {
+  design.primitives.insert(s.sram ? "ram_sram" : "ram_flop");
   std::string we, waddr, wdata;
-  if (nwr == 2) {
+  if (s.nwr == 2) {
     we = "{upd_take, fill_fire}";
     waddr = "{upd_slot, fill_slot}";
     wdata = "{upd_data, fill_data}";
-  } else if (c.shared_write_port) {
+  } else if (s.c.shared_write_port) {
     m.signal("ram_we", 1, "shared write port enable");
     m.signal("ram_waddr", s.SW, "shared write port address");
     m.signal("ram_wdata", s.W, "shared write port data");
@@ -408,24 +438,52 @@ assign ram_wdata = fill_fire ? fill_data : upd_data;)");
     waddr = "fill_slot";
     wdata = "fill_data";
   }
-  auto& ram = m.instantiate(sram ? "ram_sram" : "ram_flop", "u_ram")
-                  .param("DEPTH", "DEPTH")
-                  .param("WIDTH", std::to_string(s.W))
-                  .param("AW", std::to_string(s.SW))
-                  .param("NWR", std::to_string(nwr))
-                  .connect("clk", "clk")
-                  .connect("we", we)
-                  .connect("waddr", waddr)
-                  .connect("wdata", wdata);
-  if (sram) ram.connect("re", "rd_take");
-  ram.connect("raddr", "rd_slot").connect("rdata", "ram_rdata");
+  auto& inst = m.instantiate(s.sram ? "ram_sram" : "ram_flop", "u_ram")
+                   .param("DEPTH", "DEPTH")
+                   .param("WIDTH", std::to_string(s.W))
+                   .param("AW", std::to_string(s.SW))
+                   .param("NWR", std::to_string(s.nwr))
+                   .connect("clk", "clk")
+                   .connect("we", we)
+                   .connect("waddr", waddr)
+                   .connect("wdata", wdata);
+  if (s.sram) inst.connect("re", "rd_take");
+  inst.connect("raddr", "rd_slot").connect("rdata", "ram_rdata");
+}
 
+// The block record for the design's manifest: module, parameters and ports.
+void record_block(Design& design, const SvModule& m, const BuffetConfig& c) {
   nlohmann::json block = {{"kind", "buffet"}, {"module", c.name}, {"params", c.to_json()}};
   nlohmann::json ports = nlohmann::json::array();
   for (const auto& p : m.ports())
     ports.push_back({{"name", p.name}, {"dir", p.dir == Dir::In ? "input" : "output"}, {"width", p.width}});
   block["ports"] = ports;
   design.blocks.push_back(block);
+}
+
+}  // namespace
+
+void add_buffet(Design& design, const BuffetConfig& c) {
+  Shape s(c);
+  SvModule m = buffet_module(s);
+  declare_ports(m, s);
+  declare_window(m, s);
+  region_logic(m, s);
+
+  fill_port(m, s);
+  read_request(m, s);
+  if (s.sram) read_response_sram(m, s);
+  else read_response_flop(m, s);
+  if (c.update) update_port(m, s);
+  if (s.cam) scoreboard_cam(m, s);
+  else if (c.scoreboard) scoreboard_bits(m);
+  shrink_port(m, s);
+
+  window_state(m, s);
+  status(m, s);
+  ram(design, m, s);
+
+  record_block(design, m, c);
   design.modules.push_back(std::move(m));
 }
 

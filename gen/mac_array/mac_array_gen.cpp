@@ -63,20 +63,57 @@ end)");
   design.modules.push_back(std::move(m));
 }
 
-}  // namespace
+// Sizes and names shared by every section of one MAC array.
+struct Shape {
+  const MacArrayConfig& c;
+  int R, C, L, RFR;
+  int KW, SW, RIW, LW;  // cmd_k, step, register-file row and lane widths
+  bool fold_logic;      // Gram with L > 1: the fold phase that sums the L lanes
 
-void add_mac_array(Design& design, const MacArrayConfig& c) {
-  const int R = c.rows, C = c.cols, L = c.fma_stages, RFR = c.rf_rows;
-  const int KW = bits_for(RFR), SW = bits_for(RFR), RIW = bits_for(RFR - 1), LW = bits_for(L - 1);
-  const bool fold_logic = c.gram && L > 1;
+  explicit Shape(const MacArrayConfig& cfg)
+      : c(cfg),
+        R(cfg.rows),
+        C(cfg.cols),
+        L(cfg.fma_stages),
+        RFR(cfg.rf_rows),
+        KW(bits_for(cfg.rf_rows)),
+        SW(bits_for(cfg.rf_rows)),
+        RIW(bits_for(cfg.rf_rows - 1)),
+        LW(bits_for(cfg.fma_stages - 1)),
+        fold_logic(cfg.gram && cfg.fma_stages > 1) {}
 
+  // A 1-bit vector is declared as a plain `logic`, so it is never indexed.
+  std::string row_bit(const std::string& name) const { return R == 1 ? name : name + "[r]"; }
+  // Row r's fresh bit for the current lane.
+  std::string fresh_cur() const { return R * L == 1 ? "fresh_q" : "fresh_q[r*L]"; }
+  // Literals of the Gram fold counters: fr_q counts 0..L, fk_q counts 0..L-2.
+  std::string fr(long long v) const { return sv_const(bits_for(L), v); }
+  std::string fk(long long v) const { return sv_const(bits_for(L - 2), v); }
+  // The fold's last step: the final round's first step.
+  std::string fold_done() const { return fmt::format("(fr_q == {}) && (fk_q == {})", fr(1), fk(L - 2)); }
+};
+
+// Prefixes every line of text with pad; the result has no trailing newline.
+std::string indent_lines(const std::string& text, const std::string& pad) {
+  std::string s, line;
+  std::istringstream in(text);
+  while (std::getline(in, line)) s += pad + line + "\n";
+  s.pop_back();
+  return s;
+}
+
+// The array's register file (rf_rows x cols fp32) and its processing element.
+void add_parts(Design& design, const Shape& s) {
   RegfileConfig rf;
-  rf.name = c.rf_name();
-  rf.rows = RFR;
-  rf.cols = C;
+  rf.name = s.c.rf_name();
+  rf.rows = s.RFR;
+  rf.cols = s.C;
   add_regfile(design, rf, false);
-  add_pe(design, c);
+  add_pe(design, s.c);
+}
 
+SvModule array_module(const Shape& s) {
+  const auto& c = s.c;
   SvModule m(c.name,
              "MAC array: R x C fp32 FMA processing elements behind one command stream, one\n"
              "operand stream and one result stream (docs/datapath.md has the formats and the\n"
@@ -94,22 +131,28 @@ void add_mac_array(Design& design, const MacArrayConfig& c) {
              "A result beat carries res_data for all R x C PEs and res_mask = rows that finished.");
   m.record_config(c.to_json());
   m.note(fmt::format("R = {}, C = {}, FMA stages (lanes) = {}, register file {} x {} fp32; Gram mode {}, SpMM mode {}.",
-                     R, C, L, RFR, C, c.gram ? "on" : "off (commands rejected, fold hardware removed)",
+                     s.R, s.C, s.L, s.RFR, s.C, c.gram ? "on" : "off (commands rejected, fold hardware removed)",
                      c.spmm ? "on" : "off (commands rejected, op_last/op_pad removed)"));
+  return m;
+}
+
+// Command, operand and result stream ports.
+void declare_ports(SvModule& m, const Shape& s) {
+  const int R = s.R, C = s.C;
   m.input("clk", 1, "clock");
   m.input("rst_n", 1, "synchronous active-low reset");
   m.input("cmd_valid", 1, "command: offered");
   m.output("cmd_ready", 1, "command: accepted (when no command is active)");
   m.input("cmd_mode", 2, "command: 0 LOAD_RF, 1 GEMM, 2 GRAM, 3 SPMM");
   m.input("cmd_count", 32, "command: rows to load / GEMM tiles / Gram rows / SpMM beats");
-  m.input("cmd_k", KW, "command: GEMM inner size K (register-file rows used)");
+  m.input("cmd_k", s.KW, "command: GEMM inner size K (register-file rows used)");
   m.input("cmd_with_c", 1, "command: GEMM adds alpha*C (one extra beat per lane carrying C)");
   m.input("cmd_alpha", 32, "command: GEMM alpha (fp32)");
   m.input("op_valid", 1, "operands: beat offered");
   m.output("op_ready", 1, "operands: beat accepted");
   m.input("op_a", R * 32, "operands: a[r] at [32*r +: 32] (A element per PE row)");
   m.input("op_b", R * C * 32, "operands: b[r][c] at [32*(r*C+c) +: 32] (row 0 also: RF row, Gram B row)");
-  if (c.spmm) {
+  if (s.c.spmm) {
     m.input("op_last", R, "operands (SpMM): the element ends its matrix row in this lane");
     m.input("op_pad", R, "operands (SpMM): no element for this PE row in this beat");
   }
@@ -119,10 +162,14 @@ void add_mac_array(Design& design, const MacArrayConfig& c) {
   m.output("res_mask", R, "results: PE rows whose z is a finished result");
   m.output("busy", 1, "a command is active or results are still in the ring");
   m.output("status_err", 2, "sticky: [0] illegal command (dropped), [1] SpMM command ended inside a row");
+}
 
-  m.localparam("R", std::to_string(R), "PE rows");
-  m.localparam("C", std::to_string(C), "PE columns");
-  m.localparam("L", std::to_string(L), "FMA stages = accumulation lanes per PE");
+// Size and mode parameters, command state registers and the ring's control signals.
+void declare_control(SvModule& m, const Shape& s) {
+  const auto& c = s.c;
+  m.localparam("R", std::to_string(s.R), "PE rows");
+  m.localparam("C", std::to_string(s.C), "PE columns");
+  m.localparam("L", std::to_string(s.L), "FMA stages = accumulation lanes per PE");
   m.localparam("MODE_LOAD", "2'd0", "command modes");
   m.localparam("MODE_GEMM", "2'd1", "");
   m.localparam("MODE_GRAM", "2'd2", "");
@@ -133,13 +180,13 @@ void add_mac_array(Design& design, const MacArrayConfig& c) {
   m.signal("count_q", 32, "beats / tiles / rows still to go");
   m.signal("alpha_q", 32, "GEMM alpha");
   m.signal("withc_q", 1, "GEMM has the alpha*C step");
-  m.signal("last_step_q", SW, "GEMM: index of the last step (K + with_c - 1)");
-  m.signal("step_q", SW, "GEMM: current step of the tile");
-  if (L > 1) m.signal("lane_q", LW, "ring slot (lane) of the next operation");
+  m.signal("last_step_q", s.SW, "GEMM: index of the last step (K + with_c - 1)");
+  m.signal("step_q", s.SW, "GEMM: current step of the tile");
+  if (s.L > 1) m.signal("lane_q", s.LW, "ring slot (lane) of the next operation");
   m.signal("lane_last", 1, "the next operation is in the last lane");
-  m.signal("ld_row_q", RIW, "LOAD_RF: next register-file row");
+  m.signal("ld_row_q", s.RIW, "LOAD_RF: next register-file row");
   m.signal("err_q", 2, "sticky status");
-  m.array("emit_q", R, L, "per ring slot: rows whose operation finishes a result");
+  m.array("emit_q", s.R, s.L, "per ring slot: rows whose operation finishes a result");
   m.signal("taken_q", 1, "the result at the ring output was already delivered");
   m.signal("cmd_fire", 1, "command handshake");
   m.signal("cmd_legal", 1, "command is executable");
@@ -160,6 +207,11 @@ void add_mac_array(Design& design, const MacArrayConfig& c) {
   m.signal("use_own", 1, "b from op_b[r][c]");
   m.signal("bsel_rf", 1, "shared b from the register file");
   if (c.spmm) m.signal("spmm_on", 1, "SpMM beat: per-row last/pad/fresh control");
+}
+
+// Per-row and per-column operand signals, the register-file port and the mode-specific state.
+void declare_datapath(SvModule& m, const Shape& s) {
+  const int R = s.R, C = s.C, L = s.L;
   m.signal("row_a", R * 32, "per-row multiplicand");
   m.signal("row_ident", R, "per-row identity operation");
   m.signal("row_czero", R, "per-row accumulation start");
@@ -168,26 +220,29 @@ void add_mac_array(Design& design, const MacArrayConfig& c) {
   m.signal("pe_y", R * C * 32, "ring outputs of all PEs");
   m.signal("rf_ld_valid", 1, "register-file load");
   m.signal("rf_ld_ready", 1, "register-file load ready");
-  m.signal("rf_rd_row", RIW, "register-file row broadcast this step");
+  m.signal("rf_rd_row", s.RIW, "register-file row broadcast this step");
   m.signal("rf_rd_data", C * 32, "register-file broadcast row");
-  if (c.gram) {
+  if (s.c.gram) {
     m.signal("fold", 1, "Gram fold operation");
     m.signal("bsel_one", 1, "shared b = 1.0 (fold)");
     m.signal("first_round_q", 1, "Gram: first L operations (lanes start from +0)");
     m.signal("gram_data_end", 1, "Gram: last slot of the data phase");
   }
-  if (fold_logic) {
+  if (s.fold_logic) {
     m.signal("fold_q", 1, "Gram: fold phase");
     m.signal("fr_q", bits_for(L), "Gram fold: step within a round (0..L)");
     m.signal("fk_q", bits_for(L - 2), "Gram fold: round (0..L-2)");
   }
-  if (c.spmm) {
+  if (s.c.spmm) {
     m.signal("fresh_q", R * L, "SpMM: per row, per lane (bit 0 = current lane): next element starts a row");
     m.signal("fresh_next", R * L, "SpMM: fresh_q after this beat");
   }
+}
 
-  // ---- command intake
-  std::string k_ok = (1LL << KW) - 1 == RFR ? "1'b1" : fmt::format("(cmd_k <= {})", sv_const(KW, RFR));
+// Command handshake and legality check.
+void command_intake(SvModule& m, const Shape& s) {
+  const auto& c = s.c;
+  std::string k_ok = (1LL << s.KW) - 1 == s.RFR ? "1'b1" : fmt::format("(cmd_k <= {})", sv_const(s.KW, s.RFR));
   m.section("Command intake: one command at a time; illegal commands are dropped and flagged", fmt::format(R"(
 assign cmd_ready = !active_q;
 assign cmd_fire  = cmd_valid && cmd_ready;
@@ -203,22 +258,21 @@ always_comb begin
     default:   cmd_legal = 1'b{spmm};
   endcase
 end)",
-                                                                                                     fmt::arg("rfr", RFR), fmt::arg("k_ok", k_ok),
-                                                                                                     fmt::arg("kzero", sv_const(KW, 0)),
+                                                                                                     fmt::arg("rfr", s.RFR), fmt::arg("k_ok", k_ok),
+                                                                                                     fmt::arg("kzero", sv_const(s.KW, 0)),
                                                                                                      fmt::arg("gram", c.gram ? 1 : 0),
                                                                                                      fmt::arg("spmm", c.spmm ? 1 : 0)));
+}
 
-  // ---- decode
-  std::string lane_expr = L > 1 ? fmt::format("lane_q == {}", sv_const(LW, L - 1)) : "1'b1";
-  std::string gram_case;
-  if (c.gram) {
-    std::string data = fmt::format(R"(need_beat = count_q != 32'd0;
+// The MODE_GRAM arm of the decode case: data phase, then (with L > 1) the fold phase.
+std::string gram_decode_case(const Shape& s) {
+  std::string data = fmt::format(R"(need_beat = count_q != 32'd0;
 internal  = count_q == 32'd0;
 ident_all = count_q == 32'd0;
 czero_all = first_round_q;{})",
-                                   L == 1 ? "\nemit_all  = gram_data_end;" : "");
-    if (fold_logic) {
-      gram_case = fmt::format(R"(
+                                 s.L == 1 ? "\nemit_all  = gram_data_end;" : "");
+  if (!s.fold_logic) return "\n    MODE_GRAM: begin\n" + indent_lines(data, "      ") + "\n    end";
+  return fmt::format(R"(
     MODE_GRAM: begin
       if (!fold_q) begin
 {data}
@@ -227,24 +281,18 @@ czero_all = first_round_q;{})",
         fold      = fr_q == {one};
         ident_all = fr_q != {one};
         bsel_one  = 1'b1;
-        emit_all  = (fr_q == {one}) && (fk_q == {klast});
+        emit_all  = {done};
       end
     end)",
-                              fmt::arg("data", [&] {
-                                std::string s, line;
-                                std::istringstream in(data);
-                                while (std::getline(in, line)) s += "        " + line + "\n";
-                                s.pop_back();
-                                return s;
-                              }()),
-                              fmt::arg("one", sv_const(bits_for(L), 1)), fmt::arg("klast", sv_const(bits_for(L - 2), L - 2)));
-    } else {
-      std::string s, line;
-      std::istringstream in(data);
-      while (std::getline(in, line)) s += "      " + line + "\n";
-      gram_case = "\n    MODE_GRAM: begin\n" + s + "    end";
-    }
-  }
+                     fmt::arg("data", indent_lines(data, "        ")), fmt::arg("one", s.fr(1)),
+                     fmt::arg("done", s.fold_done()));
+}
+
+// Combinational decode of the next ring operation from the active command.
+void decode(SvModule& m, const Shape& s) {
+  const auto& c = s.c;
+  std::string lane_expr = s.L > 1 ? fmt::format("lane_q == {}", sv_const(s.LW, s.L - 1)) : "1'b1";
+  std::string gram_case = c.gram ? gram_decode_case(s) : "";
   std::string spmm_case = c.spmm ? R"(
     MODE_SPMM: begin
       need_beat = 1'b1;
@@ -285,10 +333,12 @@ always_comb begin
 end)",
                                                                  fmt::arg("lane_expr", lane_expr), fmt::arg("gram_defaults", gram_defaults),
                                                                  fmt::arg("spmm_default", c.spmm ? "\n  spmm_on   = 1'b0;" : ""),
-                                                                 fmt::arg("szero", sv_const(SW, 0)), fmt::arg("gram_case", gram_case),
+                                                                 fmt::arg("szero", sv_const(s.SW, 0)), fmt::arg("gram_case", gram_case),
                                                                  fmt::arg("spmm_case", spmm_case)));
+}
 
-  // ---- handshakes
+// Ring step and the operand / result stream handshakes.
+void handshakes(SvModule& m) {
   m.section("Ring step, operand and result handshakes", R"(
 assign res_valid = (emit_q[L-1] != '0) && !taken_q;
 assign res_mask  = emit_q[L-1];
@@ -304,25 +354,24 @@ always_comb begin
   pending = 1'b0;
   for (int i = 0; i < L; i++) pending = pending || (emit_q[i] != '0);
 end)");
+}
 
-  // ---- per-row control and shared operands
-  // A 1-bit vector is declared as a plain `logic`, so it is never indexed.
-  auto row_bit = [&](const std::string& name) { return R == 1 ? name : name + "[r]"; };
-  const std::string fresh_cur = R * L == 1 ? "fresh_q" : "fresh_q[r*L]";
+// Per-row multiplicand and control bits, per-column shared multiplier.
+void row_and_column_operands(SvModule& m, const Shape& s) {
   std::string row_ctrl =
-      c.spmm ? fmt::format(R"(
+      s.c.spmm ? fmt::format(R"(
   assign {0} = ident_all || (spmm_on && {1});
   assign {2} = czero_all || (spmm_on && {3});
   assign {4}  = emit_all || (spmm_on && {5});)",
-                           row_bit("row_ident"), row_bit("op_pad"), row_bit("row_czero"), fresh_cur, row_bit("row_emit"),
-                           row_bit("op_last"))
-             : fmt::format(R"(
+                             s.row_bit("row_ident"), s.row_bit("op_pad"), s.row_bit("row_czero"), s.fresh_cur(),
+                             s.row_bit("row_emit"), s.row_bit("op_last"))
+               : fmt::format(R"(
   assign {} = ident_all;
   assign {} = czero_all;
   assign {}  = emit_all;)",
-                           row_bit("row_ident"), row_bit("row_czero"), row_bit("row_emit"));
-  std::string bsh = c.gram ? "bsel_one ? 32'h3f800000 : (bsel_rf ? rf_rd_data[32*c +: 32] : op_b[32*c +: 32])"
-                           : "bsel_rf ? rf_rd_data[32*c +: 32] : op_b[32*c +: 32]";
+                             s.row_bit("row_ident"), s.row_bit("row_czero"), s.row_bit("row_emit"));
+  std::string bsh = s.c.gram ? "bsel_one ? 32'h3f800000 : (bsel_rf ? rf_rd_data[32*c +: 32] : op_b[32*c +: 32])"
+                             : "bsel_rf ? rf_rd_data[32*c +: 32] : op_b[32*c +: 32]";
   m.section("Per-row control and per-column shared operand", fmt::format(R"(
 for (genvar r = 0; r < R; r++) begin : g_row
   assign row_a[32*r +: 32] = a_alpha ? alpha_q : op_a[32*r +: 32];{row_ctrl}
@@ -331,20 +380,11 @@ for (genvar c = 0; c < C; c++) begin : g_col
   assign b_shared[32*c +: 32] = {bsh};
 end)",
                                                                                  fmt::arg("row_ctrl", row_ctrl), fmt::arg("bsh", bsh)));
-  (void)spmm_case;
+}
 
-  // ---- state
-  std::string gram_start = c.gram ? "\n    first_round_q <= 1'b1;" : "";
-  if (fold_logic) gram_start += fmt::format("\n    fold_q        <= 1'b0;\n    fr_q          <= {};\n    fk_q          <= {};",
-                                            sv_const(bits_for(L), 0), sv_const(bits_for(L - 2), 0));
-  std::string spmm_start = c.spmm ? "\n    fresh_q       <= '1;" : "";
-  std::string lane_start = L > 1 ? fmt::format("\n    lane_q        <= {};", sv_const(LW, 0)) : "";
-  std::string lane_step =
-      L > 1 ? fmt::format("lane_q <= lane_last ? {} : lane_q + {};", sv_const(LW, 0), sv_const(LW, 1)) : "";
-  std::string gram_update;
-  if (c.gram) {
-    std::string fold_part =
-        fold_logic ? fmt::format(R"(
+// The MODE_GRAM arm of the command-state update: row count, lane, first round and fold counters.
+std::string gram_state_update(const Shape& s, const std::string& lane_step) {
+  std::string fold_part = s.fold_logic ? fmt::format(R"(
         if (gram_data_end) fold_q <= 1'b1;
       end else begin
         if (fr_q == {flast}) begin
@@ -354,19 +394,33 @@ end)",
           fr_q <= fr_q + {fone};
         end
       end)",
-                                 fmt::arg("flast", sv_const(bits_for(L), L)), fmt::arg("fzero", sv_const(bits_for(L), 0)),
-                                 fmt::arg("fone", sv_const(bits_for(L), 1)), fmt::arg("kone", sv_const(bits_for(L - 2), 1)))
-                   : "\n      end";
-    gram_update = fmt::format(R"(
+                                                     fmt::arg("flast", s.fr(s.L)), fmt::arg("fzero", s.fr(0)),
+                                                     fmt::arg("fone", s.fr(1)), fmt::arg("kone", s.fk(1)))
+                                       : "\n      end";
+  return fmt::format(R"(
     MODE_GRAM: if (adv) begin
       if ({notfold}) begin
         if (count_q != 32'd0) count_q <= count_q - 32'd1;
         {lane_step}
         if (lane_last) first_round_q <= 1'b0;{fold_part}
     end)",
-                              fmt::arg("notfold", fold_logic ? "!fold_q" : "1'b1"), fmt::arg("lane_step", lane_step),
-                              fmt::arg("fold_part", fold_part));
-  }
+                     fmt::arg("notfold", s.fold_logic ? "!fold_q" : "1'b1"), fmt::arg("lane_step", lane_step),
+                     fmt::arg("fold_part", fold_part));
+}
+
+// Command registers: loaded on acceptance, stepped with the ring per mode.
+void command_state(SvModule& m, const Shape& s) {
+  const auto& c = s.c;
+  const int SW = s.SW, RIW = s.RIW, LW = s.LW;
+  std::string gram_start = c.gram ? "\n    first_round_q <= 1'b1;" : "";
+  if (s.fold_logic)
+    gram_start += fmt::format("\n    fold_q        <= 1'b0;\n    fr_q          <= {};\n    fk_q          <= {};", s.fr(0),
+                              s.fk(0));
+  std::string spmm_start = c.spmm ? "\n    fresh_q       <= '1;" : "";
+  std::string lane_start = s.L > 1 ? fmt::format("\n    lane_q        <= {};", sv_const(LW, 0)) : "";
+  std::string lane_step =
+      s.L > 1 ? fmt::format("lane_q <= lane_last ? {} : lane_q + {};", sv_const(LW, 0), sv_const(LW, 1)) : "";
+  std::string gram_update = c.gram ? gram_state_update(s, lane_step) : "";
   std::string spmm_update = c.spmm ? R"(
     MODE_SPMM: if (adv) begin
       count_q <= count_q - 32'd1;
@@ -404,20 +458,22 @@ always_ff @(posedge clk) begin
     endcase
   end
 end)",
-                                                                                                       fmt::arg("kext", zext("cmd_k", KW, SW)),
+                                                                                                       fmt::arg("kext", zext("cmd_k", s.KW, SW)),
                                                                                                        fmt::arg("cext", zext("cmd_with_c", 1, SW)),
                                                                                                        fmt::arg("sone", sv_const(SW, 1)), fmt::arg("szero", sv_const(SW, 0)),
                                                                                                        fmt::arg("rzero", sv_const(RIW, 0)), fmt::arg("rone", sv_const(RIW, 1)),
                                                                                                        fmt::arg("lane_start", lane_start), fmt::arg("gram_start", gram_start),
                                                                                                        fmt::arg("spmm_start", spmm_start), fmt::arg("lane_step", lane_step),
                                                                                                        fmt::arg("gram_update", gram_update), fmt::arg("spmm_update", spmm_update)));
+}
 
-  // ---- finish / active / errors
+// Command completion per mode, the active flag and the sticky error bits.
+void completion(SvModule& m, const Shape& s) {
+  const auto& c = s.c;
   std::string gram_finish;
   if (c.gram)
-    gram_finish = fold_logic ? fmt::format("\n    MODE_GRAM: finish = adv && fold_q && (fr_q == {}) && (fk_q == {});",
-                                           sv_const(bits_for(L), 1), sv_const(bits_for(L - 2), L - 2))
-                             : "\n    MODE_GRAM: finish = adv && gram_data_end;";
+    gram_finish = s.fold_logic ? fmt::format("\n    MODE_GRAM: finish = adv && fold_q && {};", s.fold_done())
+                               : "\n    MODE_GRAM: finish = adv && gram_data_end;";
   std::string spmm_finish = c.spmm ? "\n    MODE_SPMM: finish = adv && (count_q == 32'd1);" : "";
   std::string spmm_err =
       c.spmm ? "\n    if (finish && mode_q == MODE_SPMM && fresh_next != '1) err_q[1] <= 1'b1;" : "";
@@ -447,22 +503,25 @@ always_ff @(posedge clk) begin
 end)",
                                                                                           fmt::arg("gram_finish", gram_finish), fmt::arg("spmm_finish", spmm_finish),
                                                                                           fmt::arg("spmm_err", spmm_err)));
-  if (c.gram) m.section("Gram: the data phase ends on the last lane once all rows are in", "assign gram_data_end = lane_last && (count_q <= 32'd1);");
-  if (c.spmm) {
-    std::string rot = L > 1 ? "{nxt, fresh_q[r*L+1 +: L-1]}" : "nxt";
-    std::string dst = R * L == 1 ? "fresh_next" : (L == 1 ? "fresh_next[r]" : "fresh_next[r*L +: L]");
-    m.section("SpMM lane state: bit 0 of each row's ring is the current lane", fmt::format(R"(
+}
+
+// SpMM: per row, a ring of fresh bits (one per lane) marking where a matrix row starts.
+void spmm_lane_state(SvModule& m, const Shape& s) {
+  std::string rot = s.L > 1 ? "{nxt, fresh_q[r*L+1 +: L-1]}" : "nxt";
+  std::string dst = s.R * s.L == 1 ? "fresh_next" : (s.L == 1 ? "fresh_next[r]" : "fresh_next[r*L +: L]");
+  m.section("SpMM lane state: bit 0 of each row's ring is the current lane", fmt::format(R"(
 for (genvar r = 0; r < R; r++) begin : g_fresh
   logic nxt;
   assign nxt = {last} ? 1'b1 : ({pad} ? {cur} : 1'b0);
   assign {dst} = {rot};
 end)",
-                                                                                          fmt::arg("last", row_bit("op_last")), fmt::arg("pad", row_bit("op_pad")),
-                                                                                          fmt::arg("cur", fresh_cur), fmt::arg("dst", dst), fmt::arg("rot", rot)));
-  }
+                                                                                        fmt::arg("last", s.row_bit("op_last")), fmt::arg("pad", s.row_bit("op_pad")),
+                                                                                        fmt::arg("cur", s.fresh_cur()), fmt::arg("dst", dst), fmt::arg("rot", rot)));
+}
 
-  // ---- emit pipeline
-  std::string shift = L > 1 ? "\n    for (int i = 1; i < L; i++) emit_q[i] <= emit_q[i-1];" : "";
+// emit_q: per ring slot, the rows whose operation finishes a result; taken_q marks delivery.
+void result_tracking(SvModule& m, const Shape& s) {
+  std::string shift = s.L > 1 ? "\n    for (int i = 1; i < L; i++) emit_q[i] <= emit_q[i-1];" : "";
   m.section("Result tracking: which rows finish a result, slot by slot along the ring", fmt::format(R"(
 always_ff @(posedge clk) begin
   if (!rst_n) begin
@@ -476,23 +535,29 @@ always_ff @(posedge clk) begin
   end
 end)",
                                                                                                      shift));
+}
 
-  // ---- RF and PE grid
+// Register-file instance: loaded by LOAD_RF beats, read row follows the GEMM step.
+void register_file(SvModule& m, const Shape& s) {
   m.section("Register file: loaded by LOAD_RF beats, row (step - with_c) broadcast during GEMM",
             fmt::format(R"(
 assign rf_ld_valid = load_on && op_valid;
 assign rf_rd_row   = withc_q ? {lo} - {one} : {lo};)",
-                        fmt::arg("lo", low_bits("step_q", SW, RIW)), fmt::arg("one", sv_const(RIW, 1))));
-  m.instantiate(c.rf_name(), "u_rf")
+                        fmt::arg("lo", low_bits("step_q", s.SW, s.RIW)), fmt::arg("one", sv_const(s.RIW, 1))));
+  m.instantiate(s.c.rf_name(), "u_rf")
       .connect("clk", "clk")
       .connect("rst_n", "rst_n")
       .connect("ld_valid", "rf_ld_valid")
       .connect("ld_ready", "rf_ld_ready")
       .connect("ld_row", "ld_row_q")
-      .connect("ld_data", fmt::format("op_b[{}:0]", C * 32 - 1))
+      .connect("ld_data", fmt::format("op_b[{}:0]", s.C * 32 - 1))
       .connect("rd_row", "rf_rd_row")
       .connect("rd_data", "rf_rd_data");
-  std::string fold_conn = c.gram ? "\n      .fold     (fold)," : "";
+}
+
+// The R x C grid of processing elements.
+void pe_grid(SvModule& m, const Shape& s) {
+  std::string fold_conn = s.c.gram ? "\n      .fold     (fold)," : "";
   m.section("Processing elements", fmt::format(R"(
 for (genvar r = 0; r < R; r++) begin : g_pe_row
   for (genvar c = 0; c < C; c++) begin : g_pe_col
@@ -509,9 +574,13 @@ for (genvar r = 0; r < R; r++) begin : g_pe_row
     );
   end
 end)",
-                                                   fmt::arg("pe", c.pe_name()), fmt::arg("fold", fold_conn),
-                                                   fmt::arg("ident", row_bit("row_ident")), fmt::arg("czero", row_bit("row_czero"))));
+                                                   fmt::arg("pe", s.c.pe_name()), fmt::arg("fold", fold_conn),
+                                                   fmt::arg("ident", s.row_bit("row_ident")),
+                                                   fmt::arg("czero", s.row_bit("row_czero"))));
+}
 
+// The block record for the design's manifest: modules, parameters and ports.
+void record_block(Design& design, const SvModule& m, const MacArrayConfig& c) {
   nlohmann::json ports = nlohmann::json::array();
   for (const auto& p : m.ports())
     ports.push_back({{"name", p.name}, {"dir", p.dir == Dir::In ? "input" : "output"}, {"width", p.width}});
@@ -521,6 +590,31 @@ end)",
                            {"rf_module", c.rf_name()},
                            {"params", c.to_json()},
                            {"ports", ports}});
+}
+
+}  // namespace
+
+void add_mac_array(Design& design, const MacArrayConfig& c) {
+  const Shape s(c);
+  add_parts(design, s);
+
+  SvModule m = array_module(s);
+  declare_ports(m, s);
+  declare_control(m, s);
+  declare_datapath(m, s);
+  command_intake(m, s);
+  decode(m, s);
+  handshakes(m);
+  row_and_column_operands(m, s);
+  command_state(m, s);
+  completion(m, s);
+  if (c.gram) m.section("Gram: the data phase ends on the last lane once all rows are in", "assign gram_data_end = lane_last && (count_q <= 32'd1);");
+  if (c.spmm) spmm_lane_state(m, s);
+  result_tracking(m, s);
+  register_file(m, s);
+  pe_grid(m, s);
+
+  record_block(design, m, c);
   design.modules.push_back(std::move(m));
 }
 

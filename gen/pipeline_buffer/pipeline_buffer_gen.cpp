@@ -34,15 +34,7 @@ assign {x}_can   = {x}_req_valid && !({bad}) && ({x}_cnt_q < {dt}) && ({x}_index
                                                                                           fmt::arg("dt", sv_const(w.CNTW, w.DT)), fmt::arg("room", room)));
 }
 
-}  // namespace
-
-void add_pipeline_buffer(Design& design, const PipelineBufferConfig& c) {
-  BuffetConfig bc = c.buffet();
-  add_buffet(design, bc);  // the storage: gen/buffet's buffet, specialised
-  Widths w{c.data_width, c.tile, c.depth_tiles(), c.depth(), bits_for(c.tile - 1), bits_for(c.depth_tiles()),
-           bits_for(c.depth()), (1LL << bits_for(c.tile - 1)) == c.tile};
-  const bool del = c.delayed();
-
+SvModule buffer_module(const PipelineBufferConfig& c, bool del) {
   SvModule m(c.name,
              "Pipeline buffer: tiles of TILE elements flow from a producer op to a consumer op\n"
              "through a buffet (gen/buffet). The producer appends elements in order; each\n"
@@ -58,24 +50,34 @@ void add_pipeline_buffer(Design& design, const PipelineBufferConfig& c) {
   m.note(fmt::format("TILE = {}, {} tiles of storage ({} elements), {}.", c.tile, c.depth_tiles(), c.depth(),
                      del ? fmt::format("delayed-hold depth {} tiles", c.hold_tiles)
                          : "no delayed consumer (pipelineable edge; del_* ports removed)"));
+  return m;
+}
+
+// Request and response ports of one consumer ("imm" or "del").
+void consumer_ports(SvModule& m, const Widths& w, const std::string& x, const std::string& who) {
+  m.input(x + "_req_valid", 1, who + ": read request offered");
+  m.output(x + "_req_ready", 1, who + ": read request accepted");
+  m.input(x + "_req_idx", w.TW, who + ": element index within the current tile");
+  m.input(x + "_req_last", 1, who + ": last read of the current tile (then the next tile)");
+  m.output(x + "_rsp_valid", 1, who + ": read data offered (in request order)");
+  m.input(x + "_rsp_ready", 1, who + ": read data taken");
+  m.output(x + "_rsp_data", w.W, who + ": read data");
+}
+
+// Producer port, the consumers' ports and the status port.
+void declare_ports(SvModule& m, const Widths& w, bool del) {
   m.input("clk", 1, "clock");
   m.input("rst_n", 1, "synchronous active-low reset");
   m.input("prod_valid", 1, "producer: element offered");
   m.output("prod_ready", 1, "producer: element accepted (a free slot exists)");
   m.input("prod_data", w.W, "producer: element, appended in order");
-  auto consumer_ports = [&](const std::string& x, const std::string& who) {
-    m.input(x + "_req_valid", 1, who + ": read request offered");
-    m.output(x + "_req_ready", 1, who + ": read request accepted");
-    m.input(x + "_req_idx", w.TW, who + ": element index within the current tile");
-    m.input(x + "_req_last", 1, who + ": last read of the current tile (then the next tile)");
-    m.output(x + "_rsp_valid", 1, who + ": read data offered (in request order)");
-    m.input(x + "_rsp_ready", 1, who + ": read data taken");
-    m.output(x + "_rsp_data", w.W, who + ": read data");
-  };
-  consumer_ports("imm", "immediate consumer");
-  if (del) consumer_ports("del", "delayed consumer");
+  consumer_ports(m, w, "imm", "immediate consumer");
+  if (del) consumer_ports(m, w, "del", "delayed consumer");
   m.output("status_err", 5, "sticky: [4] request index >= TILE (dropped); [3:0] the buffet's status");
+}
 
+// Occupancy and credit mirrors, and the nets to and from the buffet.
+void declare_buffet_nets(SvModule& m, const Widths& w, bool del) {
   m.signal("occ_q", w.OW, "elements in the buffet (mirrors its occupancy)");
   m.signal("free_q", w.OW, "slots credited by the buffet and not yet filled");
   m.signal("credit_valid", 1, "buffet returns credits");
@@ -99,9 +101,10 @@ void add_pipeline_buffer(Design& design, const PipelineBufferConfig& c) {
     m.signal("imm_owed_q", 2, "imm responses requested but not yet taken (<= 2)");
     m.signal("del_owed_q", 2, "del responses requested but not yet taken (<= 2)");
   }
-  consumer_logic(m, w, "imm", del);
-  if (del) consumer_logic(m, w, "del", true);
+}
 
+// Producer: fills on the buffet's credits; occupancy and free-slot counters.
+void producer(SvModule& m, const Widths& w) {
   m.section("Producer: fills the buffet on the credits it returns (DEPTH after reset, TILE per freed tile)", R"(
 assign fill_offer = prod_valid && (free_q != '0);  // never waits for the buffet's fill_ready
 assign prod_ready = buf_fill_ready && (free_q != '0);
@@ -117,10 +120,18 @@ always_ff @(posedge clk) begin
 end)");
   // The section above uses two helper parameters declared here.
   m.localparam("OCC_W", std::to_string(w.OW), "width of occupancy counts");
-  m.localparam("TILE_W", sv_const(w.OW, c.tile), "TILE at that width");
+  m.localparam("TILE_W", sv_const(w.OW, w.TILE), "TILE at that width");
+}
 
-  if (!del) {
-    m.section("Reads: one consumer, straight through", R"(
+// Tile counter of consumer x: one up on its last read of a tile, one down per shrunk tile.
+std::string tile_count_step(const Widths& w, const std::string& x) {
+  return fmt::format("{0}_cnt_q <= {0}_cnt_q + {{{1}, {0}_fire && {0}_req_last}} - {{{1}, shr_fire}};", x,
+                     sv_const(w.CNTW - 1, 0));
+}
+
+// One consumer: reads pass straight through; a tile is shrunk once the consumer finished it.
+void single_consumer(SvModule& m, const Widths& w) {
+  m.section("Reads: one consumer, straight through", R"(
 assign rd_req_valid  = imm_can;
 assign rd_req_idx    = imm_index;
 assign rd_fire       = rd_req_valid && rd_req_ready;
@@ -129,33 +140,40 @@ assign imm_req_ready = imm_bad || imm_fire;
 assign imm_rsp_valid = rd_rsp_valid;
 assign imm_rsp_data  = rd_rsp_data;
 assign rd_rsp_ready  = imm_rsp_ready;)");
-    m.section("Shrink: a tile leaves once the consumer has finished it", fmt::format(R"(
+  m.section("Shrink: a tile leaves once the consumer has finished it", fmt::format(R"(
 assign shr_valid = imm_cnt_q != {zero};
 assign shr_fire  = shr_valid && shr_ready;
 always_ff @(posedge clk) begin
   if (!rst_n) imm_cnt_q <= {zero};
-  else imm_cnt_q <= imm_cnt_q + {{{pad}, imm_fire && imm_req_last}} - {{{pad}, shr_fire}};
+  else {imm_step}
 end)",
-                                                                                             fmt::arg("zero", sv_const(w.CNTW, 0)),
-                                                                                             fmt::arg("pad", sv_const(w.CNTW - 1, 0))));
-  } else {
-    m.signal("lock_q", 1, "a request is offered to the buffet and not yet taken: keep it");
-    m.signal("lock_del_q", 1, "which consumer the held request belongs to");
-    m.signal("prefer_del_q", 1, "round-robin: del wins the next conflict");
-    m.signal("sel_del", 1, "the buffet request is the delayed consumer's");
-    m.signal("tag_q", 4, "consumer of each outstanding buffet read (1 = del), oldest at rd_ptr_q");
-    m.signal("wr_ptr_q", 2, "tag queue write pointer");
-    m.signal("rd_ptr_q", 2, "tag queue read pointer");
-    m.signal("rsp_del", 1, "the buffet response belongs to del");
-    m.array("imm_buf_q", w.W, 2, "imm response queue");
-    m.array("del_buf_q", w.W, 2, "del response queue");
-    m.signal("imm_n_q", 2, "entries in imm_buf_q");
-    m.signal("del_n_q", 2, "entries in del_buf_q");
-    m.signal("imm_push", 1, "response into imm_buf_q");
-    m.signal("del_push", 1, "response into del_buf_q");
-    m.signal("imm_pop", 1, "imm takes a response");
-    m.signal("del_pop", 1, "del takes a response");
-    m.section("Read arbitration: round robin; a request offered to the buffet stays until taken", R"(
+                                                                                           fmt::arg("zero", sv_const(w.CNTW, 0)),
+                                                                                           fmt::arg("imm_step", tile_count_step(w, "imm"))));
+}
+
+// Delayed hold: arbitration lock, response tag queue and the per-consumer response queues.
+void declare_two_consumer_signals(SvModule& m, const Widths& w) {
+  m.signal("lock_q", 1, "a request is offered to the buffet and not yet taken: keep it");
+  m.signal("lock_del_q", 1, "which consumer the held request belongs to");
+  m.signal("prefer_del_q", 1, "round-robin: del wins the next conflict");
+  m.signal("sel_del", 1, "the buffet request is the delayed consumer's");
+  m.signal("tag_q", 4, "consumer of each outstanding buffet read (1 = del), oldest at rd_ptr_q");
+  m.signal("wr_ptr_q", 2, "tag queue write pointer");
+  m.signal("rd_ptr_q", 2, "tag queue read pointer");
+  m.signal("rsp_del", 1, "the buffet response belongs to del");
+  m.array("imm_buf_q", w.W, 2, "imm response queue");
+  m.array("del_buf_q", w.W, 2, "del response queue");
+  m.signal("imm_n_q", 2, "entries in imm_buf_q");
+  m.signal("del_n_q", 2, "entries in del_buf_q");
+  m.signal("imm_push", 1, "response into imm_buf_q");
+  m.signal("del_push", 1, "response into del_buf_q");
+  m.signal("imm_pop", 1, "imm takes a response");
+  m.signal("del_pop", 1, "del takes a response");
+}
+
+// Round-robin arbitration of the two consumers' requests for the buffet's read port.
+void read_arbitration(SvModule& m) {
+  m.section("Read arbitration: round robin; a request offered to the buffet stays until taken", R"(
 always_comb begin
   if (lock_q) sel_del = lock_del_q;
   else if (imm_can && del_can) sel_del = prefer_del_q;
@@ -179,7 +197,11 @@ always_ff @(posedge clk) begin
     if (rd_fire) prefer_del_q <= !sel_del;
   end
 end)");
-    m.section("Responses: in request order into per-consumer queues, so one consumer never blocks the other", R"(
+}
+
+// Buffet responses, steered by the tag queue into one 2-entry queue per consumer.
+void response_queues(SvModule& m) {
+  m.section("Responses: in request order into per-consumer queues, so one consumer never blocks the other", R"(
 assign rd_rsp_ready = 1'b1;  // a queue slot was reserved when the read was sent (owed <= 2)
 assign rsp_del      = tag_q[rd_ptr_q];
 assign imm_push     = rd_rsp_valid && !rsp_del;
@@ -217,8 +239,12 @@ always_ff @(posedge clk) begin
   else if (del_push && del_n_q == 2'd0) del_buf_q[0] <= rd_rsp_data;
   if (del_push && ((del_n_q == 2'd1 && !del_pop) || (del_n_q == 2'd2 && del_pop))) del_buf_q[1] <= rd_rsp_data;
 end)");
-    m.section("Shrink (delayed hold): a tile leaves only after both consumers have finished it",
-              fmt::format(R"(
+}
+
+// Delayed hold: a tile is shrunk only once both consumers have finished it.
+void two_consumer_shrink(SvModule& m, const Widths& w) {
+  m.section("Shrink (delayed hold): a tile leaves only after both consumers have finished it",
+            fmt::format(R"(
 assign shr_valid = (imm_cnt_q != {zero}) && (del_cnt_q != {zero});
 assign shr_fire  = shr_valid && shr_ready;
 always_ff @(posedge clk) begin
@@ -226,12 +252,16 @@ always_ff @(posedge clk) begin
     imm_cnt_q <= {zero};
     del_cnt_q <= {zero};
   end else begin
-    imm_cnt_q <= imm_cnt_q + {{{pad}, imm_fire && imm_req_last}} - {{{pad}, shr_fire}};
-    del_cnt_q <= del_cnt_q + {{{pad}, del_fire && del_req_last}} - {{{pad}, shr_fire}};
+    {imm_step}
+    {del_step}
   end
 end)",
-                          fmt::arg("zero", sv_const(w.CNTW, 0)), fmt::arg("pad", sv_const(w.CNTW - 1, 0))));
-  }
+                        fmt::arg("zero", sv_const(w.CNTW, 0)), fmt::arg("imm_step", tile_count_step(w, "imm")),
+                        fmt::arg("del_step", tile_count_step(w, "del"))));
+}
+
+// Sticky out-of-tile flag beside the buffet's own status.
+void status(SvModule& m, bool del) {
   std::string bad = del ? "imm_bad || del_bad" : "imm_bad";
   m.section("Status", fmt::format(R"(
 always_ff @(posedge clk) begin
@@ -240,7 +270,10 @@ always_ff @(posedge clk) begin
 end
 assign status_err = {{err_q, buf_err}};)",
                                   bad));
+}
 
+// The buffet instance; shrinks are always one tile, credits are always taken.
+void buffet_instance(SvModule& m, const BuffetConfig& bc) {
   m.instantiate(bc.name, "u_buffet")
       .connect("clk", "clk")
       .connect("rst_n", "rst_n")
@@ -260,7 +293,10 @@ assign status_err = {{err_q, buf_err}};)",
       .connect("credit_ready", "1'b1")
       .connect("credit_num", "credit_num")
       .connect("status_err", "buf_err");
+}
 
+// The block record for the design's manifest: modules, parameters and ports.
+void record_block(Design& design, const SvModule& m, const PipelineBufferConfig& c, const BuffetConfig& bc) {
   nlohmann::json ports = nlohmann::json::array();
   for (const auto& p : m.ports())
     ports.push_back({{"name", p.name}, {"dir", p.dir == Dir::In ? "input" : "output"}, {"width", p.width}});
@@ -269,6 +305,35 @@ assign status_err = {{err_q, buf_err}};)",
                            {"buffet_module", bc.name},
                            {"params", c.to_json()},
                            {"ports", ports}});
+}
+
+}  // namespace
+
+void add_pipeline_buffer(Design& design, const PipelineBufferConfig& c) {
+  BuffetConfig bc = c.buffet();
+  add_buffet(design, bc);  // the storage: gen/buffet's buffet, specialised
+  Widths w{c.data_width, c.tile, c.depth_tiles(), c.depth(), bits_for(c.tile - 1), bits_for(c.depth_tiles()),
+           bits_for(c.depth()), (1LL << bits_for(c.tile - 1)) == c.tile};
+  const bool del = c.delayed();
+
+  SvModule m = buffer_module(c, del);
+  declare_ports(m, w, del);
+  declare_buffet_nets(m, w, del);
+  consumer_logic(m, w, "imm", del);
+  if (del) consumer_logic(m, w, "del", true);
+  producer(m, w);
+  if (!del) {
+    single_consumer(m, w);
+  } else {
+    declare_two_consumer_signals(m, w);
+    read_arbitration(m);
+    response_queues(m);
+    two_consumer_shrink(m, w);
+  }
+  status(m, del);
+  buffet_instance(m, bc);
+
+  record_block(design, m, c, bc);
   design.modules.push_back(std::move(m));
 }
 
