@@ -8,6 +8,7 @@
 
 #include "stream/format.hpp"
 #include "sv_module.hpp"
+#include "top/top_gen_parts.hpp"
 
 namespace cello::gen {
 
@@ -68,24 +69,9 @@ std::string lower(const char* s) {
   return r;
 }
 
-}  // namespace
-
-void add_cmd_decoder(Design& design, const std::string& module, const arch::Arch& a) {
-  SvModule m(module,
-             "Command decoder of the top: reads commands.bin one 32-bit little-endian word per\n"
-             "handshake (cmd_last on the file's final word), checks the 48-byte header against\n"
-             "this top and each 32-byte record against the command-stream field table\n"
-             "(docs/commands.md), and hands legal records on in order (rec_*). At the first\n"
-             "problem it stops: one sticky status bit, the record index in err_record, halted\n"
-             "high, and both ports idle. It never waits for words after cmd_last.");
-  const nlohmann::json params = {{"config_hash", stream::config_hash_hex(a.config_hash)},
-                                 {"granule_bytes", a.granule_bytes},
-                                 {"memory_bytes", a.memory_bytes}};
-  m.record_config(params);
-  m.note("The record checks below are generated from the field table of sw/stream/format.cpp;");
-  m.note("exec::front_end_scan() (sw/exec/front_end.cpp) is the reference model.");
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
+// Ports: the command port in, checked records out, and the decoder's status.
+void decoder_ports(SvModule& m) {
+  top_parts::clock_ports(m);
   m.input("cmd_valid", 1, "command port: a word is offered");
   m.output("cmd_ready", 1, "command port: the word is taken");
   m.input("cmd_data", 32, "command port: the next little-endian word of commands.bin");
@@ -101,7 +87,10 @@ void add_cmd_decoder(Design& design, const std::string& module, const arch::Arch
   m.output("status", stream::kStatusBits, "sticky status bits (docs/commands.md): bad_opcode, bad_field, bad_tensor, bad_address, bad_order, chord_error, protocol");
   m.output("err_record", 64, "index of the record that stopped the decoder (0 for the header)");
   m.output("err_in_header", 1, "the problem is in the header");
+}
 
+// Constants: what the header must hold for this top, status bits and states.
+void decoder_localparams(SvModule& m, const arch::Arch& a) {
   m.localparam("CONFIG_HASH", fmt::format("64'h{}", stream::config_hash_hex(a.config_hash)), "hash of the hardware config of this top");
   m.localparam("GRANULE_BYTES", fmt::format("16'd{}", a.granule_bytes), "DRAM burst (top.granule_bytes)");
   m.localparam("MEMORY_BYTES", fmt::format("64'd{}", a.memory_bytes), "largest DRAM image (top.memory_mb)");
@@ -118,7 +107,10 @@ void add_cmd_decoder(Design& design, const std::string& module, const arch::Arch
   m.localparam("S_CHK", "3'd3", "state: checking the record; offering it when legal");
   m.localparam("S_DONE", "3'd4", "state: the stream ended after its END");
   m.localparam("S_HALT", "3'd5", "state: stopped at an illegal command");
+}
 
+// Registers and combinational signals (the per-opcode ones come with the record check).
+void decoder_signals(SvModule& m) {
   m.signal("state_q", 3, "decoder state");
   m.signal("word_q", 4, "word index inside the header or the record");
   m.signal("hdr_q", 384, "header bytes");
@@ -139,7 +131,11 @@ void add_cmd_decoder(Design& design, const std::string& module, const arch::Arch
   m.signal("is_final", 1, "the record is the last one the header announces");
   m.signal("rec_err", 1, "the record stops the decoder");
   m.signal("rec_err_bit", 3, "status bit the record raises");
+}
 
+// The command port and the state machine: collect the header, check it, then
+// collect and check one record at a time.
+void command_port_section(SvModule& m) {
   m.section("Command port and state", R"(
 assign take       = cmd_valid && cmd_ready;
 assign cmd_ready  = (state_q == S_HDR) || (state_q == S_REC);
@@ -204,7 +200,10 @@ always_ff @(posedge clk) begin
     endcase
   end
 end)");
+}
 
+// The header's fields against this top.
+void header_check_section(SvModule& m) {
   m.section("Header check", R"(
 assign hdr_records  = hdr_q[192 +: 64];
 assign hdr_field_ok = (hdr_q[0 +: 64] == MAGIC)
@@ -214,26 +213,32 @@ assign hdr_field_ok = (hdr_q[0 +: 64] == MAGIC)
                    && (hdr_q[112 +: 16] == 16'd4)         // word size
                    && (hdr_q[128 +: 64] == CONFIG_HASH)
                    && (hdr_q[320 +: 64] == 64'd0);        // reserved)");
+}
 
-  // One legality term per opcode, from the field table.
+// A text field: declares its `text_ok_<offset>` signal and returns its assignment.
+std::string text_field_check(SvModule& m, const OpcodeSpec& spec, const FieldSpec& f) {
+  const std::string sig = fmt::format("text_ok_{}", f.offset);
+  m.signal(sig, 1, fmt::format("{} {}: printable characters (no space, quote or backslash), then NUL padding", spec.name, f.name));
+  std::vector<std::string> chars;
+  for (unsigned i = 0; i < f.bytes; ++i) {
+    const std::string c = fmt::format("rec_q[{} +: 8]", 8 * (f.offset + i));
+    std::string t = fmt::format("(({0} == 8'd0) || (({0} > 8'h20) && ({0} < 8'h7f) && ({0} != 8'h22) && ({0} != 8'h5c)))", c);
+    if (i > 0) t += fmt::format(" && ((rec_q[{} +: 8] != 8'd0) || ({} == 8'd0))", 8 * (f.offset + i - 1), c);
+    chars.push_back(t);
+  }
+  return fmt::format("assign {} = {};\n", sig, join(chars, "\n    && ", "1'b1"));
+}
+
+// One legality term per opcode, from the field table: is_<op>, ok_<op>,
+// op_known and fields_ok.
+void record_check_section(SvModule& m) {
   std::string per_op, text_checks;
   std::vector<std::string> known, legal;
   for (const OpcodeSpec& spec : stream::opcode_table()) {
     const auto covered = stream::covered_bytes(spec);
     std::vector<std::string> checks;
     for (const FieldSpec& f : spec.fields) {
-      if (f.kind == FieldKind::Text) {
-        const std::string sig = fmt::format("text_ok_{}", f.offset);
-        m.signal(sig, 1, fmt::format("{} {}: printable characters (no space, quote or backslash), then NUL padding", spec.name, f.name));
-        std::vector<std::string> chars;
-        for (unsigned i = 0; i < f.bytes; ++i) {
-          const std::string c = fmt::format("rec_q[{} +: 8]", 8 * (f.offset + i));
-          std::string t = fmt::format("(({0} == 8'd0) || (({0} > 8'h20) && ({0} < 8'h7f) && ({0} != 8'h22) && ({0} != 8'h5c)))", c);
-          if (i > 0) t += fmt::format(" && ((rec_q[{} +: 8] != 8'd0) || ({} == 8'd0))", 8 * (f.offset + i - 1), c);
-          chars.push_back(t);
-        }
-        text_checks += fmt::format("assign {} = {};\n", sig, join(chars, "\n    && ", "1'b1"));
-      }
+      if (f.kind == FieldKind::Text) text_checks += text_field_check(m, spec, f);
       for (auto& c : field_checks(f)) checks.push_back(c);
     }
     for (unsigned k = 1; k < stream::kRecordBytes; ++k)
@@ -250,6 +255,10 @@ assign hdr_field_ok = (hdr_q[0 +: 64] == MAGIC)
             "assign rec_op = rec_q[7:0];\n" + text_checks + per_op +
                 fmt::format("assign op_known  = {};\nassign fields_ok = {};\n", join(known, " || ", "1'b0"),
                             join(legal, "\n                || ", "1'b0")));
+}
+
+// Stream order, the record's stop decision and the outputs.
+void stream_order_section(SvModule& m) {
   m.section("Stream order and stop", R"(
 assign is_final = (index_q == hdr_records - 64'd1);
 // First problem wins, in this order (exec::front_end_scan is the same):
@@ -275,9 +284,32 @@ assign halted        = (state_q == S_HALT);
 assign status        = status_q;
 assign err_record    = err_record_q;
 assign err_in_header = err_hdr_q;)");
+}
 
-  design.blocks.push_back(block_entry(m, "cmd_decoder", params));
-  design.modules.push_back(std::move(m));
+}  // namespace
+
+void add_cmd_decoder(Design& design, const std::string& module, const arch::Arch& a) {
+  SvModule m(module,
+             "Command decoder of the top: reads commands.bin one 32-bit little-endian word per\n"
+             "handshake (cmd_last on the file's final word), checks the 48-byte header against\n"
+             "this top and each 32-byte record against the command-stream field table\n"
+             "(docs/commands.md), and hands legal records on in order (rec_*). At the first\n"
+             "problem it stops: one sticky status bit, the record index in err_record, halted\n"
+             "high, and both ports idle. It never waits for words after cmd_last.");
+  const nlohmann::json params = {{"config_hash", stream::config_hash_hex(a.config_hash)},
+                                 {"granule_bytes", a.granule_bytes},
+                                 {"memory_bytes", a.memory_bytes}};
+  m.record_config(params);
+  m.note("The record checks below are generated from the field table of sw/stream/format.cpp;");
+  m.note("exec::front_end_scan() (sw/exec/front_end.cpp) is the reference model.");
+  decoder_ports(m);
+  decoder_localparams(m, a);
+  decoder_signals(m);
+  command_port_section(m);
+  header_check_section(m);
+  record_check_section(m);
+  stream_order_section(m);
+  top_parts::finish_part(design, m, "cmd_decoder", params);
 }
 
 }  // namespace cello::gen

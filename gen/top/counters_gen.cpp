@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sv_module.hpp"
+#include "top/top_gen_parts.hpp"
 
 namespace cello::gen {
 
@@ -32,8 +33,7 @@ void add_counters(Design& design, const std::string& module) {
   const nlohmann::json params = {{"counters", N}};
   m.record_config(params);
   for (int k = 0; k < N; ++k) m.note(fmt::format("register {:2}: {} ({})", k + 2, cs[k].name, cs[k].meaning));
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
+  top_parts::clock_ports(m);
   m.input("event_pulse", N, "one bit per counter: count this cycle");
   m.input("status_word", 11, "{err_in_header, halted, done, running, status[6:0]}");
   m.input("err_record", 64, "record that stopped the top");
@@ -59,8 +59,7 @@ always_comb begin
   endcase
 end)",
                                                 fmt::arg("N", N), fmt::arg("RB", RB), fmt::arg("READS", reads)));
-  design.blocks.push_back(block_entry(m, "counters", params));
-  design.modules.push_back(std::move(m));
+  top_parts::finish_part(design, m, "counters", params);
 }
 
 }  // namespace cello::gen

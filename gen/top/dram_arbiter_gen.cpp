@@ -3,21 +3,25 @@
 #include <fmt/format.h>
 
 #include "sv_module.hpp"
+#include "top/top_gen_parts.hpp"
 
 namespace cello::gen {
 
-void add_dram_arbiter(Design& design, const std::string& module, const DramArbiterShape& s) {
-  const int N = s.clients, G = s.granule_bytes, AW = s.addr_bits, TW = s.tag_bits, CB = bits_for(N - 1);
-  SvModule m(module,
-             "DRAM arbiter of the top: one DRAM port shared by N clients. Each cycle the request\n"
-             "slot is free (or leaving) it takes the next valid client after the last one granted\n"
-             "(round robin), so no client waits for more than N-1 grants of the others. The DRAM tag\n"
-             "is {client, client tag}; each response goes back to the client its tag names.");
-  const nlohmann::json params = {{"clients", N}, {"granule_bytes", G}, {"addr_bits", AW}, {"tag_bits", TW}};
-  m.record_config(params);
-  m.note("Client c's signals are the slices [c*W +: W] of the c_* ports.");
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
+namespace {
+
+// Widths shared by the parts of the arbiter.
+struct ArbDims {
+  int N;   // clients
+  int G;   // granule bytes
+  int AW;  // byte address
+  int TW;  // client tag
+  int CB;  // client index
+};
+
+// Ports: N client request/response ports (packed) and the one DRAM port.
+void arbiter_ports(SvModule& m, const ArbDims& d) {
+  const int N = d.N, G = d.G, AW = d.AW, TW = d.TW, CB = d.CB;
+  top_parts::clock_ports(m);
   m.input("c_req_valid", N, "client requests");
   m.output("c_req_ready", N, "client request taken");
   m.input("c_req_addr", N * AW, "client: granule-aligned byte address");
@@ -40,7 +44,11 @@ void add_dram_arbiter(Design& design, const std::string& module, const DramArbit
   m.output("dram_rsp_ready", 1, "DRAM response taken");
   m.input("dram_rsp_rdata", 8 * G, "DRAM: read data");
   m.input("dram_rsp_tag", CB + TW, "DRAM: the request's tag");
+}
 
+// The request slot, the last client granted, and the grant terms.
+void arbiter_signals(SvModule& m, const ArbDims& d) {
+  const int G = d.G, AW = d.AW, TW = d.TW, CB = d.CB;
   m.signal("slot_valid_q", 1, "the request slot holds a request");
   m.signal("slot_addr_q", AW, "slot: address");
   m.signal("slot_write_q", 1, "slot: write");
@@ -52,7 +60,11 @@ void add_dram_arbiter(Design& design, const std::string& module, const DramArbit
   m.signal("grant_any", 1, "a client is granted");
   m.signal("grant", CB, "the client granted");
   m.signal("rsp_client", CB, "client the response belongs to");
+}
 
+// Round-robin grant and the clients' ready signals.
+void grant_section(SvModule& m, const ArbDims& d) {
+  const int N = d.N, CB = d.CB;
   // Round robin: the first valid client after last_q, in the order last+1 .. last+N
   // (the assignments run from the farthest to the nearest, so the nearest wins).
   std::string pick = "  case (last_q)\n";
@@ -77,6 +89,11 @@ always_comb begin
   if (grant_any) c_req_ready[grant] = 1'b1;
 end)",
                                  fmt::arg("PICK", pick)));
+}
+
+// The request slot towards DRAM and the routing of responses by tag.
+void request_slot_section(SvModule& m, const ArbDims& d) {
+  const int N = d.N, G = d.G, AW = d.AW, TW = d.TW, CB = d.CB;
   m.section("Request slot and responses", fmt::format(R"(
 assign dram_req_valid = slot_valid_q;
 assign dram_req_addr  = slot_addr_q;
@@ -111,8 +128,26 @@ end)",
                                                           fmt::arg("TW", TW), fmt::arg("TW1", TW - 1), fmt::arg("CB", CB),
                                                           fmt::arg("AW", AW), fmt::arg("GD", 8 * G), fmt::arg("G", G),
                                                           fmt::arg("LASTINIT", sv_const(CB, N - 1))));
-  design.blocks.push_back(block_entry(m, "dram_arbiter", params));
-  design.modules.push_back(std::move(m));
+}
+
+}  // namespace
+
+void add_dram_arbiter(Design& design, const std::string& module, const DramArbiterShape& s) {
+  const ArbDims d{s.clients, s.granule_bytes, s.addr_bits, s.tag_bits, bits_for(s.clients - 1)};
+  const int N = d.N, G = d.G, AW = d.AW, TW = d.TW;
+  SvModule m(module,
+             "DRAM arbiter of the top: one DRAM port shared by N clients. Each cycle the request\n"
+             "slot is free (or leaving) it takes the next valid client after the last one granted\n"
+             "(round robin), so no client waits for more than N-1 grants of the others. The DRAM tag\n"
+             "is {client, client tag}; each response goes back to the client its tag names.");
+  const nlohmann::json params = {{"clients", N}, {"granule_bytes", G}, {"addr_bits", AW}, {"tag_bits", TW}};
+  m.record_config(params);
+  m.note("Client c's signals are the slices [c*W +: W] of the c_* ports.");
+  arbiter_ports(m, d);
+  arbiter_signals(m, d);
+  grant_section(m, d);
+  request_slot_section(m, d);
+  top_parts::finish_part(design, m, "dram_arbiter", params);
 }
 
 }  // namespace cello::gen

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "sv_module.hpp"
+#include "top/top_gen_parts.hpp"
 
 namespace cello::gen {
 
@@ -20,19 +21,41 @@ LoadUnitShape load_unit_shape(const arch::Arch& a) {
   return s;
 }
 
-void add_load_unit(Design& design, const std::string& module, const LoadUnitShape& s) {
-  const int G = s.granule_bytes, GB = log2_pow2(G), GW = G / 4, AW = s.addr_bits, D = s.lines, LW = log2_pow2(D),
-            F = s.queue, FW = log2_pow2(F), UW = FW + 1, OW = GB - 2;
-  SvModule m(module,
-             "Load unit of the top: 32-bit word reads served from DRAM one granule at a time.\n"
-             "Consecutive reads of the same granule share one DRAM request; reads of different\n"
-             "granules are in flight together, one line each, and their responses may return in\n"
-             "any order (dram_rsp_tag names the line). Words leave in request order. inval closes\n"
-             "the open line so that the next read of its granule goes to DRAM again.");
-  const nlohmann::json params = {{"granule_bytes", G}, {"addr_bits", AW}, {"lines", D}, {"queue", F}};
-  m.record_config(params);
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
+namespace {
+
+// Widths shared by the parts of the load unit.
+struct LoadDims {
+  int G;   // granule bytes
+  int GB;  // granule offset bits
+  int GW;  // words per granule
+  int AW;  // byte address
+  int D;   // lines
+  int LW;  // line index
+  int F;   // read queue entries
+  int FW;  // read queue index
+  int UW;  // reads waiting on a line
+  int OW;  // word offset in a granule
+};
+
+LoadDims load_dims(const LoadUnitShape& s) {
+  LoadDims d{};
+  d.G = s.granule_bytes;
+  d.GB = log2_pow2(d.G);
+  d.GW = d.G / 4;
+  d.AW = s.addr_bits;
+  d.D = s.lines;
+  d.LW = log2_pow2(d.D);
+  d.F = s.queue;
+  d.FW = log2_pow2(d.F);
+  d.UW = d.FW + 1;
+  d.OW = d.GB - 2;
+  return d;
+}
+
+// Ports: word reads in and out, the DRAM read port; sizes as localparams.
+void load_unit_ports(SvModule& m, const LoadDims& d) {
+  const int G = d.G, AW = d.AW, D = d.D, LW = d.LW, F = d.F;
+  top_parts::clock_ports(m);
   m.input("inval", 1, "close the open line before this cycle's read (pulse between ops)");
   m.input("req_valid", 1, "read: a word address is offered");
   m.output("req_ready", 1, "read: taken");
@@ -51,7 +74,12 @@ void add_load_unit(Design& design, const std::string& module, const LoadUnitShap
   m.output("idle", 1, "no read waiting (every requested word has left)");
   m.localparam("LINES", std::to_string(D), "granule lines");
   m.localparam("QUEUE", std::to_string(F), "reads in flight");
+}
 
+// Lines, the open line, the read queue, and the handshake terms.
+void load_unit_signals(SvModule& m, const LoadDims& d) {
+  const int G = d.G, GB = d.GB, GW = d.GW, AW = d.AW, D = d.D, LW = d.LW, F = d.F, FW = d.FW, UW = d.UW,
+            OW = d.OW;
   m.array("line_data_q", 8 * G, D, "line data");
   m.signal("line_valid_q", D, "line holds its granule");
   m.array("uses_q", UW, D, "reads waiting on each line");
@@ -76,9 +104,11 @@ void add_load_unit(Design& design, const std::string& module, const LoadUnitShap
   m.signal("head_line", LW, "line of the oldest read");
   m.signal("pop", 1, "the oldest read's word leaves");
   m.signal("free_now", 1, "the oldest line is released");
+}
 
-  const std::string off_expr = fmt::format("req_word[{}:0]", GB - 3);
-  const std::string word_sel = GW > 1 ? "line_data_q[head_line][32*q_off_q[q_head_q] +: 32]" : "line_data_q[head_line]";
+// Read side: a read coalesces into the open line or allocates a line and requests its granule.
+void read_side_section(SvModule& m, const LoadDims& d) {
+  const int GB = d.GB, AW = d.AW, D = d.D, LW = d.LW, FW = d.FW;
   m.section("Read side: coalesce or allocate a line", fmt::format(R"(
 assign req_gran   = req_word[{AW1}:{GB}];
 assign hit_open   = open_valid_q && !inval && (req_gran == open_gran_q);
@@ -95,6 +125,12 @@ assign word_line      = hit_open ? open_line_q : alloc_q;)",
                                                                     fmt::arg("AW1", AW - 3), fmt::arg("GB", GB - 2), fmt::arg("GBB", GB),
                                                                     fmt::arg("LW1", LW + 1), fmt::arg("D", D),
                                                                     fmt::arg("FW1", FW + 1)));
+}
+
+// Word side: the oldest read's word leaves once its line is filled; lines are released in order.
+void word_side_section(SvModule& m, const LoadDims& d) {
+  const int GW = d.GW, LW = d.LW, FW = d.FW, UW = d.UW;
+  const std::string word_sel = GW > 1 ? "line_data_q[head_line][32*q_off_q[q_head_q] +: 32]" : "line_data_q[head_line]";
   m.section("Word side: in request order", fmt::format(R"(
 assign head_line      = q_line_q[q_head_q];
 assign rsp_valid      = (q_count_q != {FW1}'d0) && line_valid_q[head_line];
@@ -107,6 +143,12 @@ assign free_now = (lines_q != {LW1}'d0) && line_valid_q[free_q] && (uses_q[free_
                && !(open_valid_q && (open_line_q == free_q));)",
                                                            fmt::arg("FW1", FW + 1), fmt::arg("SEL", word_sel),
                                                            fmt::arg("LW1", LW + 1), fmt::arg("UW", UW)));
+}
+
+// State: line allocation and release, reads waiting per line, the read queue, line data.
+void load_state_section(SvModule& m, const LoadDims& d) {
+  const int GB = d.GB, GW = d.GW, LW = d.LW, FW = d.FW, UW = d.UW;
+  const std::string off_expr = fmt::format("req_word[{}:0]", GB - 3);
   m.section("State", fmt::format(R"(
 always_ff @(posedge clk) begin
   if (!rst_n) begin
@@ -150,8 +192,27 @@ always_ff @(posedge clk)
   if (dram_rsp_valid) line_data_q[dram_rsp_tag] <= dram_rsp_data;)",
                                                 fmt::arg("LW", LW), fmt::arg("UW1", UW - 1), fmt::arg("FW", FW),
                                                 fmt::arg("OFF", GW > 1 ? fmt::format("      q_off_q[q_tail_q]  <= {};\n", off_expr) : std::string())));
-  design.blocks.push_back(block_entry(m, "load_unit", params));
-  design.modules.push_back(std::move(m));
+}
+
+}  // namespace
+
+void add_load_unit(Design& design, const std::string& module, const LoadUnitShape& s) {
+  const LoadDims d = load_dims(s);
+  const int G = d.G, AW = d.AW, D = d.D, F = d.F;
+  SvModule m(module,
+             "Load unit of the top: 32-bit word reads served from DRAM one granule at a time.\n"
+             "Consecutive reads of the same granule share one DRAM request; reads of different\n"
+             "granules are in flight together, one line each, and their responses may return in\n"
+             "any order (dram_rsp_tag names the line). Words leave in request order. inval closes\n"
+             "the open line so that the next read of its granule goes to DRAM again.");
+  const nlohmann::json params = {{"granule_bytes", G}, {"addr_bits", AW}, {"lines", D}, {"queue", F}};
+  m.record_config(params);
+  load_unit_ports(m, d);
+  load_unit_signals(m, d);
+  read_side_section(m, d);
+  word_side_section(m, d);
+  load_state_section(m, d);
+  top_parts::finish_part(design, m, "load_unit", params);
 }
 
 }  // namespace cello::gen

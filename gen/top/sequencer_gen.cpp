@@ -5,10 +5,13 @@
 #include "stream/format.hpp"
 #include "sv_module.hpp"
 #include "top/load_unit_gen.hpp"
+#include "top/top_gen_parts.hpp"
 
 namespace cello::gen {
 
 namespace {
+
+using stream::Opcode;
 
 // `rec_q` bits of a field of the command-stream table, e.g. rec_q[64 +: 32]
 // (`bits` bits from bit `skip` of the field when bits > 0).
@@ -19,26 +22,36 @@ std::string field(stream::Opcode op, const char* name, int bits = 0, int skip = 
 
 std::string opcode(stream::Opcode op) { return fmt::format("8'h{:02x}", static_cast<int>(op)); }
 
-}  // namespace
+// Widths shared by the parts of the sequencer.
+struct SeqDims {
+  int AW;  // byte address
+  int WA;  // word address
+  int CW;  // engine counts and indices (WA + 1)
+  int G;   // granule bytes
+  int GW;  // words per granule
+  int TT;  // tensor table entries
+  int TB;  // tensor table address
+  int EW;  // tensor table entry
+};
 
-void add_sequencer(Design& design, const std::string& module, const SequencerShape& s) {
-  using stream::Opcode;
-  const int AW = s.addr_bits, WA = AW - 2, CW = WA + 1, G = s.granule_bytes, GW = G / 4, TT = s.tensor_table;
-  const int TB = log2_pow2(TT), EW = WA + 96 + 5;
-  SvModule m(module,
-             "Sequencer of the top: runs the decoder's checked records one at a time. TENSOR\n"
-             "records fill the tensor table (a RAM of descriptors by id); every other record\n"
-             "reads the descriptors of the ids it names, is checked against them, and runs:\n"
-             "a launch starts the engine and, when it ends, the store unit is drained and the\n"
-             "load unit's open line closed; HOST raises host_req until host_ack; END finishes.\n"
-             "The first illegal record stops it with one sticky status bit.");
-  const nlohmann::json params = {{"addr_bits", AW},       {"granule_bytes", G}, {"tensor_table", TT},
-                                 {"rf_rows", s.rf_rows}, {"chord", s.chord}};
-  m.record_config(params);
-  m.note("Tensor table entry: {csr, flags[3:0], nnz[31:0], cols[31:0], rows[31:0], base_word}.");
-  m.note("Slot k of a record names the id in bytes 2+2k..3+2k (launch: out, a, b, c; HOST: out, a, b).");
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
+SeqDims seq_dims(const SequencerShape& s) {
+  SeqDims d{};
+  d.AW = s.addr_bits;
+  d.WA = d.AW - 2;
+  d.CW = d.WA + 1;
+  d.G = s.granule_bytes;
+  d.GW = d.G / 4;
+  d.TT = s.tensor_table;
+  d.TB = log2_pow2(d.TT);
+  d.EW = d.WA + 96 + 5;
+  return d;
+}
+
+// Ports: records in, status out, the host handshake, the engine's descriptor
+// and the store/load unit controls.
+void sequencer_ports(SvModule& m, const SeqDims& d) {
+  const int WA = d.WA, CW = d.CW;
+  top_parts::clock_ports(m);
   m.input("rec_valid", 1, "record in (from the decoder)");
   m.output("rec_ready", 1, "record taken");
   m.input("rec_data", 256, "record bytes, byte k at [8k +: 8]");
@@ -79,7 +92,11 @@ void add_sequencer(Design& design, const std::string& module, const SequencerSha
   m.output("st_flush", 1, "store unit: send what is assembled");
   m.input("st_idle", 1, "store unit: every write landed");
   m.output("ld_inval", 1, "load unit: close the open line");
+}
 
+// Constants: opcodes, bindings, the status bits raised here and the states.
+void sequencer_localparams(SvModule& m, const SequencerShape& s, const SeqDims& d) {
+  const int GW = d.GW;
   m.localparam("HAS_CHORD", s.chord ? "1'b1" : "1'b0", "the top has a CHORD");
   m.localparam("RF_ROWS", fmt::format("32'd{}", s.rf_rows), "register-file rows");
   m.localparam("GRAN_WORDS", fmt::format("68'd{}", GW), "words per DRAM granule");
@@ -107,7 +124,11 @@ void add_sequencer(Design& design, const std::string& module, const SequencerSha
   m.localparam("SQ_HOST", "4'd7", "host_req until host_ack");
   m.localparam("SQ_DONE", "4'd8", "END ran");
   m.localparam("SQ_HALT", "4'd9", "stopped at an illegal record");
+}
 
+// Registers and combinational signals of the record being run.
+void sequencer_signals(SvModule& m, const SeqDims& d) {
+  const int WA = d.WA, TT = d.TT, TB = d.TB, EW = d.EW;
   m.signal("sq_q", 4, "state");
   m.signal("rec_q", 256, "the record being run");
   m.signal("idx_q", 64, "its index");
@@ -159,22 +180,19 @@ void add_sequencer(Design& design, const std::string& module, const SequencerSha
   m.signal("retire_q", 1, "retire pulse");
   m.signal("host_q", 1, "host_req");
   m.signal("csr_col_w", WA, "SPMM: column-index array word base");
+}
 
-  m.instantiate("ram_sram", "u_table")
-      .param("DEPTH", std::to_string(TT))
-      .param("WIDTH", std::to_string(EW))
-      .param("AW", std::to_string(TB))
-      .param("NWR", "1")
-      .connect("clk", "clk")
-      .connect("we", "tab_we")
-      .connect("waddr", fmt::format("slot_id[0][{}:0]", TB - 1))
-      .connect("wdata", "tab_wdata")
-      .connect("re", "tab_re")
-      .connect("raddr", "tab_raddr")
-      .connect("rdata", "tab_rdata");
-  design.primitives.insert("ram_sram");
+// The tensor table: descriptors by id, written by TENSOR at slot 0's id.
+void tensor_table(Design& design, SvModule& m, const SeqDims& d) {
+  top_parts::ram_instance(design, m, "u_table", d.TT, d.EW, d.TB,
+                          {"tab_we", fmt::format("slot_id[0][{}:0]", d.TB - 1), "tab_wdata", "tab_re", "tab_raddr",
+                           "tab_rdata"});
+}
 
-  // Slot decode: ids, bindings and descriptor fields.
+// Slot decode: ids, bindings and descriptor fields, then the record's kind,
+// slots in use and launch fields.
+void record_slots_section(SvModule& m, const SeqDims& d) {
+  const int WA = d.WA, TT = d.TT, TB = d.TB;
   std::string slots_body;
   for (int k = 0; k < 4; ++k)
     slots_body += fmt::format(
@@ -216,7 +234,11 @@ assign r_slot   = (s_slot == 2'd1) ? 2'd2 : 2'd1;)",
                                                      fmt::arg("LFLAGS", field(Opcode::Gemm, "flags", 3)),
                                                      fmt::arg("LK", field(Opcode::Gemm, "k")),
                                                      fmt::arg("LK0", field(Opcode::Gemm, "k0")), fmt::arg("WA96", WA + 96)));
+}
 
+// TENSOR: the region's size and end, and the table entry it writes.
+void tensor_region_section(SvModule& m, const SeqDims& d) {
+  const int AW = d.AW;
   m.section("TENSOR region", fmt::format(R"(
 // Region words: dense rows*cols; CSR row pointers, column indices and values,
 // each rounded up to whole granules. 68 bits hold any u32 shape.
@@ -237,7 +259,11 @@ assign tab_wdata = {{({TFMT} == 8'd1), t_flags[3:0], {TNNZ}, {TCOLS}, {TROWS}, t
                                            fmt::arg("TNNZ", field(Opcode::Tensor, "nnz")),
                                            fmt::arg("TBASE", field(Opcode::Tensor, "base")),
                                            fmt::arg("TFLAGS4", field(Opcode::Tensor, "flags", 4)), fmt::arg("AW1", AW - 1)));
+}
 
+// Launch shapes and the first problem of the record (bad, bad_bit).
+void checks_section(SvModule& m, const SeqDims& d) {
+  const int TB = d.TB, G = d.G;
   m.section("Checks", fmt::format(R"(
 // Shapes of a launch (slot 0 out, 1 a, 2 b, 3 c; s_slot/r_slot as above).
 assign c_ok = !present[3] || (d_rows[3] == d_rows[0] && d_cols[3] == d_cols[0]);
@@ -302,7 +328,19 @@ end)",
                                     fmt::arg("RROW0", field(Opcode::RfLoad, "row0")),
                                     fmt::arg("RFROM", field(Opcode::RfLoad, "from")),
                                     fmt::arg("BETA", field(Opcode::Gemm, "beta"))));
+}
 
+// The engine's descriptor: launch fields, the four operand slots, the CSR arrays.
+void engine_descriptor_section(SvModule& m, const SeqDims& d) {
+  const int CW = d.CW, WA = d.WA;
+  std::string operands;
+  for (auto [slot, k] : {std::pair{"z", "0"}, {"a", "s_slot"}, {"b", "r_slot"}, {"c", "3"}})
+    operands += fmt::format(
+        "assign eng_{0}_base = d_base[{1}];\n"
+        "assign eng_{0}_rows = {2}'(d_rows[{1}]);\n"
+        "assign eng_{0}_cols = {2}'(d_cols[{1}]);\n"
+        "assign eng_{0}_cm   = d_cm[{1}];\n",
+        slot, k, CW);
   m.section("Engine descriptor", fmt::format(R"(
 assign eng_start  = start_q;
 assign eng_kind   = 2'(op - OP_GEMM);
@@ -315,32 +353,19 @@ assign eng_beta   = {BETA};
 assign eng_scale  = rf_scale_q;
 assign eng_k0     = {CW}'(l_k0);
 assign eng_k      = {CW}'(l_k);
-assign eng_z_base = d_base[0];
-assign eng_z_rows = {CW}'(d_rows[0]);
-assign eng_z_cols = {CW}'(d_cols[0]);
-assign eng_z_cm   = d_cm[0];
-assign eng_a_base = d_base[s_slot];
-assign eng_a_rows = {CW}'(d_rows[s_slot]);
-assign eng_a_cols = {CW}'(d_cols[s_slot]);
-assign eng_a_cm   = d_cm[s_slot];
-assign eng_b_base = d_base[r_slot];
-assign eng_b_rows = {CW}'(d_rows[r_slot]);
-assign eng_b_cols = {CW}'(d_cols[r_slot]);
-assign eng_b_cm   = d_cm[r_slot];
-assign eng_c_base = d_base[3];
-assign eng_c_rows = {CW}'(d_rows[3]);
-assign eng_c_cols = {CW}'(d_cols[3]);
-assign eng_c_cm   = d_cm[3];
-// CSR arrays: row pointers at the base, then column indices and values, each on a granule.
+{OPERANDS}// CSR arrays: row pointers at the base, then column indices and values, each on a granule.
 assign csr_col_w        = d_base[s_slot] + {WA}'((68'(d_rows[s_slot]) + 68'd1 + GRAN_WORDS - 68'd1) & ~(GRAN_WORDS - 68'd1));
 assign eng_csr_col_base = csr_col_w;
 assign eng_csr_val_base = csr_col_w + {WA}'((68'(d_nnz[s_slot]) + GRAN_WORDS - 68'd1) & ~(GRAN_WORDS - 68'd1));
 assign eng_csr_nnz      = {CW}'(d_nnz[s_slot]);)",
                                                fmt::arg("ALPHA", field(Opcode::Gemm, "alpha")),
                                                fmt::arg("BETA", field(Opcode::Gemm, "beta")), fmt::arg("CW", CW),
-                                               fmt::arg("WA", WA)));
+                                               fmt::arg("WA", WA), fmt::arg("OPERANDS", operands)));
+}
 
-  m.section("Run", fmt::format(R"(
+// Outputs driven by the state: handshakes, table access, status, pulses.
+std::string run_outputs(const SeqDims& d) {
+  return fmt::format(R"(
 assign rec_ready   = (sq_q == SQ_TAKE);
 assign tab_re      = (sq_q == SQ_FETCH);
 assign tab_raddr   = slot_id[fetch_q][{TB1}:0];
@@ -356,7 +381,13 @@ assign launch      = start_q;
 assign cur_record  = idx_q;
 assign host_req    = host_q;
 assign host_record = idx_q;
-always_ff @(posedge clk) begin
+)",
+                     fmt::arg("TB1", d.TB - 1));
+}
+
+// The state machine: take, fetch the slots' descriptors, check and run the record.
+std::string run_state_machine(const SeqDims& d) {
+  return fmt::format(R"(always_ff @(posedge clk) begin
   if (!rst_n) begin
     sq_q         <= SQ_TAKE;
     status_q     <= '0;
@@ -440,11 +471,38 @@ always_ff @(posedge clk) begin
     endcase
   end
 end)",
-                               fmt::arg("TB1", TB - 1), fmt::arg("RROW0", field(Opcode::RfLoad, "row0")),
-                               fmt::arg("RROWS", field(Opcode::RfLoad, "rows")),
-                               fmt::arg("RSCALE", field(Opcode::RfLoad, "scale"))));
-  design.blocks.push_back(block_entry(m, "sequencer", params));
-  design.modules.push_back(std::move(m));
+                     fmt::arg("TB1", d.TB - 1), fmt::arg("RROW0", field(Opcode::RfLoad, "row0")),
+                     fmt::arg("RROWS", field(Opcode::RfLoad, "rows")),
+                     fmt::arg("RSCALE", field(Opcode::RfLoad, "scale")));
+}
+
+}  // namespace
+
+void add_sequencer(Design& design, const std::string& module, const SequencerShape& s) {
+  const SeqDims d = seq_dims(s);
+  const int AW = d.AW, G = d.G, TT = d.TT;
+  SvModule m(module,
+             "Sequencer of the top: runs the decoder's checked records one at a time. TENSOR\n"
+             "records fill the tensor table (a RAM of descriptors by id); every other record\n"
+             "reads the descriptors of the ids it names, is checked against them, and runs:\n"
+             "a launch starts the engine and, when it ends, the store unit is drained and the\n"
+             "load unit's open line closed; HOST raises host_req until host_ack; END finishes.\n"
+             "The first illegal record stops it with one sticky status bit.");
+  const nlohmann::json params = {{"addr_bits", AW},       {"granule_bytes", G}, {"tensor_table", TT},
+                                 {"rf_rows", s.rf_rows}, {"chord", s.chord}};
+  m.record_config(params);
+  m.note("Tensor table entry: {csr, flags[3:0], nnz[31:0], cols[31:0], rows[31:0], base_word}.");
+  m.note("Slot k of a record names the id in bytes 2+2k..3+2k (launch: out, a, b, c; HOST: out, a, b).");
+  sequencer_ports(m, d);
+  sequencer_localparams(m, s, d);
+  sequencer_signals(m, d);
+  tensor_table(design, m, d);
+  record_slots_section(m, d);
+  tensor_region_section(m, d);
+  checks_section(m, d);
+  engine_descriptor_section(m, d);
+  m.section("Run", run_outputs(d) + run_state_machine(d));
+  top_parts::finish_part(design, m, "sequencer", params);
 }
 
 }  // namespace cello::gen

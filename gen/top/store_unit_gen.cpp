@@ -3,21 +3,35 @@
 #include <fmt/format.h>
 
 #include "sv_module.hpp"
+#include "top/top_gen_parts.hpp"
 
 namespace cello::gen {
 
-void add_store_unit(Design& design, const std::string& module, const LoadUnitShape& s) {
-  const int G = s.granule_bytes, GB = log2_pow2(G), GW = G / 4, AW = s.addr_bits;
-  const int CW = 16;  // outstanding-write counter (DRAM queues are far shorter)
-  SvModule m(module,
-             "Store unit of the top: 32-bit word writes merged into granule writes. A write to\n"
-             "the granule being assembled merges into it; a write to another granule, or flush,\n"
-             "sends the assembled granule with byte enables for the words written. Every DRAM\n"
-             "write is acknowledged; idle means nothing is assembled, waiting or unacknowledged.");
-  const nlohmann::json params = {{"granule_bytes", G}, {"addr_bits", AW}};
-  m.record_config(params);
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
+namespace {
+
+constexpr int CW = 16;  // outstanding-write counter (DRAM queues are far shorter)
+
+// Widths shared by the parts of the store unit.
+struct StoreDims {
+  int G;   // granule bytes
+  int GB;  // granule offset bits
+  int GW;  // words per granule
+  int AW;  // byte address
+};
+
+StoreDims store_dims(const LoadUnitShape& s) {
+  StoreDims d{};
+  d.G = s.granule_bytes;
+  d.GB = log2_pow2(d.G);
+  d.GW = d.G / 4;
+  d.AW = s.addr_bits;
+  return d;
+}
+
+// Ports: word writes in, the DRAM write port, idle and the writes outstanding.
+void store_unit_ports(SvModule& m, const StoreDims& d) {
+  const int G = d.G, AW = d.AW;
+  top_parts::clock_ports(m);
   m.input("wr_valid", 1, "write: a word is offered");
   m.output("wr_ready", 1, "write: taken");
   m.input("wr_word", AW - 2, "write: word address (byte address / 4)");
@@ -32,7 +46,11 @@ void add_store_unit(Design& design, const std::string& module, const LoadUnitSha
   m.output("dram_rsp_ready", 1, "always ready");
   m.output("idle", 1, "every write sent and acknowledged");
   m.output("pending", CW, "DRAM writes sent and not yet acknowledged");
+}
 
+// The granule being assembled, the outgoing granule write, and the handshake terms.
+void store_unit_signals(SvModule& m, const StoreDims& d) {
+  const int G = d.G, GB = d.GB, AW = d.AW;
   m.signal("buf_valid_q", 1, "a granule is being assembled");
   m.signal("buf_gran_q", AW - GB, "its granule");
   m.signal("buf_data_q", 8 * G, "its data");
@@ -49,7 +67,11 @@ void add_store_unit(Design& design, const std::string& module, const LoadUnitSha
   m.signal("sent", 1, "a DRAM write is taken");
   m.signal("word_strb", G, "byte enables of the offered word");
   m.signal("word_data", 8 * G, "the offered word in its place");
+}
 
+// Merging words into the assembled granule, sending it, and counting acknowledgements.
+void assemble_section(SvModule& m, const StoreDims& d) {
+  const int G = d.G, GB = d.GB, GW = d.GW, AW = d.AW;
   const std::string off = GW > 1 ? fmt::format("wr_word[{}:0]", GB - 3) : "";
   const std::string place_strb = GW > 1 ? fmt::format("{}'hf << (4 * {})", G, off) : "4'hf";
   const std::string place_data = GW > 1 ? fmt::format("{}'(wr_data) << (32 * {})", 8 * G, off) : "wr_data";
@@ -105,8 +127,24 @@ end)",
                                                      fmt::arg("AW3", AW - 3), fmt::arg("GB2", GB - 2), fmt::arg("GB", GB),
                                                      fmt::arg("PS", place_strb), fmt::arg("PD", place_data),
                                                      fmt::arg("CW", CW), fmt::arg("CW1", CW - 1), fmt::arg("G", G)));
-  design.blocks.push_back(block_entry(m, "store_unit", params));
-  design.modules.push_back(std::move(m));
+}
+
+}  // namespace
+
+void add_store_unit(Design& design, const std::string& module, const LoadUnitShape& s) {
+  const StoreDims d = store_dims(s);
+  const int G = d.G, AW = d.AW;
+  SvModule m(module,
+             "Store unit of the top: 32-bit word writes merged into granule writes. A write to\n"
+             "the granule being assembled merges into it; a write to another granule, or flush,\n"
+             "sends the assembled granule with byte enables for the words written. Every DRAM\n"
+             "write is acknowledged; idle means nothing is assembled, waiting or unacknowledged.");
+  const nlohmann::json params = {{"granule_bytes", G}, {"addr_bits", AW}};
+  m.record_config(params);
+  store_unit_ports(m, d);
+  store_unit_signals(m, d);
+  assemble_section(m, d);
+  top_parts::finish_part(design, m, "store_unit", params);
 }
 
 }  // namespace cello::gen

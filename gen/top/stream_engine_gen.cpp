@@ -9,6 +9,7 @@
 
 #include "sv_module.hpp"
 #include "top/load_unit_gen.hpp"
+#include "top/top_gen_parts.hpp"
 
 namespace cello::gen {
 
@@ -58,38 +59,53 @@ end)",
                                           fmt::arg("WA", WA), fmt::arg("CW", CW)));
 }
 
-}  // namespace
+// Sizes and index widths shared by the parts of the engine.
+struct EngineDims {
+  int WA, CW;         // word address, counts and indices
+  int S, L, RFR;      // FMA stages, Gram lanes, register-file rows
+  int NB, LB, RB;     // block columns, Gram lane index, register-file row index
+  int ACC, XB, PB;    // accumulators and their index, register-file/breg index
+  int RFD;            // register-file entries
+  int Q, QB, TI, V;   // micro-op queue and its index, FMA destination index, FMA lanes
+  int GW, GWL, VL;    // gather buffer words, its word index, the lane index
+  int XL;             // gather buffer line index
+};
 
-void add_stream_engine(Design& design, const std::string& module, const StreamEngineShape& s) {
-  const int WA = s.addr_bits - 2, CW = WA + 1, S = s.fma_stages, L = s.gram_lanes, RFR = s.rf_rows;
-  const int NB = kEngineBlockCols, LB = bits_for(L > 1 ? L - 1 : 1), RB = bits_for(RFR > 1 ? RFR - 1 : 1);
-  const int ACC = std::max(64, 16 << LB), XB = bits_for(ACC - 1), PB = RB + 4, RFD = NB << RB;
-  const int Q = s.queue, QB = log2_pow2(Q), TI = std::max(XB, PB), V = s.lanes;
-  if (V != 1 && V != 2 && V != 4) throw std::logic_error("stream engine: lanes must be 1, 2 or 4");
+EngineDims engine_dims(const StreamEngineShape& s) {
+  EngineDims d{};
+  d.WA = s.addr_bits - 2;
+  d.CW = d.WA + 1;
+  d.S = s.fma_stages;
+  d.L = s.gram_lanes;
+  d.RFR = s.rf_rows;
+  d.NB = kEngineBlockCols;
+  d.LB = bits_for(d.L > 1 ? d.L - 1 : 1);
+  d.RB = bits_for(d.RFR > 1 ? d.RFR - 1 : 1);
+  d.ACC = std::max(64, 16 << d.LB);
+  d.XB = bits_for(d.ACC - 1);
+  d.PB = d.RB + 4;
+  d.RFD = d.NB << d.RB;
+  d.Q = s.queue;
+  d.QB = log2_pow2(d.Q);
+  d.TI = std::max(d.XB, d.PB);
+  d.V = s.lanes;
+  if (d.V != 1 && d.V != 2 && d.V != 4) throw std::logic_error("stream engine: lanes must be 1, 2 or 4");
   // The gather buffer: GW words in V lanes of GW/V lines (line address XL bits);
   // word w of the buffer is lane w mod V, line w / V.
-  const int GW = s.gather_words, GWL = std::countr_zero(static_cast<unsigned>(GW)),
-            VL = std::countr_zero(static_cast<unsigned>(V)), XL = GWL - VL;
-  if (GW < 16 * V || GWL > WA) throw std::logic_error("stream engine: gather buffer out of range");
+  d.GW = s.gather_words;
+  d.GWL = std::countr_zero(static_cast<unsigned>(d.GW));
+  d.VL = std::countr_zero(static_cast<unsigned>(d.V));
+  d.XL = d.GWL - d.VL;
+  if (d.GW < 16 * d.V || d.GWL > d.WA) throw std::logic_error("stream engine: gather buffer out of range");
   static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlock == 4,
                 "the index packing below assumes 16 columns, 4-row groups and 4x4 Gram blocks");
-  SvModule m(module,
-             "Stream engine of the top: runs one launch (GEMM pass, GRAM, SPMM, ELTW) in the\n"
-             "accumulation order of docs/commands.md. The walker runs the loop nest and issues\n"
-             "operand reads ahead through the load unit, one micro-op per step into a queue; the\n"
-             "executor pops micro-ops in order, takes their words from the load unit's in-order\n"
-             "responses and issues one step per cycle into its FMA lanes (a GEMM/Gram step updates\n"
-             "adjacent columns, one per lane), holding a step back only while an accumulator it\n"
-             "touches is still in the FMA pipe. SPMM's CSR arrays come on three sequential\n"
-             "streams; a second FMA scales the values by beta on their way in. Results go to the\n"
-             "store unit. docs/top.md, \"Stream engine\".");
-  const nlohmann::json params = {{"addr_bits", s.addr_bits}, {"fma_stages", S}, {"gram_lanes", L},
-                                 {"rf_rows", RFR},           {"queue", Q},      {"block_cols", NB},
-                                 {"group_rows", kEngineGroupRows}, {"accumulators", ACC}, {"fma_lanes", V},
-                                 {"gather_words", GW}};
-  m.record_config(params);
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
+  return d;
+}
+
+// Ports: the launch descriptor, done/err, the load unit, the store unit and the gather buffer.
+void engine_ports(SvModule& m, const EngineDims& d) {
+  const int WA = d.WA, CW = d.CW, V = d.V, XL = d.XL;
+  top_parts::clock_ports(m);
   m.input("start", 1, "launch (pulse): the descriptor below is valid and stays so until done");
   m.input("kind", 2, "0 GEMM pass, 1 GRAM, 2 SPMM, 3 ELTW");
   m.input("relu", 1, "negative results become +0");
@@ -129,6 +145,10 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.output("xb_raddr", XL, "gather buffer: line read");
   m.input("xb_rdata", 32 * V, "gather buffer: the line read the cycle before, lane v at [32v +: 32]");
 
+}
+
+// Constants: kind codes, walker phases and micro-op actions.
+void engine_localparams(SvModule& m) {
   m.localparam("KIND_GEMM", "2'd0", "kind codes");
   m.localparam("KIND_GRAM", "2'd1", "");
   m.localparam("KIND_SPMM", "2'd2", "(3 is ELTW)");
@@ -181,6 +201,11 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   for (int a = 0; a < static_cast<int>(std::size(acts)); ++a)
     m.localparam(acts[a][0], fmt::format("4'd{}", a), fmt::format("micro-op: {}", acts[a][1]));
 
+}
+
+// Walker state and loop terms.
+void walker_signals(SvModule& m, const EngineDims& d) {
+  const int CW = d.CW, LB = d.LB, GWL = d.GWL;
   // ---- walker state
   m.signal("ph_q", 5, "walker phase");
   m.signal("i0_q", CW, "GEMM row group / GRAM row group (m0) / SPMM row");
@@ -230,6 +255,11 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.signal("grp_end", 1, "ELTW: the element closes its pass over the group");
   m.signal("rp_word", 64, "SPMM: the row pointer, zero-extended for range checks");
   m.signal("col_ok", 1, "SPMM: the column index names a row of the dense operand");
+}
+
+// The step's micro-op, its address, and the micro-op queue.
+void step_and_queue_signals(SvModule& m, const EngineDims& d) {
+  const int WA = d.WA, CW = d.CW, XB = d.XB, PB = d.PB, V = d.V, Q = d.Q, QB = d.QB;
   // ---- the step's micro-op
   m.signal("em_valid", 1, "the walker has a micro-op to push");
   m.signal("em_rd", 1, "it takes a word from the load unit");
@@ -262,6 +292,11 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.signal("q_wr_q", QB, "queue: write pointer");
   m.signal("q_rd_q", QB, "queue: read pointer");
   m.signal("q_cnt_q", QB + 1, "queue: entries");
+}
+
+// Executor: the head micro-op, FMA operands, accumulators, register file, FMA pipe.
+void executor_signals(SvModule& m, const EngineDims& d) {
+  const int WA = d.WA, S = d.S, XB = d.XB, PB = d.PB, V = d.V, ACC = d.ACC, RFD = d.RFD, TI = d.TI;
   // ---- executor
   m.signal("h_valid", 1, "a micro-op is at the head");
   m.signal("h_act", 4, "head: action");
@@ -307,6 +342,11 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.signal("sv_ready", 1, "the executor takes it");
   m.signal("sv_data", 32, "beta * val");
 
+}
+
+// The FMA lanes and SPMM's value scaler (beta * val).
+void fma_instances(Design& design, SvModule& m, const EngineDims& d) {
+  const int S = d.S, V = d.V;
   for (int v = 0; v < V; ++v)
     m.instantiate("fp32_fma", fmt::format("u_fma_{}", v))
         .param("STAGES", std::to_string(S))
@@ -330,7 +370,11 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
       .connect("out_data", "sv_data");
   design.primitives.insert("fp32_fma");
   design.primitives.insert("fp32_fma_rv");
+}
 
+// Loop bounds of every phase, ELTW's walk order, and the gather buffer's block width.
+void loop_bounds_section(SvModule& m, const EngineDims& d) {
+  const int CW = d.CW, ACC = d.ACC, V = d.V, GW = d.GW, VL = d.VL;
   m.section("Loop bounds", fmt::format(R"(
 assign blk_lg     = (kind == KIND_SPMM) ? slg_q : 3'd4;
 assign blk_w      = {CW}'d1 << blk_lg;
@@ -389,8 +433,24 @@ always_comb begin
 end)",
                                       fmt::arg("CW", CW), fmt::arg("ACCM1", ACC - 1), fmt::arg("V", V),
                                       fmt::arg("VM1", V - 1), fmt::arg("GW", GW), fmt::arg("VL", VL)));
+}
 
-  m.section("The step's micro-op and address", fmt::format(R"(
+// A piece of the step section's text, formatted with its fields.
+std::string step_text(const EngineDims& d, fmt::string_view text) {
+  const int XB = d.XB, PB = d.PB, RB = d.RB, LB = d.LB, CW = d.CW, WA = d.WA, QB = d.QB, Q = d.Q, V = d.V,
+            GWL = d.GWL;
+  return fmt::format(fmt::runtime(text), fmt::arg("XB", XB), fmt::arg("XB1", XB - 1),
+                     fmt::arg("PB", PB), fmt::arg("RB1", RB - 1),
+                     fmt::arg("LB1", LB - 1), fmt::arg("CW", CW),
+                     fmt::arg("WA", WA), fmt::arg("QB1", QB + 1),
+                     fmt::arg("Q", Q), fmt::arg("V", V),
+                     fmt::arg("GWL", GWL),
+                     fmt::arg("EMV", V > 1 ? "em_m[v]" : "em_m"));
+}
+
+// The step's micro-op: action, registers, lanes, and the operand it addresses.
+std::string step_micro_op(const EngineDims& d) {
+  return step_text(d, R"(
 always_comb begin
   em_valid = 1'b1;
   em_rd    = 1'b0;
@@ -460,7 +520,12 @@ always_comb begin
     default: em_valid = 1'b0;
   endcase
 end
-// Row k of X's block sits at gather buffer words k * block width + j (the fill
+)");
+}
+
+// The step's word address, the walker's advance, and the CSR stream handshakes.
+std::string step_address(const EngineDims& d) {
+  return step_text(d, R"(// Row k of X's block sits at gather buffer words k * block width + j (the fill
 // phase's row is t, the gather's is the entry's column index).
 assign xb_word = {GWL}'(((ph_q == F_XF) ? t_q : col_q) << slg_q) | {GWL}'(j_q);
 // Element [r, c] of a region: c*rows + r column-major, r*cols + c row-major. The
@@ -484,16 +549,20 @@ always_comb begin
 end
 assign push = em_valid && adv;
 assign rp_rsp_ready  = (ph_q == F_SRP0) || (ph_q == F_SRP);
-assign col_rsp_ready = (ph_q == F_SE) && (e_q != e_end_q) && (!col_ok || q_space);)",
-                                                        fmt::arg("XB", XB), fmt::arg("XB1", XB - 1),
-                                                        fmt::arg("PB", PB), fmt::arg("RB1", RB - 1),
-                                                        fmt::arg("LB1", LB - 1), fmt::arg("CW", CW),
-                                                        fmt::arg("WA", WA), fmt::arg("QB1", QB + 1),
-                                                        fmt::arg("Q", Q), fmt::arg("V", V),
-                                                        fmt::arg("GWL", GWL),
-                                                        fmt::arg("EMV", V > 1 ? "em_m[v]" : "em_m")));
+assign col_rsp_ready = (ph_q == F_SE) && (e_q != e_end_q) && (!col_ok || q_space);)");
+}
 
-  m.section("Walker", fmt::format(R"(
+// A piece of the walker's text, formatted with its fields.
+std::string walker_text(const EngineDims& d, fmt::string_view text) {
+  const int CW = d.CW, LB = d.LB, L = d.L;
+  return fmt::format(fmt::runtime(text), fmt::arg("CW", CW), fmt::arg("LB", LB), fmt::arg("LM1", L - 1),
+                     fmt::arg("AFTER_M", L > 1 ? fmt::format("begin t_q <= {}'d1; ph_q <= F_FOLD; end", CW)
+                                               : std::string("ph_q <= F_GW;")));
+}
+
+// The walker's start and its SPMM, gather fill and ELTW phases.
+std::string walker_start(const EngineDims& d) {
+  return walker_text(d, R"(
 always_ff @(posedge clk) begin
   if (!rst_n) begin
     ph_q   <= F_IDLE;
@@ -554,7 +623,12 @@ always_ff @(posedge clk) begin
       end
       F_DRAIN: if (drained) ph_q <= F_DONE;
       F_DONE: begin done_q <= 1'b1; ph_q <= F_IDLE; end
-      default: if (adv) begin
+)");
+}
+
+// The walker's two-level loop phases (GEMM, GRAM, SPMM rows).
+std::string walker_loops(const EngineDims& d) {
+  return walker_text(d, R"(      default: if (adv) begin
         r_q <= r_nx;
         j_q <= j_nx;
         if (last2d) begin
@@ -607,11 +681,12 @@ always_ff @(posedge clk) begin
       end
     endcase
   end
-end)",
-                                  fmt::arg("CW", CW), fmt::arg("LB", LB), fmt::arg("LM1", L - 1),
-                                  fmt::arg("AFTER_M", L > 1 ? fmt::format("begin t_q <= {}'d1; ph_q <= F_FOLD; end", CW)
-                                                            : std::string("ph_q <= F_GW;"))));
+end)");
+}
 
+// The micro-op queue between the walker and the executor.
+void micro_op_queue_section(SvModule& m, const EngineDims& d) {
+  const int WA = d.WA, QB = d.QB;
   m.section("Micro-op queue", fmt::format(R"(
 always_ff @(posedge clk) begin
   if (!rst_n) begin
@@ -634,8 +709,27 @@ always_ff @(posedge clk) begin
   end
 end)",
                                           fmt::arg("QB", QB), fmt::arg("QB1", QB + 1), fmt::arg("WA", WA)));
+}
 
-  m.section("Executor", fmt::format(R"(
+// A piece of the executor's text, formatted with its fields.
+std::string executor_text(const EngineDims& d, fmt::string_view text) {
+  const int S = d.S, TI = d.TI, XB = d.XB, PB = d.PB, V = d.V, GWL = d.GWL, VL = d.VL;
+  return fmt::format(fmt::runtime(text), fmt::arg("S", S), fmt::arg("S1", S - 1), fmt::arg("TI", TI),
+                     fmt::arg("XB1", XB - 1), fmt::arg("PB1", PB - 1), fmt::arg("PBP", PB + 1),
+                     fmt::arg("V", V), fmt::arg("XB", XB), fmt::arg("PB", PB),
+                     fmt::arg("HMV", V > 1 ? "h_m[v]" : "h_m"),
+                     fmt::arg("GWL1", GWL - 1), fmt::arg("VL", VL),
+                     fmt::arg("XBWE", V > 1 ? fmt::format("always_comb\n  for (int v = 0; v < {0}; v++) "
+                                                          "xb_we[v] = fire && (h_act == U_XF) && "
+                                                          "(h_w[{1}:0] == {2}'(v));",
+                                                          V, VL - 1, VL)
+                                            : std::string("assign xb_we = fire && (h_act == U_XF);")),
+                     fmt::arg("TMV", V > 1 ? fmt::format("tm_q[{}][v]", S) : fmt::format("tm_q[{}]", S)));
+}
+
+// The executor's head, its readiness, and the FMA operands of the step.
+std::string executor_issue(const EngineDims& d) {
+  return executor_text(d, R"(
 assign h_valid = (q_cnt_q != '0);
 assign h_act   = q_act[q_rd_q];
 assign h_rd    = q_rd[q_rd_q];
@@ -691,7 +785,12 @@ always_comb begin
     endcase
   end
 end
-// Results are written back STAGES + 1 cycles after issue (operands registered,
+)");
+}
+
+// Write-back, the store and gather buffer ports, and the executor's registers.
+std::string executor_state(const EngineDims& d) {
+  return executor_text(d, R"(// Results are written back STAGES + 1 cycles after issue (operands registered,
 // then the FMA's STAGES levels).
 assign wb_acc = tv_q[{S}] && !trf_q[{S}];
 assign wb_rf  = tv_q[{S}] && trf_q[{S}];
@@ -753,24 +852,45 @@ end
 assign busy     = (ph_q != F_IDLE);
 assign done     = done_q;
 assign err      = done_q && err_q;
-assign fma_fire = ex_fma;)",
-                                    fmt::arg("S", S), fmt::arg("S1", S - 1), fmt::arg("TI", TI),
-                                    fmt::arg("XB1", XB - 1), fmt::arg("PB1", PB - 1), fmt::arg("PBP", PB + 1),
-                                    fmt::arg("V", V), fmt::arg("XB", XB), fmt::arg("PB", PB),
-                                    fmt::arg("HMV", V > 1 ? "h_m[v]" : "h_m"),
-                                    fmt::arg("GWL1", GWL - 1), fmt::arg("VL", VL),
-                                    fmt::arg("XBWE", V > 1 ? fmt::format("always_comb\n  for (int v = 0; v < {0}; v++) "
-                                                                         "xb_we[v] = fire && (h_act == U_XF) && "
-                                                                         "(h_w[{1}:0] == {2}'(v));",
-                                                                         V, VL - 1, VL)
-                                                             : std::string("assign xb_we = fire && (h_act == U_XF);")),
-                                    fmt::arg("TMV", V > 1 ? fmt::format("tm_q[{}][v]", S) : fmt::format("tm_q[{}]", S))));
+assign fma_fire = ex_fma;)");
+}
 
+}  // namespace
+
+void add_stream_engine(Design& design, const std::string& module, const StreamEngineShape& s) {
+  const EngineDims d = engine_dims(s);
+  const int WA = d.WA, CW = d.CW, S = d.S, L = d.L, RFR = d.RFR, NB = d.NB, ACC = d.ACC, Q = d.Q, V = d.V,
+            GW = d.GW;
+  SvModule m(module,
+             "Stream engine of the top: runs one launch (GEMM pass, GRAM, SPMM, ELTW) in the\n"
+             "accumulation order of docs/commands.md. The walker runs the loop nest and issues\n"
+             "operand reads ahead through the load unit, one micro-op per step into a queue; the\n"
+             "executor pops micro-ops in order, takes their words from the load unit's in-order\n"
+             "responses and issues one step per cycle into its FMA lanes (a GEMM/Gram step updates\n"
+             "adjacent columns, one per lane), holding a step back only while an accumulator it\n"
+             "touches is still in the FMA pipe. SPMM's CSR arrays come on three sequential\n"
+             "streams; a second FMA scales the values by beta on their way in. Results go to the\n"
+             "store unit. docs/top.md, \"Stream engine\".");
+  const nlohmann::json params = {{"addr_bits", s.addr_bits}, {"fma_stages", S}, {"gram_lanes", L},
+                                 {"rf_rows", RFR},           {"queue", Q},      {"block_cols", NB},
+                                 {"group_rows", kEngineGroupRows}, {"accumulators", ACC}, {"fma_lanes", V},
+                                 {"gather_words", GW}};
+  m.record_config(params);
+  engine_ports(m, d);
+  engine_localparams(m);
+  walker_signals(m, d);
+  step_and_queue_signals(m, d);
+  executor_signals(m, d);
+  fma_instances(design, m, d);
+  loop_bounds_section(m, d);
+  m.section("The step's micro-op and address", step_micro_op(d) + step_address(d));
+  m.section("Walker", walker_start(d) + walker_loops(d));
+  micro_op_queue_section(m, d);
+  m.section("Executor", executor_issue(d) + executor_state(d));
   csr_stream(m, "rp", "SPMM row pointer", "a_base", "z_rows + " + std::to_string(CW) + "'d1", WA, CW);
   csr_stream(m, "col", "SPMM column index", "csr_col_base", "csr_nnz", WA, CW);
   csr_stream(m, "val", "SPMM value", "csr_val_base", "csr_nnz", WA, CW);
-  design.blocks.push_back(block_entry(m, "stream_engine", params));
-  design.modules.push_back(std::move(m));
+  top_parts::finish_part(design, m, "stream_engine", params);
 }
 
 }  // namespace cello::gen

@@ -13,6 +13,7 @@
 #include "top/sequencer_gen.hpp"
 #include "top/store_unit_gen.hpp"
 #include "top/top_config.hpp"
+#include "top/top_gen_parts.hpp"
 
 namespace cello::gen {
 
@@ -21,6 +22,11 @@ namespace {
 // The top's load units: main operand reads, then SPMM's row-pointer, column-index
 // and value streams (docs/top.md, "Stream engine").
 constexpr const char* kReadUnits[] = {"ld", "rp", "col", "val"};
+
+// The DRAM port of the top, passed straight through to the arbiter.
+constexpr const char* kDramPorts[] = {"dram_req_valid", "dram_req_ready", "dram_req_addr",  "dram_req_write",
+                                      "dram_req_wdata", "dram_req_strb",  "dram_req_tag",   "dram_rsp_valid",
+                                      "dram_rsp_ready", "dram_rsp_rdata", "dram_rsp_tag"};
 
 // Connects every port of `part` to the top signal of the same name with a prefix
 // ("" keeps the name), except those given explicitly in `explicit_ports`.
@@ -50,17 +56,26 @@ void declare_part_signals(SvModule& top, const SvModule& part, const std::string
   }
 }
 
-}  // namespace
+// The shapes the parts of the top were generated with.
+struct TopShapes {
+  std::string n;  // the top's module name (the parts' prefix)
+  LoadUnitShape mem;
+  DramArbiterShape arb;
+  StreamEngineShape eng;
+};
 
-void add_top(Design& d, const HwConfig& cfg) {
-  const TopConfig& t = *cfg.top;
-  const arch::Arch a = arch_of(cfg, "<config>");
-  const std::string n = t.name;
+// Generates every part of the top (decoder, memory units, arbiter, sequencer,
+// engine, counters) and returns their shapes.
+TopShapes add_top_parts(Design& d, const TopConfig& t, const arch::Arch& a) {
+  TopShapes sh;
+  sh.n = t.name;
+  const std::string& n = sh.n;
   add_cmd_decoder(d, n + "_cmd_decoder", a);
-  const LoadUnitShape mem = load_unit_shape(a);
+  sh.mem = load_unit_shape(a);
+  const LoadUnitShape& mem = sh.mem;
   add_load_unit(d, n + "_load_unit", mem);
   add_store_unit(d, n + "_store_unit", mem);
-  DramArbiterShape arb;
+  DramArbiterShape& arb = sh.arb;
   arb.clients = static_cast<int>(std::size(kReadUnits)) + 1;  // the load units and the store unit
   arb.granule_bytes = mem.granule_bytes;
   arb.addr_bits = mem.addr_bits;
@@ -73,7 +88,7 @@ void add_top(Design& d, const HwConfig& cfg) {
   seq.rf_rows = static_cast<int>(a.rf_rows);
   seq.chord = a.has_chord();
   add_sequencer(d, n + "_sequencer", seq);
-  StreamEngineShape eng;
+  StreamEngineShape& eng = sh.eng;
   eng.addr_bits = mem.addr_bits;
   eng.fma_stages = a.fma_stages;
   eng.gram_lanes = a.fma_stages;
@@ -83,27 +98,15 @@ void add_top(Design& d, const HwConfig& cfg) {
   eng.gather_words = t.gather_words;
   add_stream_engine(d, n + "_engine", eng);
   add_counters(d, n + "_counters");
+  return sh;
+}
 
-  const int AW = mem.addr_bits, G = mem.granule_bytes, TW = arb.tag_bits, DT = TW + bits_for(arb.clients - 1);
-  SvModule m(n,
-             "The accelerator top: runs a command stream (commands.bin) from the command port\n"
-             "against DRAM through one tagged DRAM port. Decoder -> sequencer (tensor table,\n"
-             "FENCE/HOST/END) -> stream engine (walker issuing operand reads ahead, executor with\n"
-             "pipelined FMA lanes; load units for operands and SPMM's CSR streams, a store unit) ->\n"
-             "DRAM arbiter. HOST raises host_req.\n"
-             "Perf counters and the status word are read through reg_addr/reg_rdata.");
-  const nlohmann::json params = {{"config_hash", fmt::format("{:016x}", a.config_hash)},
-                                 {"addr_bits", AW},
-                                 {"granule_bytes", G},
-                                 {"dram_tag_bits", DT},
-                                 {"tensor_table", t.tensor_table},
-                                 {"chord", a.has_chord()},
-                                 {"fma_stages", a.fma_stages},
-                                 {"gather_words", t.gather_words}};
-  m.record_config(params);
+// Ports of the top: command port, DRAM port, HOST handshake, register read port, status.
+void top_ports(SvModule& m, const TopShapes& sh) {
+  const int AW = sh.mem.addr_bits, G = sh.mem.granule_bytes,
+            DT = sh.arb.tag_bits + bits_for(sh.arb.clients - 1);
   const int RB = bits_for(static_cast<long long>(top_counters().size()) + 1);
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
+  top_parts::clock_ports(m);
   m.input("cmd_valid", 1, "command port: a word of commands.bin");
   m.output("cmd_ready", 1, "command port: taken");
   m.input("cmd_data", 32, "command port: the word (little-endian)");
@@ -129,25 +132,37 @@ void add_top(Design& d, const HwConfig& cfg) {
   m.output("halted", 1, "stopped at an illegal command (status, err_record)");
   m.output("status", 7, "sticky status bits (docs/commands.md, \"Status\")");
   m.output("cur_record", 64, "record being run");
+}
 
-  const SvModule& dec = module_named(d, n + "_cmd_decoder");
-  const SvModule& sq = module_named(d, n + "_sequencer");
-  const SvModule& en = module_named(d, n + "_engine");
-  const SvModule& ld = module_named(d, n + "_load_unit");
-  const SvModule& st = module_named(d, n + "_store_unit");
-  const SvModule& ar = module_named(d, n + "_dram_arb");
+// The generated parts the top instantiates.
+struct TopParts {
+  const SvModule& dec;
+  const SvModule& sq;
+  const SvModule& en;
+  const SvModule& ld;
+  const SvModule& st;
+  const SvModule& ar;
+};
+
+// A top signal for every port of every part (except those wired to the top's
+// ports), and the status and counter signals.
+void declare_top_signals(SvModule& m, const TopParts& p) {
+  const SvModule &dec = p.dec, &sq = p.sq, &ld = p.ld, &st = p.st, &ar = p.ar;
   declare_part_signals(m, dec, "dec_", {"cmd_valid", "cmd_ready", "cmd_data", "cmd_last"});
   declare_part_signals(m, sq, "seq_", {"rec_valid", "rec_ready", "rec_data", "rec_index", "memory_bytes", "host_req",
                                        "host_record", "host_ack", "cur_record"});
   for (const char* unit : kReadUnits) declare_part_signals(m, ld, std::string(unit) + "_", {});
   declare_part_signals(m, st, "st_", {});
-  declare_part_signals(m, ar, "arb_", {"dram_req_valid", "dram_req_ready", "dram_req_addr", "dram_req_write",
-                                       "dram_req_wdata", "dram_req_strb", "dram_req_tag", "dram_rsp_valid",
-                                       "dram_rsp_ready", "dram_rsp_rdata", "dram_rsp_tag"});
+  declare_part_signals(m, ar, "arb_", std::vector<std::string>(std::begin(kDramPorts), std::end(kDramPorts)));
   m.signal("events", static_cast<int>(top_counters().size()), "counter events (top_counters order)");
   m.signal("status_word", 11, "{err_in_header, halted, done, running, status}");
   m.signal("quiet", 1, "no read or write outstanding");
   m.signal("err_record", 64, "record that stopped the top");
+}
+
+// The decoder on the command port, and the sequencer behind it.
+void connect_decoder_and_sequencer(SvModule& m, const TopParts& p) {
+  const SvModule &dec = p.dec, &sq = p.sq;
 
   connect_all(m.instantiate(dec.name(), "u_decoder"), dec, "dec_",
               {{"clk", "clk"}, {"rst_n", "rst_n"}, {"cmd_valid", "cmd_valid"}, {"cmd_ready", "cmd_ready"},
@@ -167,6 +182,21 @@ void add_top(Design& d, const HwConfig& cfg) {
       {"eng_done", "seq_eng_done"},
       {"eng_err", "seq_eng_err"}};
   connect_all(m.instantiate(sq.name(), "u_sequencer"), sq, "seq_", sq_ports);
+}
+
+// The gather buffer: one RAM lane per FMA lane, GW/V lines of one word each.
+void gather_buffer(Design& d, SvModule& m, const SvModule& en, int V, int gather_words) {
+  for (const auto& p : en.ports())
+    if (p.name.rfind("xb_", 0) == 0) m.signal(p.name, p.width, en.name() + "." + p.name);
+  const int XL = std::countr_zero(static_cast<unsigned>(gather_words / V));
+  for (int v = 0; v < V; ++v)
+    top_parts::ram_instance(d, m, fmt::format("u_xbuf_{}", v), gather_words / V, 32, XL,
+                            {V > 1 ? fmt::format("xb_we[{}]", v) : std::string("xb_we"), "xb_waddr", "xb_wdata",
+                             "xb_re", "xb_raddr", fmt::format("xb_rdata[{}:{}]", 32 * v + 31, 32 * v)});
+}
+
+// The stream engine.
+void connect_engine(SvModule& m, const SvModule& en) {
   // The engine's descriptor inputs are the sequencer's eng_* outputs; its memory
   // ports go to the load units (main operand reads and SPMM's three CSR streams,
   // each its own load unit: ld_, rp_, col_, val_) and the store unit.
@@ -183,68 +213,65 @@ void add_top(Design& d, const HwConfig& cfg) {
       {"st_data", "st_wr_data"}};
   for (const char* p : {"we", "waddr", "wdata", "re", "raddr", "rdata"})
     en_ports.emplace_back(fmt::format("xb_{}", p), fmt::format("xb_{}", p));
-  // The gather buffer: one RAM lane per FMA lane, GW/V lines of one word each.
-  for (const auto& p : en.ports())
-    if (p.name.rfind("xb_", 0) == 0) m.signal(p.name, p.width, en.name() + "." + p.name);
-  const int V = eng.lanes, XL = std::countr_zero(static_cast<unsigned>(t.gather_words / V));
-  for (int v = 0; v < V; ++v)
-    m.instantiate("ram_sram", fmt::format("u_xbuf_{}", v))
-        .param("DEPTH", std::to_string(t.gather_words / V))
-        .param("WIDTH", "32")
-        .param("AW", std::to_string(XL))
-        .param("NWR", "1")
-        .connect("clk", "clk")
-        .connect("we", V > 1 ? fmt::format("xb_we[{}]", v) : std::string("xb_we"))
-        .connect("waddr", "xb_waddr")
-        .connect("wdata", "xb_wdata")
-        .connect("re", "xb_re")
-        .connect("raddr", "xb_raddr")
-        .connect("rdata", fmt::format("xb_rdata[{}:{}]", 32 * v + 31, 32 * v));
-  d.primitives.insert("ram_sram");
-
   for (const char* unit : kReadUnits)
     for (const char* p : {"req_valid", "req_ready", "req_word", "rsp_valid", "rsp_ready", "rsp_data"})
       en_ports.emplace_back(fmt::format("{}_{}", unit, p), fmt::format("{}_{}", unit, p));
   m.signal("eng_busy", 1, "engine: a launch is running");
   m.signal("eng_fma_fire", 1, "engine: an FMA was issued");
   connect_all(m.instantiate(en.name(), "u_engine"), en, "seq_eng_", en_ports);
+}
+
+// The load units, the store unit, the DRAM arbiter on the DRAM port, and the counters.
+void connect_memory_and_counters(SvModule& m, const TopParts& p, const SvModule& counters) {
+  const SvModule &ld = p.ld, &st = p.st, &ar = p.ar;
   for (const char* unit : kReadUnits)
     connect_all(m.instantiate(ld.name(), fmt::format("u_{}_load", unit)), ld, std::string(unit) + "_",
                 {{"clk", "clk"}, {"rst_n", "rst_n"}});
   connect_all(m.instantiate(st.name(), "u_store"), st, "st_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
   std::vector<std::pair<std::string, std::string>> ar_ports = {{"clk", "clk"}, {"rst_n", "rst_n"}};
-  for (const char* p : {"dram_req_valid", "dram_req_ready", "dram_req_addr", "dram_req_write", "dram_req_wdata",
-                        "dram_req_strb", "dram_req_tag", "dram_rsp_valid", "dram_rsp_ready", "dram_rsp_rdata",
-                        "dram_rsp_tag"})
-    ar_ports.emplace_back(p, p);
+  for (const char* port : kDramPorts) ar_ports.emplace_back(port, port);
   connect_all(m.instantiate(ar.name(), "u_dram_arb"), ar, "arb_", ar_ports);
-  const auto& counters = module_named(d, n + "_counters");
   connect_all(m.instantiate(counters.name(), "u_counters"), counters, "",
               {{"event_pulse", "events"}, {"status_word", "status_word"}});
+}
 
-  // Arbiter clients: 0 the main load unit, 1 the store unit, 2..4 the CSR streams
-  // load units (rp, col, val). Every load unit takes the line tags of one shape.
+// The arbiter's packed client ports, gathered from its clients (lists from the
+// highest client down), and the read units' response wiring.
+struct ArbiterClients {
   std::string req_valid, req_addr, req_tag, req_write, req_wdata, req_strb, rsp_ready, read_wiring;
+};
+
+// Arbiter clients: 0 the main load unit, 1 the store unit, 2..4 the CSR streams
+// load units (rp, col, val). Every load unit takes the line tags of one shape.
+ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G) {
+  const int TW = arb.tag_bits;
+  ArbiterClients ac;
   for (int c = arb.clients - 1; c >= 0; --c) {
     const bool store = c == 1;
     const std::string u = store ? "st" : kReadUnits[c == 0 ? 0 : c - 1];
     const std::string sep = c ? ", " : "";
-    req_valid += u + "_dram_req_valid" + sep;
-    req_addr += u + "_dram_req_addr" + sep;
-    req_tag += (store ? fmt::format("{}'d0", TW) : u + "_dram_req_tag") + sep;
-    req_write += store ? "1" : "0";
-    req_wdata += (store ? std::string("st_dram_req_data") : fmt::format("{}'d0", 8 * G)) + sep;
-    req_strb += (store ? std::string("st_dram_req_strb") : fmt::format("{}'d0", G)) + sep;
-    rsp_ready += u + "_dram_rsp_ready" + sep;
-    read_wiring += fmt::format("assign {0}_dram_req_ready = arb_c_req_ready[{1}];\n"
+    ac.req_valid += u + "_dram_req_valid" + sep;
+    ac.req_addr += u + "_dram_req_addr" + sep;
+    ac.req_tag += (store ? fmt::format("{}'d0", TW) : u + "_dram_req_tag") + sep;
+    ac.req_write += store ? "1" : "0";
+    ac.req_wdata += (store ? std::string("st_dram_req_data") : fmt::format("{}'d0", 8 * G)) + sep;
+    ac.req_strb += (store ? std::string("st_dram_req_strb") : fmt::format("{}'d0", G)) + sep;
+    ac.rsp_ready += u + "_dram_rsp_ready" + sep;
+    ac.read_wiring += fmt::format("assign {0}_dram_req_ready = arb_c_req_ready[{1}];\n"
                                "assign {0}_dram_rsp_valid = arb_c_rsp_valid[{1}];\n",
                                u, c);
     if (!store)
-      read_wiring += fmt::format("assign {0}_dram_rsp_data  = arb_c_rsp_rdata;\n"
+      ac.read_wiring += fmt::format("assign {0}_dram_rsp_data  = arb_c_rsp_rdata;\n"
                                  "assign {0}_dram_rsp_tag   = arb_c_rsp_tag;\n"
                                  "assign {0}_inval = seq_ld_inval;\n",
                                  u);
   }
+  return ac;
+}
+
+// Wiring between the parts: arbiter clients, flush/idle, status, counter events.
+void wiring_section(SvModule& m, const DramArbiterShape& arb, int G) {
+  const ArbiterClients ac = arbiter_clients(arb, G);
   m.section("Wiring", fmt::format(R"(
 assign arb_c_req_valid = {{{RV}}};
 assign arb_c_req_addr  = {{{RA}}};
@@ -267,17 +294,58 @@ assign status_word = {{dec_err_in_header, halted, done, running, status}};
 assign events = {{eng_busy, host_req, arb_dram_fire_w, arb_dram_fire_r, st_wr_valid && st_wr_ready,
                  ld_req_valid && ld_req_ready, eng_fma_fire, seq_launch, seq_retire,
                  running && !done && !halted}};)",
-                                  fmt::arg("RV", req_valid), fmt::arg("RA", req_addr), fmt::arg("RT", req_tag),
-                                  fmt::arg("RR", rsp_ready), fmt::arg("READS", read_wiring),
-                                  fmt::arg("NC", arb.clients), fmt::arg("WR", req_write), fmt::arg("WD", req_wdata),
-                                  fmt::arg("SB", req_strb)));
+                                  fmt::arg("RV", ac.req_valid), fmt::arg("RA", ac.req_addr), fmt::arg("RT", ac.req_tag),
+                                  fmt::arg("RR", ac.rsp_ready), fmt::arg("READS", ac.read_wiring),
+                                  fmt::arg("NC", arb.clients), fmt::arg("WR", ac.req_write),
+                                  fmt::arg("WD", ac.req_wdata), fmt::arg("SB", ac.req_strb)));
+}
+
+// DRAM reads and writes accepted (counter events).
+void dram_events_section(SvModule& m) {
   m.signal("arb_dram_fire_r", 1, "a DRAM read is accepted");
   m.signal("arb_dram_fire_w", 1, "a DRAM write is accepted");
   m.section("DRAM events", R"(
 assign arb_dram_fire_r = dram_req_valid && dram_req_ready && !dram_req_write;
 assign arb_dram_fire_w = dram_req_valid && dram_req_ready && dram_req_write;)");
-  d.blocks.push_back(block_entry(m, "top", params));
-  d.modules.push_back(std::move(m));
+}
+
+}  // namespace
+
+void add_top(Design& d, const HwConfig& cfg) {
+  const TopConfig& t = *cfg.top;
+  const arch::Arch a = arch_of(cfg, "<config>");
+  const TopShapes sh = add_top_parts(d, t, a);
+  const std::string& n = sh.n;
+  const int AW = sh.mem.addr_bits, G = sh.mem.granule_bytes, TW = sh.arb.tag_bits,
+            DT = TW + bits_for(sh.arb.clients - 1);
+  SvModule m(n,
+             "The accelerator top: runs a command stream (commands.bin) from the command port\n"
+             "against DRAM through one tagged DRAM port. Decoder -> sequencer (tensor table,\n"
+             "FENCE/HOST/END) -> stream engine (walker issuing operand reads ahead, executor with\n"
+             "pipelined FMA lanes; load units for operands and SPMM's CSR streams, a store unit) ->\n"
+             "DRAM arbiter. HOST raises host_req.\n"
+             "Perf counters and the status word are read through reg_addr/reg_rdata.");
+  const nlohmann::json params = {{"config_hash", fmt::format("{:016x}", a.config_hash)},
+                                 {"addr_bits", AW},
+                                 {"granule_bytes", G},
+                                 {"dram_tag_bits", DT},
+                                 {"tensor_table", t.tensor_table},
+                                 {"chord", a.has_chord()},
+                                 {"fma_stages", a.fma_stages},
+                                 {"gather_words", t.gather_words}};
+  m.record_config(params);
+  top_ports(m, sh);
+  const TopParts p{module_named(d, n + "_cmd_decoder"), module_named(d, n + "_sequencer"),
+                   module_named(d, n + "_engine"),      module_named(d, n + "_load_unit"),
+                   module_named(d, n + "_store_unit"),  module_named(d, n + "_dram_arb")};
+  declare_top_signals(m, p);
+  connect_decoder_and_sequencer(m, p);
+  gather_buffer(d, m, p.en, sh.eng.lanes, t.gather_words);
+  connect_engine(m, p.en);
+  connect_memory_and_counters(m, p, module_named(d, n + "_counters"));
+  wiring_section(m, sh.arb, G);
+  dram_events_section(m);
+  top_parts::finish_part(d, m, "top", params);
 }
 
 }  // namespace cello::gen
