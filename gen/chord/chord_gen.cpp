@@ -32,38 +32,50 @@ std::string expand(const std::string& tpl, const std::map<std::string, std::stri
   return out;
 }
 
-// Widths of one CHORD and the template variables every section uses.
+// Widths of one CHORD and the template variables every section uses. The
+// upper-case width names are also the template variable names (${AW} etc.) and
+// the names the generated comments use:
+//   AW address, WW data word, IDW tensor id, DW next-use distance, UW remaining
+//   uses, IXW SRAM slot, LW length / capacity offset, EW entry index, NRW run
+//   count, RIW run index, KEYW RIFF key, CW counter; RQW / DQW read / DRAM queue
+//   index, RQC / DQC read / DRAM queue occupancy. ${T} is entries, ${K} extents.
 struct Shape {
-  const ChordConfig& c;
-  int T, K, D, AW, WW, IDW, DW, UW, IXW, LW, EW, NRW, RIW, KEYW, CW, RQ, DQ, RQW, DQW, RQC, DQC;
+  const ChordConfig& cfg;
+  int entries, extents, depth, AW, WW, IDW, DW, UW, IXW, LW, EW, NRW, RIW, KEYW, CW, read_queue, dram_queue, RQW,
+      DQW, RQC, DQC;
   bool riff, sram;
-  std::map<std::string, std::string> v;
+  std::map<std::string, std::string> vars;
 
-  explicit Shape(const ChordConfig& cfg)
-      : c(cfg), T(cfg.entries), K(cfg.extents), D(cfg.depth), AW(cfg.addr_width), WW(cfg.word_width),
-        IDW(cfg.id_width), DW(cfg.dist_width), UW(cfg.uses_width), IXW(cfg.slot_width()), LW(cfg.len_width()),
-        EW(cfg.entry_width()), NRW(cfg.nruns_width()), RIW(cfg.run_index_width()), KEYW(cfg.key_width()),
-        CW(cfg.counter_width), RQ(cfg.read_queue), DQ(cfg.dram_queue), RQW(bits_for(cfg.read_queue - 1)),
-        DQW(bits_for(cfg.dram_queue - 1)), RQC(bits_for(cfg.read_queue)), DQC(bits_for(cfg.dram_queue)),
-        riff(cfg.riff), sram(cfg.ram == "sram") {
-    auto s = [](long long x) { return std::to_string(x); };
-    v = {{"T", s(T)},     {"K", s(K)},     {"D", s(D)},     {"AW", s(AW)},     {"WW", s(WW)},   {"IDW", s(IDW)},
-         {"DW", s(DW)},   {"UW", s(UW)},   {"IXW", s(IXW)}, {"LW", s(LW)},     {"EW", s(EW)},   {"NRW", s(NRW)},
-         {"RIW", s(RIW)}, {"KEYW", s(KEYW)}, {"CW", s(CW)}, {"RQ", s(RQ)},     {"DQ", s(DQ)},   {"RQW", s(RQW)},
-         {"DQW", s(DQW)}, {"RQC", s(RQC)}, {"DQC", s(DQC)}};
+  explicit Shape(const ChordConfig& config)
+      : cfg(config), entries(config.entries), extents(config.extents), depth(config.depth),
+        AW(config.addr_width), WW(config.word_width), IDW(config.id_width), DW(config.dist_width),
+        UW(config.uses_width), IXW(config.slot_width()), LW(config.len_width()), EW(config.entry_width()),
+        NRW(config.nruns_width()), RIW(config.run_index_width()), KEYW(config.key_width()),
+        CW(config.counter_width), read_queue(config.read_queue), dram_queue(config.dram_queue),
+        RQW(bits_for(config.read_queue - 1)), DQW(bits_for(config.dram_queue - 1)),
+        RQC(bits_for(config.read_queue)), DQC(bits_for(config.dram_queue)), riff(config.riff),
+        sram(config.ram == "sram") {
+    auto str = [](long long n) { return std::to_string(n); };
+    vars = {{"T", str(entries)},  {"K", str(extents)},     {"D", str(depth)},       {"AW", str(AW)},
+            {"WW", str(WW)},      {"IDW", str(IDW)},       {"DW", str(DW)},         {"UW", str(UW)},
+            {"IXW", str(IXW)},    {"LW", str(LW)},         {"EW", str(EW)},         {"NRW", str(NRW)},
+            {"RIW", str(RIW)},    {"KEYW", str(KEYW)},     {"CW", str(CW)},         {"RQ", str(read_queue)},
+            {"DQ", str(dram_queue)}, {"RQW", str(RQW)},    {"DQW", str(DQW)},       {"RQC", str(RQC)},
+            {"DQC", str(DQC)}};
   }
-  std::string x(const std::string& tpl) const { return expand(tpl, v); }
-  std::string x(const std::string& tpl, std::map<std::string, std::string> more) const {
-    for (const auto& kv : v) more.emplace(kv.first, kv.second);
+  // The template with every ${NAME} replaced: the widths above, then `more`
+  // (a name in `more` shadows a width of the same name).
+  std::string fill(const std::string& tpl) const { return expand(tpl, vars); }
+  std::string fill(const std::string& tpl, std::map<std::string, std::string> more) const {
+    for (const auto& kv : vars) more.emplace(kv.first, kv.second);
     return expand(tpl, more);
   }
-  std::string k(int width, long long value) const { return sv_const(width, value); }
 };
 
 // RIFF's priority key (larger = keep), as sw/chord's priority_key(): "distance"
 // ranks the nearer next use first, "uses" the larger remaining-use count.
 std::string riff_key(const Shape& s, const std::string& p) {
-  if (s.c.victim == "uses") return "{" + p + "_uses != '0, " + p + "_uses, ~" + p + "_dist}";
+  if (s.cfg.victim == "uses") return "{" + p + "_uses != '0, " + p + "_uses, ~" + p + "_dist}";
   return "{" + p + "_uses != '0, ~" + p + "_dist, " + p + "_uses}";
 }
 
@@ -173,16 +185,16 @@ std::string select_fields(const Shape& s, const std::string& p, const std::strin
     init += fmt::format("  {}_{} = '0;\n", p, f);
     body += fmt::format("    {0}_{1} = {0}_{1} | ({{{2}{{{3}[e]}}}} & {1}_q[e*{2} +: {2}]);\n", p, f, w, sel);
   }
-  return "always_comb begin\n" + init + s.x("  for (int e = 0; e < ${T}; e++) begin\n") + body + "  end\nend\n";
+  return "always_comb begin\n" + init + s.fill("  for (int e = 0; e < ${T}; e++) begin\n") + body + "  end\nend\n";
 }
 
 // p_cap, p_last_start, p_lastlen from p_nruns and the selected run vectors.
 std::string last_run(const Shape& s, const std::string& p) {
   std::string out = fmt::format("always_comb begin\n  {0}_cap = '0;\n  {0}_last_start = '0;\n  {0}_last_begin = '0;\n", p);
-  for (int j = 0; j < s.K; ++j) {
+  for (int j = 0; j < s.extents; ++j) {
     out += fmt::format("  if ({0}_nruns == {1}) begin\n    {0}_cap = {2};\n    {0}_last_start = {3};\n", p,
-                       s.k(s.NRW, j + 1), part(p + "_rend", s.K * s.LW, j * s.LW, s.LW),
-                       part(p + "_rstart", s.K * s.IXW, j * s.IXW, s.IXW));
+                       sv_const(s.NRW, j + 1), part(p + "_rend", s.extents * s.LW, j * s.LW, s.LW),
+                       part(p + "_rstart", s.extents * s.IXW, j * s.IXW, s.IXW));
     if (j > 0) out += fmt::format("    {0}_last_begin = {0}_rend[{1} +: {2}];\n", p, (j - 1) * s.LW, s.LW);
     out += "  end\n";
   }
@@ -195,56 +207,25 @@ std::string last_run(const Shape& s, const std::string& p) {
 std::string slot_of(const Shape& s, const std::string& p, const std::string& ofs, const std::string& out) {
   std::string body = fmt::format("always_comb begin\n  {} = '0;\n", out);
   std::string ofs_lo = low_bits(ofs, s.LW, s.IXW);
-  for (int j = s.K - 1; j >= 0; --j) {
+  for (int j = s.extents - 1; j >= 0; --j) {
     std::string begin = j == 0 ? "" : fmt::format(" - {}_rend[{} +: {}]", p, (j - 1) * s.LW, s.IXW);
-    body += fmt::format("  if ({} < {}) {} = {} + {}{};\n", ofs, part(p + "_rend", s.K * s.LW, j * s.LW, s.LW), out,
-                        part(p + "_rstart", s.K * s.IXW, j * s.IXW, s.IXW), ofs_lo, begin);
+    body += fmt::format("  if ({} < {}) {} = {} + {}{};\n", ofs, part(p + "_rend", s.extents * s.LW, j * s.LW, s.LW), out,
+                        part(p + "_rstart", s.extents * s.IXW, j * s.IXW, s.IXW), ofs_lo, begin);
   }
   return body + "end\n";
 }
 
 void declare_runs(SvModule& m, const Shape& s, const std::string& p) {
-  m.signal(p + "_rstart", s.K * s.IXW, "selected entry: run start slots");
-  m.signal(p + "_rend", s.K * s.LW, "selected entry: run cumulative end offsets");
+  m.signal(p + "_rstart", s.extents * s.IXW, "selected entry: run start slots");
+  m.signal(p + "_rend", s.extents * s.LW, "selected entry: run cumulative end offsets");
 }
 
-SvModule table_module(const Shape& s, const std::string& name) {
-  const auto& c = s.c;
-  SvModule m(name,
-             "RIFF index table of CHORD: one entry per tensor (id, global base / end /\n"
-             "write pointer, resident length, up to EXTENTS SRAM runs, reuse metadata).\n"
-             "Lookups are by tensor id (one comparator per entry, no per-line tags);\n"
-             "hit and SRAM slot are computed from the entry's fields. The controller\n"
-             "writes fields through two update ports (A: the accessed or registered\n"
-             "entry, B: the source of stolen space). After reset entry 0 owns the\n"
-             "whole SRAM as spare space.");
-  m.record_config(c.to_json());
-  m.note(fmt::format("Entry width: {} bits ({} entries = {} bits of table storage).", c.entry_bits(), c.entries,
-                     c.entry_bits() * c.entries));
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
-  for (const auto& l : links(s)) {
-    if (l.table_out) m.output(l.name, l.width, l.comment);
-    else m.input(l.name, l.width, l.comment);
-  }
-
-  // ---- storage
-  m.signal("valid_q", s.T, "entry holds a registered tensor");
-  m.signal("id_q", s.T * s.IDW, "tensor ids, entry e at [e*IDW +: IDW]");
-  m.signal("base_q", s.T * s.AW, "global base addresses");
-  m.signal("end_q", s.T * s.AW, "global end addresses (exclusive)");
-  m.signal("wptr_q", s.T * s.AW, "next address the producer must write");
-  m.signal("res_q", s.T * s.LW, "resident length: the prefix [base, base + res) is in the SRAM");
-  m.signal("nruns_q", s.T * s.NRW, "runs in use");
-  if (s.riff) {
-    m.signal("dist_q", s.T * s.DW, "next-use distance");
-    m.signal("uses_q", s.T * s.UW, "remaining uses");
-  }
-  m.signal("rstart_q", s.T * s.K * s.IXW, "run start slots, entry e run j at [(e*K+j)*IXW +: IXW]");
-  m.signal("rend_q", s.T * s.K * s.LW, "run cumulative end offsets, entry e run j at [(e*K+j)*LW +: LW]");
-
-  std::string meta_reset = s.riff ? s.x("      dist_q[e*${DW} +: ${DW}]    <= '0;\n      uses_q[e*${UW} +: ${UW}]    <= '0;\n") : "";
-  std::string resets = s.x(R"(
+// Reset values of one entry's registers (inside the g_entry loop): all zero,
+// except that entry 0 owns run 0 = [0, DEPTH).
+std::string entry_resets(const Shape& s) {
+  std::string meta_reset =
+      s.riff ? s.fill("      dist_q[e*${DW} +: ${DW}]    <= '0;\n      uses_q[e*${UW} +: ${UW}]    <= '0;\n") : "";
+  std::string resets = s.fill(R"(
       valid_q[e]                  <= 1'b0;
       id_q[e*${IDW} +: ${IDW}]    <= '0;
       base_q[e*${AW} +: ${AW}]    <= '0;
@@ -253,28 +234,61 @@ SvModule table_module(const Shape& s, const std::string& name) {
       res_q[e*${LW} +: ${LW}]     <= '0;
       rstart_q[e*${K}*${IXW} +: ${K}*${IXW}] <= '0;
 ${meta_reset})", {{"meta_reset", meta_reset}});
-  // Entry 0 owns run 0 = [0, DEPTH) after reset.
-  resets += fmt::format("      nruns_q[e*{0} +: {0}] <= (e == 0) ? {1} : {2};\n", s.NRW, s.k(s.NRW, 1), s.k(s.NRW, 0));
-  resets += fmt::format("      rend_q[e*{0}*{1} +: {1}] <= (e == 0) ? {2} : {3};\n", s.K, s.LW, s.k(s.LW, s.D), s.k(s.LW, 0));
-  if (s.K > 1)
-    resets += fmt::format("      rend_q[e*{0}*{1} + {1} +: {2}] <= '0;\n", s.K, s.LW, (s.K - 1) * s.LW);
-  std::string runs_a, runs_b;
-  for (int j = 0; j < s.K; ++j) {
-    runs_a += fmt::format(
+  resets += fmt::format("      nruns_q[e*{0} +: {0}] <= (e == 0) ? {1} : {2};\n", s.NRW, sv_const(s.NRW, 1),
+                        sv_const(s.NRW, 0));
+  resets += fmt::format("      rend_q[e*{0}*{1} +: {1}] <= (e == 0) ? {2} : {3};\n", s.extents, s.LW,
+                        sv_const(s.LW, s.depth), sv_const(s.LW, 0));
+  if (s.extents > 1)
+    resets += fmt::format("      rend_q[e*{0}*{1} + {1} +: {2}] <= '0;\n", s.extents, s.LW, (s.extents - 1) * s.LW);
+  return resets;
+}
+
+// Update port A's write of run ua_run: start slot (if ua_rstart_we) and end offset.
+std::string run_writes_a(const Shape& s) {
+  std::string out;
+  for (int j = 0; j < s.extents; ++j)
+    out += fmt::format(
         "        if (ua_run == {0}) begin\n          if (ua_rstart_we) rstart_q[(e*{1}+{2})*{3} +: {3}] <= ua_rstart;\n"
         "          rend_q[(e*{1}+{2})*{4} +: {4}] <= ua_rend;\n        end\n",
-        s.k(s.RIW, j), s.K, j, s.IXW, s.LW);
-    runs_b += fmt::format("        if (ub_run == {0}) rend_q[(e*{1}+{2})*{3} +: {3}] <= ub_rend;\n", s.k(s.RIW, j), s.K,
-                          j, s.LW);
+        sv_const(s.RIW, j), s.extents, j, s.IXW, s.LW);
+  return out;
+}
+
+// Update port B's write of run ub_run: end offset only.
+std::string run_writes_b(const Shape& s) {
+  std::string out;
+  for (int j = 0; j < s.extents; ++j)
+    out += fmt::format("        if (ub_run == {0}) rend_q[(e*{1}+{2})*{3} +: {3}] <= ub_rend;\n", sv_const(s.RIW, j),
+                       s.extents, j, s.LW);
+  return out;
+}
+
+// The entry registers (flattened vectors, entry e at [e*W +: W]) and the
+// per-entry always_ff that resets them and applies update ports A and B.
+void add_entry_storage(SvModule& m, const Shape& s) {
+  m.signal("valid_q", s.entries, "entry holds a registered tensor");
+  m.signal("id_q", s.entries * s.IDW, "tensor ids, entry e at [e*IDW +: IDW]");
+  m.signal("base_q", s.entries * s.AW, "global base addresses");
+  m.signal("end_q", s.entries * s.AW, "global end addresses (exclusive)");
+  m.signal("wptr_q", s.entries * s.AW, "next address the producer must write");
+  m.signal("res_q", s.entries * s.LW, "resident length: the prefix [base, base + res) is in the SRAM");
+  m.signal("nruns_q", s.entries * s.NRW, "runs in use");
+  if (s.riff) {
+    m.signal("dist_q", s.entries * s.DW, "next-use distance");
+    m.signal("uses_q", s.entries * s.UW, "remaining uses");
   }
-  std::string meta_write = s.riff ? s.x(R"(        if (ua_meta_we) begin
+  m.signal("rstart_q", s.entries * s.extents * s.IXW, "run start slots, entry e run j at [(e*K+j)*IXW +: IXW]");
+  m.signal("rend_q", s.entries * s.extents * s.LW,
+           "run cumulative end offsets, entry e run j at [(e*K+j)*LW +: LW]");
+
+  std::string meta_write = s.riff ? s.fill(R"(        if (ua_meta_we) begin
           dist_q[e*${DW} +: ${DW}] <= ua_dist;
           uses_q[e*${UW} +: ${UW}] <= ua_uses;
         end
 )") : "";
-  std::string res_b = s.riff ? s.x("      if (ub_res_we) res_q[e*${LW} +: ${LW}] <= ub_res;\n") : "";
+  std::string res_b = s.riff ? s.fill("      if (ub_res_we) res_q[e*${LW} +: ${LW}] <= ub_res;\n") : "";
   m.section("Entry storage: one register set per entry, written by update ports A and B",
-            s.x(R"(
+            s.fill(R"(
 for (genvar e = 0; e < ${T}; e++) begin : g_entry
   localparam logic [${EW}-1:0] IDX = e;
   always_ff @(posedge clk) begin
@@ -302,38 +316,56 @@ ${runs_b}        end
   end
 end
 )",
-                {{"resets", resets}, {"runs_a", runs_a}, {"runs_b", runs_b}, {"res_b", res_b}, {"meta_write", meta_write}}));
+                   {{"resets", entry_resets(s)},
+                    {"runs_a", run_writes_a(s)},
+                    {"runs_b", run_writes_b(s)},
+                    {"res_b", res_b},
+                    {"meta_write", meta_write}}));
+}
 
-  // ---- read lookup
-  m.signal("lr_match", s.T, "read lookup: entry holds the requested id");
+// Lookup `p` (lr, lw, lc) by tensor id: one comparator per entry against
+// p_id, the matching entry's index (p_entry) and whether one matched (p_found).
+std::string id_lookup(const Shape& s, const std::string& p) {
+  return s.fill(R"(
+always_comb begin
+  ${p}_match = '0;
+  for (int e = 0; e < ${T}; e++) ${p}_match[e] = valid_q[e] && (id_q[e*${IDW} +: ${IDW}] == ${p}_id);
+end
+always_comb begin
+  ${p}_entry = '0;
+  for (int e = 0; e < ${T}; e++) ${p}_entry = ${p}_entry | (${p}_match[e] ? ${EW}'(e) : '0);
+end
+assign ${p}_found = |${p}_match;
+)",
+                {{"p", p}});
+}
+
+// Read lookup (lr_*): the read's entry, hit = base <= addr < base + res, and
+// the SRAM slot of a hit.
+void add_read_lookup(SvModule& m, const Shape& s) {
+  m.signal("lr_match", s.entries, "read lookup: entry holds the requested id");
   for (auto [f, w] : std::vector<std::pair<std::string, int>>{{"base", s.AW}, {"end", s.AW}, {"res", s.LW}})
     m.signal("lr_" + f, w, "read lookup: selected " + f);
   declare_runs(m, s, "lr");
   m.signal("lr_ofs", s.AW, "read lookup: addr - base");
   m.signal("lr_ofs_lo", s.LW, "read lookup: offset within the capacity (meaningful on a hit)");
-  m.section("Read lookup: id match (one comparator per entry), then hit = base <= addr < base + res",
-            s.x(R"(
-always_comb begin
-  lr_match = '0;
-  for (int e = 0; e < ${T}; e++) lr_match[e] = valid_q[e] && (id_q[e*${IDW} +: ${IDW}] == lr_id);
-end
-always_comb begin
-  lr_entry = '0;
-  for (int e = 0; e < ${T}; e++) lr_entry = lr_entry | (lr_match[e] ? ${EW}'(e) : '0);
-end
-assign lr_found = |lr_match;
-)") + select_fields(s, "lr", "lr_match",
-                    {{"base", s.AW}, {"end", s.AW}, {"res", s.LW}, {"rstart", s.K * s.IXW}, {"rend", s.K * s.LW}}) +
-                s.x(R"(assign lr_ofs      = lr_addr - lr_base;
+  std::vector<std::pair<std::string, int>> fields = {
+      {"base", s.AW}, {"end", s.AW}, {"res", s.LW}, {"rstart", s.extents * s.IXW}, {"rend", s.extents * s.LW}};
+  std::string flags = s.fill(R"(assign lr_ofs      = lr_addr - lr_base;
 assign lr_ofs_lo   = ${ofs_lo};
 assign lr_in_range = (lr_addr >= lr_base) && (lr_addr < lr_end);
 assign lr_hit      = lr_found && lr_in_range && (lr_ofs < ${res_x});
 )",
-                    {{"ofs_lo", low_bits("lr_ofs", s.AW, s.LW)}, {"res_x", zext("lr_res", s.LW, s.AW)}}) +
+                             {{"ofs_lo", low_bits("lr_ofs", s.AW, s.LW)}, {"res_x", zext("lr_res", s.LW, s.AW)}});
+  m.section("Read lookup: id match (one comparator per entry), then hit = base <= addr < base + res",
+            id_lookup(s, "lr") + select_fields(s, "lr", "lr_match", fields) + flags +
                 slot_of(s, "lr", "lr_ofs_lo", "lr_slot"));
+}
 
-  // ---- write lookup
-  m.signal("lw_match", s.T, "write lookup: entry holds the written id");
+// Write lookup (lw_*): the write's entry, its order / prefix / room / run-limit
+// flags, the words still to write, the next SRAM slot and (RIFF) its key.
+void add_write_lookup(SvModule& m, const Shape& s) {
+  m.signal("lw_match", s.entries, "write lookup: entry holds the written id");
   m.signal("lw_base", s.AW, "write lookup: selected base");
   m.signal("lw_end", s.AW, "write lookup: selected end");
   if (s.riff) {
@@ -348,31 +380,23 @@ assign lr_hit      = lr_found && lr_in_range && (lr_ofs < ${res_x});
   m.signal("lw_left", s.AW, "write lookup: end - wptr");
   std::string key_logic;
   if (s.riff) {
-    key_logic = s.x(R"(assign lw_dead = lw_uses == '0;
+    key_logic = s.fill(R"(assign lw_dead = lw_uses == '0;
 assign lw_key  = ${lw_key};
 )",
-                    {{"lw_key", riff_key(s, "lw")}});
+                       {{"lw_key", riff_key(s, "lw")}});
   }
-  std::vector<std::pair<std::string, int>> lw_fields = {{"base", s.AW}, {"end", s.AW}, {"wptr", s.AW}, {"res", s.LW},
-                                                        {"nruns", s.NRW}, {"rstart", s.K * s.IXW}, {"rend", s.K * s.LW}};
+  std::vector<std::pair<std::string, int>> fields = {{"base", s.AW},
+                                                     {"end", s.AW},
+                                                     {"wptr", s.AW},
+                                                     {"res", s.LW},
+                                                     {"nruns", s.NRW},
+                                                     {"rstart", s.extents * s.IXW},
+                                                     {"rend", s.extents * s.LW}};
   if (s.riff) {
-    lw_fields.push_back({"dist", s.DW});
-    lw_fields.push_back({"uses", s.UW});
+    fields.push_back({"dist", s.DW});
+    fields.push_back({"uses", s.UW});
   }
-  m.section("Write lookup: order check, prefix / room / run-limit flags, next slot",
-            s.x(R"(
-always_comb begin
-  lw_match = '0;
-  for (int e = 0; e < ${T}; e++) lw_match[e] = valid_q[e] && (id_q[e*${IDW} +: ${IDW}] == lw_id);
-end
-always_comb begin
-  lw_entry = '0;
-  for (int e = 0; e < ${T}; e++) lw_entry = lw_entry | (lw_match[e] ? ${EW}'(e) : '0);
-end
-assign lw_found = |lw_match;
-)") + select_fields(s, "lw", "lw_match", lw_fields) +
-                last_run(s, "lw") +
-                s.x(R"(assign lw_wofs      = lw_wptr - lw_base;
+  std::string flags = s.fill(R"(assign lw_wofs      = lw_wptr - lw_base;
 assign lw_left      = lw_end - lw_wptr;
 assign lw_in_order  = lw_found && (lw_addr == lw_wptr) && (lw_wptr < lw_end);
 assign lw_prefix    = lw_wofs == ${res_x};
@@ -381,50 +405,47 @@ assign lw_runs_full = lw_nruns == ${kfull};
 assign lw_need      = (lw_left > ${dconst}) ? ${dlen} : ${left_lo};
 assign lw_last_end  = ${last_start_x} + ${lastlen_x};
 )",
-                    {{"res_x", zext("lw_res", s.LW, s.AW)},
-                     {"kfull", s.k(s.NRW, s.K)},
-                     {"dconst", s.k(s.AW, s.D)},
-                     {"dlen", s.k(s.LW, s.D)},
-                     {"left_lo", low_bits("lw_left", s.AW, s.LW)},
-                     {"last_start_x", zext("lw_last_start", s.IXW, s.IXW + 1)},
-                     {"lastlen_x", s.LW == s.IXW + 1 ? "lw_lastlen" : zext("lw_lastlen", s.LW, s.IXW + 1)}}) +
-                key_logic + slot_of(s, "lw", "lw_res", "lw_slot"));
+                             {{"res_x", zext("lw_res", s.LW, s.AW)},
+                              {"kfull", sv_const(s.NRW, s.extents)},
+                              {"dconst", sv_const(s.AW, s.depth)},
+                              {"dlen", sv_const(s.LW, s.depth)},
+                              {"left_lo", low_bits("lw_left", s.AW, s.LW)},
+                              {"last_start_x", zext("lw_last_start", s.IXW, s.IXW + 1)},
+                              {"lastlen_x", s.LW == s.IXW + 1 ? "lw_lastlen" : zext("lw_lastlen", s.LW, s.IXW + 1)}});
+  m.section("Write lookup: order check, prefix / room / run-limit flags, next slot",
+            id_lookup(s, "lw") + select_fields(s, "lw", "lw_match", fields) + last_run(s, "lw") + flags + key_logic +
+                slot_of(s, "lw", "lw_res", "lw_slot"));
+}
 
-  // ---- command lookup
-  m.signal("lc_match", s.T, "command lookup: entry holds the command's id");
-  m.section("Command lookup and the lowest free entry", s.x(R"(
-always_comb begin
-  lc_match = '0;
-  for (int e = 0; e < ${T}; e++) lc_match[e] = valid_q[e] && (id_q[e*${IDW} +: ${IDW}] == lc_id);
-end
-always_comb begin
-  lc_entry = '0;
-  for (int e = 0; e < ${T}; e++) lc_entry = lc_entry | (lc_match[e] ? ${EW}'(e) : '0);
-end
-assign lc_found = |lc_match;
-always_comb begin
+// Command lookup (lc_*) and the lowest free entry (for a register command).
+void add_command_lookup(SvModule& m, const Shape& s) {
+  m.signal("lc_match", s.entries, "command lookup: entry holds the command's id");
+  m.section("Command lookup and the lowest free entry", id_lookup(s, "lc") + s.fill(R"(always_comb begin
   free_entry = '0;
   for (int e = ${T} - 1; e >= 0; e--) if (!valid_q[e]) free_entry = ${EW}'(e);
 end
 assign free_found = !(&valid_q);
 )"));
+}
 
-  // ---- indexed view
-  m.signal("ls_sel", s.T, "indexed view: one-hot entry select");
-  m.signal("ls_rstart", s.K * s.IXW, "indexed view: run start slots");
-  m.signal("ls_rend", s.K * s.LW, "indexed view: run cumulative end offsets");
+// Indexed view (ls_*) of the entry ls_entry, for the victim scan and the
+// steal source: spare space, last run and (RIFF) residency and key.
+void add_indexed_view(SvModule& m, const Shape& s) {
+  m.signal("ls_sel", s.entries, "indexed view: one-hot entry select");
+  m.signal("ls_rstart", s.extents * s.IXW, "indexed view: run start slots");
+  m.signal("ls_rend", s.extents * s.LW, "indexed view: run cumulative end offsets");
   m.signal("ls_last_begin", s.LW, "indexed view: capacity offset where the last run begins");
-  std::vector<std::pair<std::string, int>> ls_fields = {
-      {"nruns", s.NRW}, {"rstart", s.K * s.IXW}, {"rend", s.K * s.LW}};
-  std::string ls_extra;
+  std::vector<std::pair<std::string, int>> fields = {
+      {"nruns", s.NRW}, {"rstart", s.extents * s.IXW}, {"rend", s.extents * s.LW}};
+  std::string extra;
   if (s.riff) {
-    ls_fields.push_back({"base", s.AW});
-    ls_fields.push_back({"dist", s.DW});
-    ls_fields.push_back({"uses", s.UW});
+    fields.push_back({"base", s.AW});
+    fields.push_back({"dist", s.DW});
+    fields.push_back({"uses", s.UW});
     m.signal("ls_res_sel", s.LW, "indexed view: resident length");
     m.signal("ls_dist", s.DW, "indexed view: next-use distance");
     m.signal("ls_uses", s.UW, "indexed view: remaining uses");
-    ls_extra = s.x(R"(assign ls_valid = |(ls_sel & valid_q);
+    extra = s.fill(R"(assign ls_valid = |(ls_sel & valid_q);
 assign ls_res   = ls_res_sel;
 assign ls_key   = ${ls_key};
 assign ls_spare = ls_cap - ls_res_sel;
@@ -432,21 +453,45 @@ assign ls_spare = ls_cap - ls_res_sel;
                    {{"ls_key", riff_key(s, "ls")}});
   } else {
     m.signal("ls_res_sel", s.LW, "indexed view: resident length");
-    ls_extra = "assign ls_spare = ls_cap - ls_res_sel;\n";
+    extra = "assign ls_spare = ls_cap - ls_res_sel;\n";
   }
-  std::string ls_res_sel = s.x(R"(always_comb begin
+  std::string res_sel = s.fill(R"(always_comb begin
   ls_res_sel = '0;
   for (int e = 0; e < ${T}; e++) ls_res_sel = ls_res_sel | ({${LW}{ls_sel[e]}} & res_q[e*${LW} +: ${LW}]);
 end
 )");
-  m.section("Indexed view of one entry (victim scan and steal source)",
-            s.x(R"(
+  m.section("Indexed view of one entry (victim scan and steal source)", s.fill(R"(
 always_comb begin
   ls_sel = '0;
   for (int e = 0; e < ${T}; e++) ls_sel[e] = ls_entry == ${EW}'(e);
 end
-)") + select_fields(s, "ls", "ls_sel", ls_fields) +
-                ls_res_sel + last_run(s, "ls") + ls_extra);
+)") + select_fields(s, "ls", "ls_sel", fields) + res_sel + last_run(s, "ls") + extra);
+}
+
+SvModule table_module(const Shape& s, const std::string& name) {
+  const auto& c = s.cfg;
+  SvModule m(name,
+             "RIFF index table of CHORD: one entry per tensor (id, global base / end /\n"
+             "write pointer, resident length, up to EXTENTS SRAM runs, reuse metadata).\n"
+             "Lookups are by tensor id (one comparator per entry, no per-line tags);\n"
+             "hit and SRAM slot are computed from the entry's fields. The controller\n"
+             "writes fields through two update ports (A: the accessed or registered\n"
+             "entry, B: the source of stolen space). After reset entry 0 owns the\n"
+             "whole SRAM as spare space.");
+  m.record_config(c.to_json());
+  m.note(fmt::format("Entry width: {} bits ({} entries = {} bits of table storage).", c.entry_bits(), c.entries,
+                     c.entry_bits() * c.entries));
+  m.input("clk", 1, "clock");
+  m.input("rst_n", 1, "synchronous active-low reset");
+  for (const auto& l : links(s)) {
+    if (l.table_out) m.output(l.name, l.width, l.comment);
+    else m.input(l.name, l.width, l.comment);
+  }
+  add_entry_storage(m, s);
+  add_read_lookup(m, s);
+  add_write_lookup(m, s);
+  add_command_lookup(m, s);
+  add_indexed_view(m, s);
   return m;
 }
 
@@ -511,20 +556,9 @@ void controller_ports(SvModule& m, const Shape& s) {
   m.output("mon_cmd_entry", s.EW, "monitor: entry registered / updated / released");
 }
 
-SvModule controller_module(const Shape& s, const std::string& name) {
-  const auto& c = s.c;
-  SvModule m(name,
-             "PRELUDE controller of CHORD: takes one command, or one read and one write\n"
-             "per cycle, and makes the functional model's decisions. A write stores if its\n"
-             "tensor's resident prefix is intact and its runs have room; otherwise it\n"
-             "steals space (free space first, then - RIFF - the tail of the lowest-priority\n"
-             "tensor if that ranks strictly lower) after a scan of the table, one entry per\n"
-             "cycle, or spills to DRAM. Evicted words are written back before the write\n"
-             "lands. Within a cycle the read is ordered before the write.");
-  m.record_config(c.to_json());
-  m.note(fmt::format("Options: {}, {} RAM, {} reads in flight, {}-entry DRAM request queue.",
-                     s.riff ? "RIFF on" : "PRELUDE only (victim scan and write-back engine removed)",
-                     s.sram ? "1-cycle-latency SRAM" : "flop-array", s.RQ, s.DQ));
+// The controller's own ports: the CHORD interface, the table links (seen from
+// the controller) and the SRAM port.
+void controller_interface(SvModule& m, const Shape& s) {
   controller_ports(m, s);
   for (const auto& l : links(s)) {
     if (l.table_out) m.input(l.name, l.width, l.comment);
@@ -536,7 +570,10 @@ SvModule controller_module(const Shape& s, const std::string& name) {
   if (s.sram) m.output("ram_re", 1, "SRAM read enable");
   m.output("ram_raddr", s.IXW, "SRAM read slot");
   m.input("ram_rdata", s.WW, s.sram ? "SRAM read data (one cycle after ram_re)" : "SRAM read data (combinational)");
+}
 
+// The state encoding and the handshake / decision signals.
+void declare_control_signals(SvModule& m, const Shape& s) {
   m.localparam("S_IDLE", "3'd0", "accepting commands / reads / writes");
   m.localparam("S_SCAN", "3'd1", "scanning the table for a space source");
   m.localparam("S_STEAL", "3'd2", "moving space to the writer");
@@ -565,8 +602,10 @@ SvModule controller_module(const Shape& s, const std::string& name) {
   m.signal("victim_q", s.EW, "entry whose tail was evicted");
   m.signal("evicted_q", s.LW, "words evicted");
   m.signal("w_q", s.EW, "entry of the waiting write");
+}
 
-  // ---- queues
+// The DRAM request queue, the reads in flight and the DRAM read data FIFO.
+void declare_queue_signals(SvModule& m, const Shape& s) {
   m.signal("dq_count_q", s.DQC, "DRAM request queue occupancy");
   m.signal("dq_head_q", s.DQW, "DRAM request queue head");
   m.signal("dq_tail_q", s.DQW, "DRAM request queue tail");
@@ -580,28 +619,31 @@ SvModule controller_module(const Shape& s, const std::string& name) {
   m.signal("dq_a0", s.AW, "push 0: address");
   m.signal("dq_d0", s.WW, "push 0: data");
   m.signal("dq_idx1", s.DQW, "push 1: queue index");
-  m.array("dq_write_q", 1, s.DQ, "DRAM request queue: write flag");
-  m.array("dq_addr_q", s.AW, s.DQ, "DRAM request queue: address");
-  m.array("dq_data_q", s.WW, s.DQ, "DRAM request queue: data");
+  m.array("dq_write_q", 1, s.dram_queue, "DRAM request queue: write flag");
+  m.array("dq_addr_q", s.AW, s.dram_queue, "DRAM request queue: address");
+  m.array("dq_data_q", s.WW, s.dram_queue, "DRAM request queue: data");
 
   m.signal("rq_count_q", s.RQC, "reads in flight (accepted, response not yet taken)");
   m.signal("rq_head_q", s.RQW, "oldest read in flight");
   m.signal("rq_tail_q", s.RQW, "next read slot");
-  m.array("rq_kind_q", 2, s.RQ, "read in flight: 0 hit, 1 miss, 2 error");
-  m.array("rq_data_q", s.WW, s.RQ, "read in flight: SRAM data of a hit");
-  m.signal("rq_avail_q", s.RQ, "read in flight: its SRAM data has arrived");
+  m.array("rq_kind_q", 2, s.read_queue, "read in flight: 0 hit, 1 miss, 2 error");
+  m.array("rq_data_q", s.WW, s.read_queue, "read in flight: SRAM data of a hit");
+  m.signal("rq_avail_q", s.read_queue, "read in flight: its SRAM data has arrived");
   m.signal("rq_head_kind", 2, "kind of the oldest read");
   m.signal("rq_room", 1, "a read slot is free");
   m.signal("rsp_fire", 1, "read response handshake");
   m.signal("drf_count_q", s.RQC, "DRAM read data waiting");
   m.signal("drf_head_q", s.RQW, "oldest DRAM read data");
   m.signal("drf_tail_q", s.RQW, "next DRAM read data slot");
-  m.array("drf_data_q", s.WW, s.RQ, "DRAM read data, in order");
+  m.array("drf_data_q", s.WW, s.read_queue, "DRAM read data, in order");
   m.signal("drf_push", 1, "DRAM read response handshake");
   m.signal("drf_pop", 1, "a miss response is taken");
+}
 
-  const std::string one_dq = s.k(s.DQC, 1), two_dq = s.k(s.DQC, 2);
-  m.section("Arbitration: a command runs alone; otherwise one read and one write per cycle", s.x(R"(
+// Arbitration, the read decision (hit / miss / error) and the write decision
+// (store / scan for space / spill), with the SRAM write port.
+void add_access_decisions(SvModule& m, const Shape& s) {
+  m.section("Arbitration: a command runs alone; otherwise one read and one write per cycle", s.fill(R"(
 assign idle      = state_q == S_IDLE;
 assign wgo       = state_q == S_WGO;
 assign cmd_ready = idle;
@@ -609,7 +651,8 @@ assign cmd_fire  = cmd_valid && cmd_ready;
 assign open_io   = idle && !cmd_valid;
 )"));
 
-  m.section("Read decision: the tensor's own entry says hit or miss (no tag search)", s.x(R"(
+  m.section("Read decision: the tensor's own entry says hit or miss (no tag search)",
+            s.fill(R"(
 assign lr_id        = rd_req_id;
 assign lr_addr      = rd_req_addr;
 assign rd_err       = !lr_found || !lr_in_range;
@@ -618,10 +661,11 @@ assign rq_room      = rq_count_q != ${rqfull};
 assign rd_req_ready = open_io && rq_room && (!rd_miss || dq_free_ge1);
 assign rd_fire      = rd_req_valid && rd_req_ready;
 )",
-                                                                                                 {{"rqfull", s.k(s.RQC, s.RQ)}}));
+                   {{"rqfull", sv_const(s.RQC, s.read_queue)}}));
 
   std::string bypass = s.riff ? "!wr_err && lw_dead" : "1'b0";
-  m.section("Write decision (PRELUDE): store in own space, scan for space, or spill", s.x(R"(
+  m.section("Write decision (PRELUDE): store in own space, scan for space, or spill",
+            s.fill(R"(
 assign lw_id          = wr_id;
 assign lw_addr        = wr_addr;
 assign wr_err         = !lw_found || !lw_in_order;
@@ -639,9 +683,12 @@ assign ram_we         = wr_store;
 assign ram_waddr      = lw_slot;
 assign ram_wdata      = wr_data;
 )",
-                                                                                            {{"bypass", bypass}}));
+                   {{"bypass", bypass}}));
+}
 
-  // ---- scan + steal
+// The scan's combinational side: the indexed view follows the scan (then the
+// chosen source), the space source is chosen and the words to move are sized.
+void add_scan(SvModule& m, const Shape& s) {
   m.signal("scan_q", s.EW, "entry under scan");
   m.signal("scan_last", 1, "scanning the last entry");
   m.signal("sp_found_q", 1, "an entry with spare space was found");
@@ -653,19 +700,13 @@ assign ram_wdata      = wr_data;
   m.signal("count", s.LW, "words moved: min(need, avail)");
   m.signal("region", s.IXW, "first slot of the moved words");
   m.signal("merge", 1, "the moved words continue the writer's last run");
-  std::string scan_victim, steal_choice, ev_start, avail_expr;
+  std::string steal_choice, avail_expr;
   if (s.riff) {
     m.signal("vc_found_q", 1, "a victim candidate was found");
     m.signal("vc_idx_q", s.EW, "lowest-priority resident entry (ties: lowest entry)");
     m.signal("vc_key_q", s.KEYW, "its priority key");
     m.signal("vc_cand", 1, "the scanned entry is a resident tensor");
     m.signal("use_vic", 1, "RIFF: evict the victim's tail");
-    scan_victim = s.x(R"(
-      if (vc_cand && (!vc_found_q || (ls_key < vc_key_q))) begin
-        vc_found_q <= 1'b1;
-        vc_idx_q   <= scan_q;
-        vc_key_q   <= ls_key;
-      end)");
     steal_choice = R"(assign vc_cand = (scan_q != w_q) && ls_valid && (ls_res != '0);
 assign use_vic = !sp_found_q && vc_found_q && (vc_key_q < lw_key);
 assign src     = sp_found_q ? sp_idx_q : vc_idx_q;
@@ -676,11 +717,8 @@ assign take    = sp_found_q || use_vic;
     steal_choice = "assign src  = sp_idx_q;\nassign take = sp_found_q;\n";
     avail_expr = "(ls_spare < ls_lastlen) ? ls_spare : ls_lastlen";
   }
-  std::string vc_reset = s.riff ? "\n      vc_found_q <= 1'b0;" : "";
-  std::string steal_next = s.riff ? "state_q <= !take ? S_WGO : (use_vic ? S_EVICT : S_WGO);" : "state_q <= S_WGO;";
-  std::string ev_flag = s.riff ? "use_vic" : "1'b0";
   m.section("Scan: one entry per cycle; free space (lowest entry) wins, else RIFF's lowest-priority victim",
-            s.x(R"(
+            s.fill(R"(
 assign ls_entry  = (state_q == S_SCAN) ? scan_q : src;
 assign scan_last = scan_q == ${last_entry};
 assign sp_cand   = (scan_q != w_q) && (ls_spare != '0);
@@ -689,32 +727,34 @@ assign count     = (lw_need < avail) ? lw_need : avail;
 assign region     = ls_last_start + ${lastlen_lo} - ${count_lo};
 assign merge     = (lw_nruns != '0) && (lw_last_end == ${region_w});
 )",
-                {{"last_entry", s.k(s.EW, s.T - 1)},
-                 {"steal_choice", steal_choice},
-                 {"avail_expr", avail_expr},
-                 {"lastlen_lo", low_bits("ls_lastlen", s.LW, s.IXW)},
-                 {"count_lo", low_bits("count", s.LW, s.IXW)},
-                 {"region_w", zext("region", s.IXW, s.IXW + 1)}}));
+                   {{"last_entry", sv_const(s.EW, s.entries - 1)},
+                    {"steal_choice", steal_choice},
+                    {"avail_expr", avail_expr},
+                    {"lastlen_lo", low_bits("ls_lastlen", s.LW, s.IXW)},
+                    {"count_lo", low_bits("count", s.LW, s.IXW)},
+                    {"region_w", zext("region", s.IXW, s.IXW + 1)}}));
+}
 
-  // ---- eviction engine
-  std::string ev_section, ev_done, ev_issue_reset, ev_setup;
-  if (s.riff) {
-    m.signal("ev_slot_q", s.IXW, "next victim slot to read");
-    m.signal("ev_addr_q", s.AW, "global address of the next victim word");
-    m.signal("ev_left_q", s.LW, "victim words still to read");
-    m.signal("ev_issue", 1, "read a victim word this cycle");
-    m.signal("ev_push", 1, "push a victim word to the DRAM queue this cycle");
-    m.signal("ev_done", 1, "write-back finished");
-    m.signal("ev_push_addr", s.AW, "address of the pushed victim word");
-    ev_setup = s.x(R"(
+// RIFF only: the eviction engine, which reads the victim's tail from the SRAM
+// one word a cycle and pushes it to the DRAM request queue.
+void add_eviction(SvModule& m, const Shape& s) {
+  m.signal("ev_slot_q", s.IXW, "next victim slot to read");
+  m.signal("ev_addr_q", s.AW, "global address of the next victim word");
+  m.signal("ev_left_q", s.LW, "victim words still to read");
+  m.signal("ev_issue", 1, "read a victim word this cycle");
+  m.signal("ev_push", 1, "push a victim word to the DRAM queue this cycle");
+  m.signal("ev_done", 1, "write-back finished");
+  m.signal("ev_push_addr", s.AW, "address of the pushed victim word");
+  std::string ev_setup = s.fill(R"(
         ev_slot_q <= region;
         ev_addr_q <= ls_base + ${res_minus};
         ev_left_q <= count;)",
-                   {{"res_minus", zext("ls_res - count", s.LW, s.AW)}});
-    if (s.sram) {
-      m.signal("ev_pend_q", 1, "a victim word read last cycle is on ram_rdata");
-      m.signal("ev_paddr_q", s.AW, "its global address");
-      ev_section = s.x(R"(
+                                {{"res_minus", zext("ls_res - count", s.LW, s.AW)}});
+  std::string ev_section;
+  if (s.sram) {
+    m.signal("ev_pend_q", 1, "a victim word read last cycle is on ram_rdata");
+    m.signal("ev_paddr_q", s.AW, "its global address");
+    ev_section = s.fill(R"(
 assign ev_issue     = (state_q == S_EVICT) && (ev_left_q != '0) && dq_free_ge2;
 assign ev_push      = ev_pend_q;
 assign ev_push_addr = ev_paddr_q;
@@ -727,15 +767,15 @@ always_ff @(posedge clk) begin
   if (ev_issue) ev_paddr_q <= ev_addr_q;
 end
 )");
-    } else {
-      ev_section = s.x(R"(
+  } else {
+    ev_section = s.fill(R"(
 assign ev_issue     = (state_q == S_EVICT) && (ev_left_q != '0) && dq_free_ge1;
 assign ev_push      = ev_issue;
 assign ev_push_addr = ev_addr_q;
 assign ev_done      = (state_q == S_EVICT) && (ev_left_q == '0);
 )");
-    }
-    ev_section += R"(always_ff @(posedge clk) begin
+  }
+  ev_section += R"(always_ff @(posedge clk) begin
   if (state_q == S_STEAL) begin)" + ev_setup + R"(
   end else if (ev_issue) begin
     ev_slot_q <= ev_slot_q + 1'b1;
@@ -744,10 +784,24 @@ assign ev_done      = (state_q == S_EVICT) && (ev_left_q == '0);
   end
 end
 )";
-    m.section("Eviction write-back: the victim's tail words go to DRAM, lowest address first", ev_section);
-    ev_done = "      S_EVICT: if (ev_done) state_q <= S_WGO;\n";
-  }
-  m.section("Controller state", s.x(R"(
+  m.section("Eviction write-back: the victim's tail words go to DRAM, lowest address first", ev_section);
+}
+
+// The controller state register: IDLE -> SCAN -> STEAL -> (EVICT ->) WGO ->
+// IDLE, with the scan's registered results and the waiting write's outcome.
+void add_state_machine(SvModule& m, const Shape& s) {
+  std::string scan_victim = s.riff ? R"(
+      if (vc_cand && (!vc_found_q || (ls_key < vc_key_q))) begin
+        vc_found_q <= 1'b1;
+        vc_idx_q   <= scan_q;
+        vc_key_q   <= ls_key;
+      end)"
+                                   : "";
+  std::string vc_reset = s.riff ? "\n      vc_found_q <= 1'b0;" : "";
+  std::string steal_next = s.riff ? "state_q <= !take ? S_WGO : (use_vic ? S_EVICT : S_WGO);" : "state_q <= S_WGO;";
+  std::string ev_flag = s.riff ? "use_vic" : "1'b0";
+  std::string ev_done = s.riff ? "      S_EVICT: if (ev_done) state_q <= S_WGO;\n" : "";
+  m.section("Controller state", s.fill(R"(
 always_ff @(posedge clk) begin
   if (!rst_n) begin
     state_q    <= S_IDLE;
@@ -791,12 +845,26 @@ ${ev_done}      S_WGO: if (wr_fire || !wr_valid) state_q <= S_IDLE;
   end
 end
 )",
-                                  {{"vc_reset", vc_reset}, {"scan_victim", scan_victim}, {"ev_flag", ev_flag},
-                                   {"steal_next", steal_next}, {"ev_done", ev_done}}));
+                                       {{"vc_reset", vc_reset},
+                                        {"scan_victim", scan_victim},
+                                        {"ev_flag", ev_flag},
+                                        {"steal_next", steal_next},
+                                        {"ev_done", ev_done}}));
+}
 
-  // ---- table updates
-  std::string ub_res = s.riff ? "assign ub_res_we    = (state_q == S_STEAL) && use_vic;\nassign ub_res       = ls_res - count;\n" : "";
-  m.section("Table updates: commands, accepted writes (port A), space moves (ports A and B)", s.x(R"(
+// Table updates: commands (register / update / release) and accepted writes
+// through port A; a space move to the writer (A) from the source (B).
+void add_table_updates(SvModule& m, const Shape& s) {
+  std::string ub_res =
+      s.riff ? "assign ub_res_we    = (state_q == S_STEAL) && use_vic;\nassign ub_res       = ls_res - count;\n" : "";
+  std::string upd_decl = s.riff ? "logic reg_ok, upd_ok, rel_ok, steal_go;\n" : "logic reg_ok, rel_ok, steal_go;\n";
+  std::string upd_ok = s.riff ? "assign upd_ok   = cmd_fire && (cmd_op == 2'd1) && lc_found;\n" : "";
+  std::string meta = s.riff ? "assign ua_meta_we   = reg_ok || upd_ok;\nassign ua_dist      = cmd_dist;\n"
+                              "assign ua_uses      = cmd_uses;\n"
+                            : "";
+  std::string lw_nruns_lo = low_bits("lw_nruns", s.NRW, s.RIW);
+  m.section("Table updates: commands, accepted writes (port A), space moves (ports A and B)",
+            s.fill(R"(
 ${upd_decl}assign reg_ok   = cmd_fire && (cmd_op == 2'd0) && !lc_found && (cmd_base < cmd_end) && free_found;
 ${upd_ok}assign rel_ok   = cmd_fire && (cmd_op == 2'd2) && lc_found;
 assign steal_go = (state_q == S_STEAL) && take;
@@ -828,19 +896,24 @@ assign ub_rend      = ls_cap - count;
 assign ub_nruns_we  = steal_go && (count == ls_lastlen);
 assign ub_nruns     = ls_nruns - 1'b1;
 ${ub_res})",
-                                                                                                           {{"ua_run", "merge ? " + low_bits("lw_nruns", s.NRW, s.RIW) + " - 1'b1 : " + low_bits("lw_nruns", s.NRW, s.RIW)},
-                                                                                                            {"ub_run", low_bits("ls_nruns", s.NRW, s.RIW) + " - 1'b1"},
-                                                                                                            {"ub_res", ub_res},
-                                                                                                            {"upd_decl", s.riff ? "logic reg_ok, upd_ok, rel_ok, steal_go;\n" : "logic reg_ok, rel_ok, steal_go;\n"},
-                                                                                                            {"upd_ok", s.riff ? "assign upd_ok   = cmd_fire && (cmd_op == 2'd1) && lc_found;\n" : ""},
-                                                                                                            {"meta", s.riff ? "assign ua_meta_we   = reg_ok || upd_ok;\nassign ua_dist      = cmd_dist;\nassign ua_uses      = cmd_uses;\n" : ""}}));
+                   {{"ua_run", "merge ? " + lw_nruns_lo + " - 1'b1 : " + lw_nruns_lo},
+                    {"ub_run", low_bits("ls_nruns", s.NRW, s.RIW) + " - 1'b1"},
+                    {"ub_res", ub_res},
+                    {"upd_decl", upd_decl},
+                    {"upd_ok", upd_ok},
+                    {"meta", meta}}));
   m.section("Command port lookup", "assign lc_id = cmd_id;\n");
+}
 
-  // ---- DRAM request queue
-  std::string push0 = s.riff ? "assign dq_push0 = (rd_fire && rd_miss) || ev_push;\nassign dq_w0    = ev_push;\nassign dq_a0    = ev_push ? ev_push_addr : rd_req_addr;\nassign dq_d0    = ram_rdata;\n"
-                             : "assign dq_push0 = rd_fire && rd_miss;\nassign dq_w0    = 1'b0;\nassign dq_a0    = rd_req_addr;\nassign dq_d0    = ram_rdata;\n";
+// The DRAM request queue: push 0 (read miss or eviction word), push 1 (write
+// spill), popped in order by the DRAM port.
+void add_dram_queue(SvModule& m, const Shape& s) {
+  std::string push0 = s.riff ? "assign dq_push0 = (rd_fire && rd_miss) || ev_push;\nassign dq_w0    = ev_push;\n"
+                               "assign dq_a0    = ev_push ? ev_push_addr : rd_req_addr;\nassign dq_d0    = ram_rdata;\n"
+                             : "assign dq_push0 = rd_fire && rd_miss;\nassign dq_w0    = 1'b0;\n"
+                               "assign dq_a0    = rd_req_addr;\nassign dq_d0    = ram_rdata;\n";
   m.section("DRAM request queue: misses, spills and write-backs leave in decision order (read before write)",
-            push0 + s.x(R"(assign dq_push1 = wr_spill;
+            push0 + s.fill(R"(assign dq_push1 = wr_spill;
 assign dq_pop   = dram_req_valid && dram_req_ready;
 assign dq_free  = ${dqfull} - dq_count_q;
 assign dq_free_ge1 = dq_free >= ${one};
@@ -874,17 +947,20 @@ assign dram_req_write = dq_write_q[dq_head_q];
 assign dram_req_addr  = dq_addr_q[dq_head_q];
 assign dram_req_data  = dq_data_q[dq_head_q];
 )",
-                        {{"dqfull", s.k(s.DQC, s.DQ)},
-                         {"one", one_dq},
-                         {"two", two_dq},
+                        {{"dqfull", sv_const(s.DQC, s.dram_queue)},
+                         {"one", sv_const(s.DQC, 1)},
+                         {"two", sv_const(s.DQC, 2)},
                          {"dqw_push0", zext("dq_push0", 1, s.DQW)},
                          {"c_push0", zext("dq_push0", 1, s.DQC)},
                          {"c_push1", zext("dq_push1", 1, s.DQC)},
                          {"c_pop", zext("dq_pop", 1, s.DQC)},
                          {"t_push0", zext("dq_push0", 1, s.DQW)},
                          {"t_push1", zext("dq_push1", 1, s.DQW)}}));
+}
 
-  // ---- read responses
+// Read responses in request order: the SRAM read of a hit, the DRAM read data
+// FIFO for a miss, 0 for an error.
+void add_read_responses(SvModule& m, const Shape& s) {
   std::string hit_data, ram_read;
   if (s.sram) {
     m.signal("rd_pend_q", 1, "a hit's SRAM read was issued last cycle");
@@ -919,7 +995,7 @@ end
     ram_read = s.riff ? "assign ram_raddr = (state_q == S_EVICT) ? ev_slot_q : lr_slot;\n" : "assign ram_raddr = lr_slot;\n";
   }
   m.section("Read responses: in request order; hits from the SRAM, misses from DRAM, errors answer 0",
-            ram_read + s.x(R"(always_ff @(posedge clk) begin
+            ram_read + s.fill(R"(always_ff @(posedge clk) begin
   if (rd_fire) rq_kind_q[rq_tail_q] <= rd_err ? 2'd2 : (rd_miss ? 2'd1 : 2'd0);
 end
 ${hit_data}assign rq_head_kind = rq_kind_q[rq_head_q];
@@ -956,13 +1032,16 @@ always_ff @(posedge clk) begin
 end
 )",
                            {{"hit_data", hit_data},
-                            {"rqfull", s.k(s.RQC, s.RQ)},
+                            {"rqfull", sv_const(s.RQC, s.read_queue)},
                             {"c_rd", zext("rd_fire", 1, s.RQC)},
                             {"c_rsp", zext("rsp_fire", 1, s.RQC)},
                             {"c_dpush", zext("drf_push", 1, s.RQC)},
                             {"c_dpop", zext("drf_pop", 1, s.RQC)}}));
+}
 
-  // ---- counters, status, monitor
+// Performance counters, sticky error status, command status and the
+// per-access monitor outputs.
+void add_counters_status_monitor(SvModule& m, const Shape& s) {
   m.signal("cnt_rd_hit_q", s.CW, "counter");
   m.signal("cnt_rd_miss_q", s.CW, "counter");
   m.signal("cnt_wr_hit_q", s.CW, "counter");
@@ -972,9 +1051,10 @@ end
   m.signal("err_q", kChordStatusBits, "sticky status bits");
   m.signal("cmd_status", 3, "status code of the command");
   m.signal("cmd_err", 1, "the command is illegal");
-  std::string evict_cnt = s.riff ? "if (steal_go && use_vic) cnt_evict_q <= cnt_evict_q + " + zext("count", s.LW, s.CW) + ";"
-                                 : "cnt_evict_q <= cnt_evict_q;";
-  m.section("Counters, sticky status and the per-access monitor", s.x(R"(
+  std::string evict_cnt = s.riff
+                              ? "if (steal_go && use_vic) cnt_evict_q <= cnt_evict_q + " + zext("count", s.LW, s.CW) + ";"
+                              : "cnt_evict_q <= cnt_evict_q;";
+  m.section("Counters, sticky status and the per-access monitor", s.fill(R"(
 assign cmd_status = (cmd_op == 2'd3) ? 3'd7 :
                     (cmd_op == 2'd0) ? (lc_found ? 3'd3 : !(cmd_base < cmd_end) ? 3'd4 : !free_found ? 3'd2 : 3'd0) :
                     (lc_found ? 3'd0 : 3'd1);
@@ -1028,17 +1108,44 @@ assign mon_cmd_valid  = cmd_fire;
 assign mon_cmd_status = cmd_status;
 assign mon_cmd_entry  = (cmd_op == 2'd0) ? free_entry : lc_entry;
 )",
-                                                                                   {{"evict_cnt", evict_cnt},
-                                                                                    {"c_rderr", zext("rd_fire && rd_err", 1, s.CW)},
-                                                                                    {"c_wrerr", zext("wr_fire && !wgo && wr_err", 1, s.CW)},
-                                                                                    {"c_cmderr", zext("cmd_fire && cmd_err", 1, s.CW)}}));
+            {{"evict_cnt", evict_cnt},
+             {"c_rderr", zext("rd_fire && rd_err", 1, s.CW)},
+             {"c_wrerr", zext("wr_fire && !wgo && wr_err", 1, s.CW)},
+             {"c_cmderr", zext("cmd_fire && cmd_err", 1, s.CW)}}));
+}
+
+SvModule controller_module(const Shape& s, const std::string& name) {
+  const auto& c = s.cfg;
+  SvModule m(name,
+             "PRELUDE controller of CHORD: takes one command, or one read and one write\n"
+             "per cycle, and makes the functional model's decisions. A write stores if its\n"
+             "tensor's resident prefix is intact and its runs have room; otherwise it\n"
+             "steals space (free space first, then - RIFF - the tail of the lowest-priority\n"
+             "tensor if that ranks strictly lower) after a scan of the table, one entry per\n"
+             "cycle, or spills to DRAM. Evicted words are written back before the write\n"
+             "lands. Within a cycle the read is ordered before the write.");
+  m.record_config(c.to_json());
+  m.note(fmt::format("Options: {}, {} RAM, {} reads in flight, {}-entry DRAM request queue.",
+                     s.riff ? "RIFF on" : "PRELUDE only (victim scan and write-back engine removed)",
+                     s.sram ? "1-cycle-latency SRAM" : "flop-array", s.read_queue, s.dram_queue));
+  controller_interface(m, s);
+  declare_control_signals(m, s);
+  declare_queue_signals(m, s);
+  add_access_decisions(m, s);
+  add_scan(m, s);
+  if (s.riff) add_eviction(m, s);
+  add_state_machine(m, s);
+  add_table_updates(m, s);
+  add_dram_queue(m, s);
+  add_read_responses(m, s);
+  add_counters_status_monitor(m, s);
   return m;
 }
 
 // ------------------------------------------------------------------ top
 
 SvModule top_module(const Shape& s, const std::string& table, const std::string& ctrl) {
-  const auto& c = s.c;
+  const auto& c = s.cfg;
   SvModule m(c.name,
              "CHORD (CELLO Sec. VI): a tensor-granular buffer. One SRAM, the RIFF index\n"
              "table and the PRELUDE controller. SCORE registers tensors with their global\n"
@@ -1068,7 +1175,7 @@ SvModule top_module(const Shape& s, const std::string& table, const std::string&
   if (s.sram) m.signal("ram_re", 1, "SRAM read enable");
   m.signal("ram_raddr", s.IXW, "SRAM read slot");
   m.signal("ram_rdata", s.WW, "SRAM read data");
-  m.localparam("DEPTH", std::to_string(s.D), "SRAM words");
+  m.localparam("DEPTH", std::to_string(s.depth), "SRAM words");
   auto& ram = m.instantiate(s.sram ? "ram_sram" : "ram_flop", "u_sram")
                   .param("DEPTH", "DEPTH")
                   .param("WIDTH", std::to_string(s.WW))
