@@ -1,0 +1,3 @@
+// Fixture: an include that resolves by search order, and a correct one.
+#include "chord/twice.hpp"
+#include "score/plan.hpp"

@@ -1,0 +1,2 @@
+// Fixture: the same path under two include roots.
+#pragma once
