@@ -2,25 +2,27 @@
 
 #include "Vbench_chord.h"
 #include "chord/chord_bench.hpp"
+#include "hw_config.hpp"
 
 namespace cello::tb {
 
 namespace {
-constexpr uint32_t kDepth = 1u << 20, kEntries = 64, kExtents = 4;
-constexpr unsigned kCounterWidth = 32;
+// configs/bench/bench_chord.json, embedded by tb/chord/cello_models.cmake.
+constexpr const char* kConfigText =
+#include "bench_chord_config.inc"
+    ;
+
 }  // namespace
 
-std::string chord_bench_config_json() {
-  return R"({"name": "bench_chord", "chord": [{"name": "bench_chord", "depth": 1048576, "entries": 64, )"
-         R"("extents": 4, "addr_width": 32, "word_width": 32, "ram": "sram"}]})";
+const gen::ChordConfig& chord_bench_config() {
+  static const gen::ChordConfig c =
+      gen::parse_hw_config(nlohmann::json::parse(kConfigText), "configs/bench/bench_chord.json").chords.at(0);
+  return c;
 }
 
 ChordThroughput chord_hit_throughput(uint64_t words) {
-  chord::Geometry g;
-  g.sram_words = kDepth;
-  g.entries = kEntries;
-  g.extents = kExtents;
-  ChordBench<Vbench_chord> bench(g, kCounterWidth, 1);
+  const gen::ChordConfig& cfg = chord_bench_config();
+  ChordBench<Vbench_chord> bench(cfg.geometry(), static_cast<unsigned>(cfg.counter_width), 1);
   auto op = [](chord::OpKind k, uint32_t id, uint64_t a) {
     chord::TraceOp o;
     o.kind = k;

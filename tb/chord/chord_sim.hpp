@@ -5,12 +5,15 @@
 #include <cstdint>
 #include <string>
 
+#include "chord/chord_config.hpp"
+
 namespace cello::tb {
 
-// The configuration verilated for `cello bench chord` (64 entries, 4 MB SRAM of
-// 32-bit words, 4 runs per entry, SRAM-macro RAM): kept in one place so the
-// benchmark can report what it ran.
-std::string chord_bench_config_json();
+// The configuration verilated for `cello bench chord`: configs/bench/
+// bench_chord.json (64 entries, 4 MB SRAM of 32-bit words, 4 runs per entry,
+// SRAM-macro RAM). The benchmark runs the throughput test only when the
+// configuration it was asked for is this one.
+const gen::ChordConfig& chord_bench_config();
 
 struct ChordThroughput {
   uint64_t words = 0;             // tensor length used

@@ -1,36 +1,39 @@
 // Randomised differential test of one generated CHORD configuration against the
 // functional model. Built once per configuration by tb/chord/CMakeLists.txt,
-// which passes the configuration as CHORD_* macros and verilates the RTL as
-// class Vchord. CELLO_CHORD_SCALE scales the volume (default 1), CELLO_SEED
-// replays a seed.
+// which verilates the RTL as class Vchord and passes the path of the hardware
+// JSON it was generated from as CHORD_CONFIG; the testbench reads its geometry
+// from that file with the generator's own reader. CELLO_CHORD_SCALE scales the
+// volume (default 1), CELLO_SEED replays a seed.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 #include "Vchord.h"
 #include "chord/chord_bench.hpp"
 #include "common/skip_test.hpp"
+#include "hw_config.hpp"
 
 using namespace cello::tb;
 namespace chord = cello::chord;
 
 namespace {
 
-chord::Geometry geometry() {
-  chord::Geometry g;
-  g.sram_words = CHORD_DEPTH;
-  g.entries = CHORD_ENTRIES;
-  g.extents = CHORD_EXTENTS;
-  g.addr_bits = CHORD_AW;
-  g.word_bits = CHORD_WW;
-  g.id_bits = CHORD_IDW;
-  g.dist_bits = CHORD_DW;
-  g.uses_bits = CHORD_UW;
-  g.riff = CHORD_RIFF != 0;
-  g.victim = CHORD_VICTIM != 0 ? chord::Victim::Uses : chord::Victim::Distance;
-  return g;
+// The CHORD this testbench was built for, read once from its config file.
+const cello::gen::ChordConfig& config() {
+  static const cello::gen::ChordConfig c = [] {
+    auto hw = cello::gen::load_hw_config(CHORD_CONFIG);
+    if (hw.chords.size() != 1) throw std::runtime_error(std::string(CHORD_CONFIG) + ": expected one chord entry");
+    return hw.chords.front();
+  }();
+  return c;
 }
+
+chord::Geometry geometry() { return config().geometry(); }
+unsigned counter_width() { return static_cast<unsigned>(config().counter_width); }
+const char* chord_name() { return config().name.c_str(); }
 
 using Bench = ChordBench<Vchord>;
 
@@ -65,7 +68,7 @@ ChordRunStats run_chunks(Bench& bench, const std::vector<chord::TraceOp>& trace,
 void report(const char* what, const ChordRunStats& st) {
   std::printf("%s %s: %llu accesses (%llu hit, %llu miss, %llu spill, %llu evict, %llu error), %llu commands, "
               "%llu DRAM words, %llu cycles\n",
-              CHORD_NAME, what, static_cast<unsigned long long>(st.reads + st.writes),
+              chord_name(), what, static_cast<unsigned long long>(st.reads + st.writes),
               static_cast<unsigned long long>(st.hits), static_cast<unsigned long long>(st.misses),
               static_cast<unsigned long long>(st.spills), static_cast<unsigned long long>(st.evicts),
               static_cast<unsigned long long>(st.errors), static_cast<unsigned long long>(st.commands),
@@ -74,7 +77,7 @@ void report(const char* what, const ChordRunStats& st) {
 
 template <class Make>
 void differential(const char* what, uint64_t seed, Make make, size_t chunks = 8) {
-  Bench bench(geometry(), CHORD_CW, seed_from_env(seed));
+  Bench bench(geometry(), counter_width(), seed_from_env(seed));
   INFO("seed " << bench.seed() << " (replay with CELLO_SEED)");
   ChordRunStats st;
   try {
@@ -131,7 +134,7 @@ TEST_CASE("unstalled hits sustain one read and one write per cycle", "[chord][th
   if (S < 400) {  // the one-time scan for B's space would dominate
     cello::skip_test("SRAM too small for a throughput measurement");
   }
-  Bench bench(g, CHORD_CW, seed_from_env(16));
+  Bench bench(g, counter_width(), seed_from_env(16));
   INFO("seed " << bench.seed());
   auto op = [](chord::OpKind k, uint32_t id, uint64_t a) {
     chord::TraceOp o;
@@ -164,7 +167,7 @@ TEST_CASE("unstalled hits sustain one read and one write per cycle", "[chord][th
   }
   double both = static_cast<double>(a.reads + a.writes) / static_cast<double>(a.cycles);
   double rd = static_cast<double>(b.reads) / static_cast<double>(b.cycles);
-  std::printf("%s throughput: %.3f accesses/cycle (read + write hits), %.3f reads/cycle (hits)\n", CHORD_NAME, both, rd);
+  std::printf("%s throughput: %.3f accesses/cycle (read + write hits), %.3f reads/cycle (hits)\n", chord_name(), both, rd);
   INFO("read+write hits/cycle " << both << ", read hits/cycle " << rd);
   CHECK(a.hits == a.reads + a.writes);
   CHECK(b.hits == b.reads);
