@@ -1,35 +1,26 @@
 // Randomised differential test of one generated CHORD configuration against the
 // functional model. Built once per configuration by tb/chord/CMakeLists.txt,
 // which verilates the RTL as class Vchord and passes the path of the hardware
-// JSON it was generated from as CHORD_CONFIG; the testbench reads its geometry
+// JSON it was generated from as CELLO_TB_CONFIG; the testbench reads its geometry
 // from that file with the generator's own reader. CELLO_CHORD_SCALE scales the
 // volume (default 1), CELLO_SEED replays a seed.
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <cstdlib>
-#include <stdexcept>
-#include <string>
 
 #include "Vchord.h"
 #include "chord/chord_bench.hpp"
 #include "common/skip_test.hpp"
-#include "hw_config.hpp"
+#include "harness/tb_config.hpp"
 
 using namespace cello::tb;
 namespace chord = cello::chord;
 
 namespace {
 
-// The CHORD this testbench was built for, read once from its config file.
-const cello::gen::ChordConfig& config() {
-  static const cello::gen::ChordConfig c = [] {
-    auto hw = cello::gen::load_hw_config(CHORD_CONFIG);
-    if (hw.chords.size() != 1) throw std::runtime_error(std::string(CHORD_CONFIG) + ": expected one chord entry");
-    return hw.chords.front();
-  }();
-  return c;
-}
+// The CHORD this testbench was built for.
+const cello::gen::ChordConfig& config() { return tb_block(tb_hw_config().chords); }
 
 chord::Geometry geometry() { return config().geometry(); }
 unsigned counter_width() { return static_cast<unsigned>(config().counter_width); }

@@ -2,17 +2,17 @@
 // row loads under random stalls (including row indices past the last row, which
 // must be dropped) while every cycle reads a random row and checks the broadcast
 // vector word for word; resets in between check that rows read as zero until
-// loaded. Built once per configuration (RF_ROWS, RF_COLS) as Vrf.
+// loaded. Built once per configuration under configs/tb/regfile/ as Vrf; the
+// sizes come from that file (harness/tb_config.hpp).
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <vector>
 
-#include "common/bits.hpp"
 #include "Vrf.h"
 #include "harness/rng.hpp"
 #include "harness/sim.hpp"
+#include "harness/tb_config.hpp"
 #include "harness/stream.hpp"
 #include "mac_array/port_words.hpp"
 
@@ -20,7 +20,7 @@ using namespace cello::tb;
 
 namespace {
 
-constexpr int kRowBits = std::max(1, cello::ceil_log2(RF_ROWS));
+const cello::gen::RegfileConfig& config() { return tb_block(tb_hw_config().regfiles); }
 
 struct Load {
   unsigned row = 0;
@@ -28,6 +28,8 @@ struct Load {
 };
 
 void run(uint64_t seed, int segments, int cycles) {
+  const unsigned rows = static_cast<unsigned>(config().rows);
+  const int cols = config().cols, row_bits = config().row_width();
   Rng rng(seed_from_env(seed));
   INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
   Sim<Vrf> sim;
@@ -39,14 +41,14 @@ void run(uint64_t seed, int segments, int cycles) {
     for (int s = 0; s < segments; ++s) {
       d.ld_valid = 0;
       sim.reset();
-      model.assign(RF_ROWS, std::vector<uint32_t>(RF_COLS, 0));
-      loaded.assign(RF_ROWS, false);
+      model.assign(rows, std::vector<uint32_t>(cols, 0));
+      loaded.assign(rows, false);
       Source<Load> src(rng, s % 3 == 0 ? 1.0 : 0.1 + 0.9 * static_cast<double>(rng.below(100)) / 100.0);
       for (int c = 0; c < cycles; ++c) {
         while (src.pending() < 2) {
           Load l;
-          l.row = static_cast<unsigned>(rng.below(1u << kRowBits));  // may be past the last row
-          for (int w = 0; w < RF_COLS; ++w) l.data.push_back(static_cast<uint32_t>(rng.bits(32)));
+          l.row = static_cast<unsigned>(rng.below(1u << row_bits));  // may be past the last row
+          for (int w = 0; w < cols; ++w) l.data.push_back(static_cast<uint32_t>(rng.bits(32)));
           src.push(l);
         }
         bool v = src.drive();
@@ -55,16 +57,16 @@ void run(uint64_t seed, int segments, int cycles) {
           d.ld_row = src.item().row;
           put_words(d.ld_data, src.item().data);
         }
-        unsigned rd = static_cast<unsigned>(rng.below(1u << kRowBits));
+        unsigned rd = static_cast<unsigned>(rng.below(1u << row_bits));
         d.rd_row = rd;
         sim.settle();
         if (!d.ld_ready) throw Failure("ld_ready low");
-        std::vector<uint32_t> want(RF_COLS, 0);
-        if (rd < RF_ROWS && loaded[rd]) want = model[rd];
-        auto got = get_words(d.rd_data, RF_COLS);
+        std::vector<uint32_t> want(cols, 0);
+        if (rd < rows && loaded[rd]) want = model[rd];
+        auto got = get_words(d.rd_data, cols);
         if (got != want) throw Failure(fmt::format("cycle {}: row {} word 0 = {:08x}, expected {:08x}", c, rd, got[0], want[0]));
         ++reads;
-        if (v && src.item().row < RF_ROWS) {
+        if (v && src.item().row < rows) {
           model[src.item().row] = src.item().data;
           loaded[src.item().row] = true;
           ++loads;
