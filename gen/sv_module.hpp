@@ -5,6 +5,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <deque>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,6 +71,8 @@ class SvModule {
   void localparam(const std::string& name, const std::string& value, const std::string& comment);
   void signal(const std::string& name, int width, const std::string& comment);
   void array(const std::string& name, int width, int depth, const std::string& comment);
+  // The returned reference stays valid while the module lives: instances are
+  // kept in a deque, so adding another one never moves the earlier ones.
   Instance& instantiate(const std::string& module, const std::string& inst_name);
   // A titled block of behavioural SystemVerilog (always_ff / always_comb / assigns).
   void section(const std::string& title, const std::string& body);
@@ -84,7 +87,7 @@ class SvModule {
   std::vector<Port> ports_;
   std::vector<LocalParam> params_;
   std::vector<Signal> signals_;
-  std::vector<Instance> instances_;
+  std::deque<Instance> instances_;
   std::vector<std::pair<std::string, std::string>> sections_;
 };
 

@@ -56,6 +56,14 @@ TEST_CASE("SvModule renders a header with the config, ports, signals, instances 
   CHECK(sv.rfind("endmodule\n") == sv.size() - 10);
 }
 
+TEST_CASE("an instance handle stays valid after more instances are added") {
+  SvModule m("holder", "Many instances.");
+  Instance& first = m.instantiate("leaf", "u_first");
+  for (int i = 0; i < 100; ++i) m.instantiate("leaf", "u_" + std::to_string(i));
+  first.connect("clk", "clk");  // through the handle taken before the 100 others
+  CHECK(m.render().find("leaf u_first (\n    .clk (clk)\n  );") != std::string::npos);
+}
+
 TEST_CASE("ConfigReader checks types, ranges and unknown keys with key paths") {
   nlohmann::json j = {{"a", 5}, {"b", "x"}, {"c", true}, {"arr", {{{"k", 1}}, {{"k", "no"}}}}, {"extra", 1}};
   ConfigReader r(j, "f.json", "");
