@@ -2,7 +2,7 @@
 //  1. MAC utilisation per mode (useful MACs per cycle / R*C) on the verilated
 //     4x4 array with unstalled streams, results checked bit for bit against the
 //     C++ replay; GEMM and Gram use shapes that fill the array (target >= 0.95),
-//     SpMM the 27-point stencil;
+//     SpMM the HPCG 27-point stencil (mtx/hpcg.hpp) with fp32 values;
 //  2. Yosys cell counts: the FMA alone, one processing element (FMA + operand
 //     muxes + fold register) and the whole array per PE;
 //  3. Verilator simulation speed of the array, next to the C++ replay of the
@@ -25,6 +25,7 @@
 #include "mac/mac_stream.hpp"
 #include "mac_array/mac_array_gen.hpp"
 #include "mac_array/mac_sim.hpp"
+#include "mtx/hpcg.hpp"
 
 namespace cello::cli {
 
@@ -71,25 +72,6 @@ mac::Matrix matrix(std::mt19937_64& g, int64_t r, int64_t c) {
   return m;
 }
 
-mac::CsrF32 stencil27(int n) {
-  mac::CsrF32 a;
-  a.rows = a.cols = static_cast<int64_t>(n) * n * n;
-  for (int z = 0; z < n; ++z)
-    for (int y = 0; y < n; ++y)
-      for (int x = 0; x < n; ++x) {
-        for (int dz = -1; dz <= 1; ++dz)
-          for (int dy = -1; dy <= 1; ++dy)
-            for (int dx = -1; dx <= 1; ++dx) {
-              int xx = x + dx, yy = y + dy, zz = z + dz;
-              if (xx < 0 || yy < 0 || zz < 0 || xx >= n || yy >= n || zz >= n) continue;
-              a.col.push_back((zz * n + yy) * n + xx);
-              a.val.push_back(dx == 0 && dy == 0 && dz == 0 ? 26.0f : -1.0f);
-            }
-        a.row_ptr.push_back(static_cast<int64_t>(a.col.size()));
-      }
-  return a;
-}
-
 struct ModeResult {
   std::string mode, shape;
   tb::MacSimRun run;
@@ -125,7 +107,7 @@ void run_bench(int64_t m, const std::string& json_path, bool synth) {
   {
     int n = 1;
     while (static_cast<int64_t>(n + 1) * (n + 1) * (n + 1) <= m) ++n;
-    auto S = stencil27(n);
+    auto S = mtx::convert_values<float>(mtx::hpcg_stencil(n, n, n));
     auto B = matrix(g, S.cols, s.cols);
     auto [z, t] = timed([&] { return mac::spmm_replay(S, B); });
     ModeResult r{"spmm", fmt::format("27-point stencil {}^3 ({} rows, {} nnz) x N={}", n, S.rows, S.nnz(), s.cols), {}, t};

@@ -64,7 +64,7 @@ void run_compile(const CompileArgs& a) {
         if (t.format == ir::Format::Csr) {
           if (a.matrix.empty()) throw Error(a.dag, "tensor " + t.name, "a CSR input needs --matrix for its values");
           problem.matrix = mtx::read_matrix_market(a.matrix, false);
-          problem.pattern = stream::pattern_of(problem.matrix);
+          problem.pattern = std::make_shared<const mtx::CsrPattern>(problem.matrix);
         }
       problem.dense = stream::make_dense_inputs(prog, a.seed);
     } else if (!a.matrix.empty()) {

@@ -40,12 +40,14 @@ uint32_t stored_word(const TensorDesc& t, const std::vector<float>& v, uint64_t 
 }
 
 // A CSR input as stored in the image, checked.
-mac::CsrF32 read_csr(const std::vector<uint8_t>& m, const TensorDesc& t, unsigned g, const std::string& file, int id) {
-  mac::CsrF32 c;
+mtx::CsrF32 read_csr(const std::vector<uint8_t>& m, const TensorDesc& t, unsigned g, const std::string& file, int id) {
+  mtx::CsrF32 c;
+  const std::string where = fmt::format("tensor {}{}", id, t.name.empty() ? "" : " (" + t.name + ")");
+  if (t.cols > mtx::kMaxCsrCols)
+    throw Error(file, where, fmt::format("{} columns, more than the 2^31 a CSR matrix can index", t.cols));
   c.rows = t.rows;
   c.cols = t.cols;
   c.row_ptr.resize(t.rows + 1);
-  const std::string where = fmt::format("tensor {}{}", id, t.name.empty() ? "" : " (" + t.name + ")");
   for (uint64_t r = 0; r <= t.rows; ++r) {
     c.row_ptr[r] = load32(m, t.base + 4 * r);
     if ((r == 0 && c.row_ptr[r] != 0) || (r && c.row_ptr[r] < c.row_ptr[r - 1]) || c.row_ptr[r] > t.nnz)
@@ -162,7 +164,7 @@ class Runner {
 
   void spmm(const ExecOp& op, std::vector<float>& z) {
     const bool csr_a = desc(op.a).csr;
-    const mac::CsrF32& m = csr_[static_cast<size_t>(csr_a ? op.a : op.b)];
+    const mtx::CsrF32& m = csr_[static_cast<size_t>(csr_a ? op.a : op.b)];
     const std::vector<float>& x = value(csr_a ? op.b : op.a);
     const int64_t n = desc(op.out).cols;
     for (int64_t row = 0; row < m.rows; ++row)
@@ -199,13 +201,7 @@ class Runner {
       y.output = d.output();
       y.bind = d.chord() ? traffic::Bind::Chord : traffic::Bind::OnChip;
       if (d.csr) {
-        auto c = std::make_shared<traffic::CsrPattern>();
-        const mac::CsrF32& m = csr_[t];
-        c->rows = d.rows;
-        c->cols = d.cols;
-        c->row_ptr.assign(m.row_ptr.begin(), m.row_ptr.end());
-        c->col.assign(m.col.begin(), m.col.end());
-        y.csr = c;
+        y.csr = std::make_shared<const mtx::CsrPattern>(csr_[t]);  // read_csr gave it d's rows and cols
       } else {
         y.rows = std::max<uint32_t>(d.col_major() ? d.cols : d.rows, 1);
         y.row_words = std::max<uint32_t>(d.col_major() ? d.rows : d.cols, 1);
@@ -364,7 +360,7 @@ class Runner {
       }
       case Opcode::Spmm: {
         const TensorDesc& m = desc(desc(op.a).csr ? op.a : op.b);
-        const mac::CsrF32& c = csr_[static_cast<size_t>(desc(op.a).csr ? op.a : op.b)];
+        const mtx::CsrF32& c = csr_[static_cast<size_t>(desc(op.a).csr ? op.a : op.b)];
         uint64_t empty = 0;
         for (int64_t r = 0; r < c.rows; ++r) empty += c.row_ptr[r] == c.row_ptr[r + 1];
         const uint64_t beats = std::max(ceil_div(uint64_t{m.nnz} + empty, R), L);
@@ -400,7 +396,7 @@ class Runner {
   Result& r_;
   std::string image_file_;
   unsigned g_;
-  std::vector<mac::CsrF32> csr_;
+  std::vector<mtx::CsrF32> csr_;
 };
 
 }  // namespace

@@ -42,7 +42,7 @@ Matrix gram_replay(const Matrix& a, const Matrix& b, int lanes) {
   return z;
 }
 
-Matrix spmm_replay(const CsrF32& a, const Matrix& b) {
+Matrix spmm_replay(const mtx::CsrF32& a, const Matrix& b) {
   if (a.cols != b.rows) throw Error("", "spmm", "inner sizes differ");
   Matrix z(a.rows, b.cols);
   for (int64_t m = 0; m < a.rows; ++m)

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "mtx/csr.hpp"
+
 namespace cello::mac {
 
 // Row-major dense fp32 matrix.
@@ -21,16 +23,6 @@ struct Matrix {
   float at(int64_t r, int64_t c) const { return v[static_cast<size_t>(r * cols + c)]; }
 };
 
-// CSR matrix with fp32 values; columns ascending within a row (the order the
-// row's products are accumulated in).
-struct CsrF32 {
-  int64_t rows = 0, cols = 0;
-  std::vector<int64_t> row_ptr{0};
-  std::vector<int32_t> col;
-  std::vector<float> val;
-  int64_t nnz() const { return static_cast<int64_t>(col.size()); }
-};
-
 // Skinny GEMM with accumulate, Z = alpha*C + A*B (C may be null: Z = A*B).
 //   z = +0;  if C: z = fma32(alpha, C[m][n], z);  for j = 0..K-1: z = fma32(A[m][j], B[j][n], z)
 Matrix gemm_replay(const Matrix& a, const Matrix& b, const Matrix* c, float alpha);
@@ -41,9 +33,10 @@ Matrix gemm_replay(const Matrix& a, const Matrix& b, const Matrix* c, float alph
 //   z = p[0];   for l = 1..lanes-1: z = fma32(z, 1, p[l])
 Matrix gram_replay(const Matrix& a, const Matrix& b, int lanes);
 
-// CSR SpMM, Z[m][n] = sum_k A[m][k] * B[k][n]:
+// CSR SpMM, Z[m][n] = sum_k A[m][k] * B[k][n], A with fp32 values (sw/mtx/csr.hpp;
+// columns ascend within a row, the order the row's products are accumulated in):
 //   z = +0;  for each stored element (k ascending): z = fma32(A[m][k], B[k][n], z)
 // (an empty row gives +0).
-Matrix spmm_replay(const CsrF32& a, const Matrix& b);
+Matrix spmm_replay(const mtx::CsrF32& a, const Matrix& b);
 
 }  // namespace cello::mac

@@ -119,7 +119,7 @@ StreamProgram plan_gram(const ArrayShape& s, const Matrix& a, const Matrix& b) {
   return p;
 }
 
-StreamProgram plan_spmm(const ArrayShape& s, const CsrF32& a, const Matrix& b) {
+StreamProgram plan_spmm(const ArrayShape& s, const mtx::CsrF32& a, const Matrix& b) {
   check_shape(s);
   if (a.cols != b.rows) throw Error("", "spmm", "A.cols != B.rows");
   const int64_t M = a.rows, N = b.cols;

@@ -60,7 +60,7 @@ StreamProgram plan_gemm(const ArrayShape& s, const Matrix& a, const Matrix& b, c
 StreamProgram plan_gram(const ArrayShape& s, const Matrix& a, const Matrix& b);
 // Z = A*B for CSR A: matrix rows are handed to (PE row, lane) slots greedily in
 // row order; B's rows arrive gathered per element. Column blocks of C words.
-StreamProgram plan_spmm(const ArrayShape& s, const CsrF32& a, const Matrix& b);
+StreamProgram plan_spmm(const ArrayShape& s, const mtx::CsrF32& a, const Matrix& b);
 
 // Scatters result beats (z[r][c] words, in order) into Z using the routes.
 Matrix gather_results(const StreamProgram& p, const std::vector<std::vector<uint32_t>>& beats);

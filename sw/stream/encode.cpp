@@ -159,9 +159,9 @@ class Encoder {
                              (chord_bound(t) ? kTensorChord : 0) | (col_major ? kTensorColMajor : 0));
     const auto& w = c_.workload.tensors[t];
     // The traffic view stores rows of the outer (stored) dimension; the descriptor keeps the logical shape.
-    r.set_field("rows", csr ? w.csr->rows : col_major ? w.row_words : w.rows);
-    r.set_field("cols", csr ? w.csr->cols : col_major ? w.rows : w.row_words);
-    r.set_field("nnz", csr ? w.csr->nnz() : 0);
+    r.set_field("rows", csr ? static_cast<uint64_t>(w.csr->rows) : col_major ? w.row_words : w.rows);
+    r.set_field("cols", csr ? static_cast<uint64_t>(w.csr->cols) : col_major ? w.rows : w.row_words);
+    r.set_field("nnz", csr ? static_cast<uint64_t>(w.csr->nnz()) : 0);
     r.set_field("base", c_.base[t]);
     c_.descriptor.push_back(c_.stream.records.size());
     c_.stream.records.push_back(r);
@@ -295,7 +295,7 @@ class Encoder {
 }  // namespace
 
 Compiled encode_schedule(const score::Schedule& s, const arch::Arch& a,
-                         const std::shared_ptr<const traffic::CsrPattern>& matrix) {
+                         const std::shared_ptr<const mtx::CsrPattern>& matrix) {
   const ir::Program& p = s.program;
   if (p.tensors.size() > 0xffff)
     throw Error("", "program", fmt::format("{} tensors; a stream names at most 65535", p.tensors.size()));

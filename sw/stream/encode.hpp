@@ -46,6 +46,6 @@ struct Compiled {
 
 // `matrix` is the pattern of the program's CSR tensor (needed for its footprint).
 Compiled encode_schedule(const score::Schedule& s, const arch::Arch& a,
-                         const std::shared_ptr<const traffic::CsrPattern>& matrix);
+                         const std::shared_ptr<const mtx::CsrPattern>& matrix);
 
 }  // namespace cello::stream

@@ -12,27 +12,7 @@
 
 namespace cello::stream {
 
-std::shared_ptr<const traffic::CsrPattern> pattern_of(const mtx::Csr& c) {
-  auto p = std::make_shared<traffic::CsrPattern>();
-  p->rows = static_cast<uint64_t>(c.rows);
-  p->cols = static_cast<uint64_t>(c.cols);
-  p->row_ptr.assign(c.row_ptr.begin(), c.row_ptr.end());
-  p->col.assign(c.col.begin(), c.col.end());
-  return p;
-}
-
 namespace {
-
-// A graph's adjacency pattern with every stored value 1.
-mtx::Csr ones_of(const traffic::CsrPattern& p) {
-  mtx::Csr c;
-  c.rows = static_cast<int64_t>(p.rows);
-  c.cols = static_cast<int64_t>(p.cols);
-  c.row_ptr.assign(p.row_ptr.begin(), p.row_ptr.end());
-  c.col.assign(p.col.begin(), p.col.end());
-  c.val.assign(p.col.size(), 1.0);
-  return c;
-}
 
 uint64_t name_seed(const std::string& name, uint64_t seed) {
   uint64_t h = 1469598103934665603ULL ^ seed;
@@ -83,7 +63,7 @@ Problem make_problem(const ProblemSpec& s) {
       d = traffic::load_tu_graphs(dir, "PROTEINS", 64);
     else
       throw Error("", "--dataset", fmt::format("unknown data set kind '{}' (cora, proteins)", kind));
-    pr.matrix = ones_of(*d.pattern);
+    pr.matrix = mtx::Csr{*d.pattern, std::vector<double>(static_cast<size_t>(d.pattern->nnz()), 1.0)};
     pr.source = d.name.empty() ? s.dataset : d.name;
   } else if (!s.matrix.empty()) {
     pr.matrix = mtx::read_matrix_market(s.matrix, true);
@@ -93,7 +73,7 @@ Problem make_problem(const ProblemSpec& s) {
     pr.matrix = mtx::hpcg_stencil(s.grid, s.grid, s.grid);
     pr.source = fmt::format("hpcg {}^3", s.grid);
   }
-  pr.pattern = pattern_of(pr.matrix);
+  pr.pattern = std::make_shared<const mtx::CsrPattern>(pr.matrix);
   workloads::Params prm = workloads::default_params(s.workload);
   prm.m = pr.matrix.rows;
   prm.nnz = pr.matrix.nnz();

@@ -12,7 +12,6 @@
 
 #include "ir/program.hpp"
 #include "mtx/csr.hpp"
-#include "traffic/workload.hpp"
 
 namespace cello::stream {
 
@@ -31,15 +30,12 @@ struct Problem {
   std::string source;  // where A came from, for reports
   ir::Program program;
   mtx::Csr matrix;     // A with values (graphs: 1.0 per edge)
-  std::shared_ptr<const traffic::CsrPattern> pattern;  // A's pattern for the traffic models
+  std::shared_ptr<const mtx::CsrPattern> pattern;  // A's pattern for the traffic models
   std::map<std::string, std::vector<float>> dense;     // dense inputs, row-major
 };
 
 // Throws cello::Error for an unknown workload or a bad matrix / data set.
 Problem make_problem(const ProblemSpec& spec);
-
-// A matrix's sparsity pattern, as the traffic models take it.
-std::shared_ptr<const traffic::CsrPattern> pattern_of(const mtx::Csr& c);
 
 // Deterministic values for every dense input of a program (B and W uniform in
 // [-1, 1), GCN features in [0, 1), initial guesses X.0 zero), seeded per tensor name.

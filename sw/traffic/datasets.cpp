@@ -16,27 +16,18 @@ namespace cello::traffic {
 
 namespace {
 
-std::shared_ptr<CsrPattern> from_csr(const mtx::Csr& c) {
-  auto p = std::make_shared<CsrPattern>();
-  p->rows = static_cast<uint64_t>(c.rows);
-  p->cols = static_cast<uint64_t>(c.cols);
-  p->row_ptr.assign(c.row_ptr.begin(), c.row_ptr.end());
-  p->col.assign(c.col.begin(), c.col.end());
-  return p;
-}
-
-// Rows of column lists -> CSR (each row sorted, duplicates dropped).
-std::shared_ptr<CsrPattern> from_rows(uint64_t cols, std::vector<std::vector<uint32_t>>& rows) {
-  auto p = std::make_shared<CsrPattern>();
-  p->rows = rows.size();
-  p->cols = cols;
+// Rows of column lists -> CSR (each row sorted, duplicates dropped). The
+// callers keep cols <= mtx::kMaxCsrCols, so their column numbers fit int32_t.
+std::shared_ptr<mtx::CsrPattern> from_rows(uint64_t cols, std::vector<std::vector<int32_t>>& rows) {
+  auto p = std::make_shared<mtx::CsrPattern>();
+  p->rows = static_cast<int64_t>(rows.size());
+  p->cols = static_cast<int64_t>(cols);
   p->row_ptr.reserve(rows.size() + 1);
-  p->row_ptr.push_back(0);
   for (auto& r : rows) {
     std::sort(r.begin(), r.end());
     r.erase(std::unique(r.begin(), r.end()), r.end());
     p->col.insert(p->col.end(), r.begin(), r.end());
-    p->row_ptr.push_back(p->col.size());
+    p->row_ptr.push_back(p->nnz());
   }
   return p;
 }
@@ -60,14 +51,14 @@ Dataset load_matrix_market(const std::string& path) {
     if (stem.size() > std::string(ext).size() && stem.ends_with(ext)) stem.resize(stem.size() - std::string(ext).size());
   d.name = stem;
   d.source = path;
-  d.pattern = from_csr(mtx::read_matrix_market(path, false));
+  d.pattern = std::make_shared<mtx::CsrPattern>(mtx::read_matrix_market(path, false));
   return d;
 }
 
 Dataset load_cora(const std::string& dir) {
   const std::string content = first_existing(dir, {"cora.content.gz", "cora.content"});
   const std::string cites = first_existing(dir, {"cora.cites"});
-  std::unordered_map<std::string, uint32_t> index;
+  std::unordered_map<std::string, int32_t> index;
   {
     std::istringstream in(mtx::read_maybe_gzip(content));
     std::string line;
@@ -77,12 +68,14 @@ Dataset load_cora(const std::string& dir) {
       std::istringstream ls(line);
       std::string id;
       if (!(ls >> id)) continue;
-      if (!index.emplace(id, static_cast<uint32_t>(index.size())).second)
+      if (index.size() == static_cast<uint64_t>(mtx::kMaxCsrCols))
+        throw Error(content, fmt::format("line {}", lineno), "more than 2^31 papers");
+      if (!index.emplace(id, static_cast<int32_t>(index.size())).second)
         throw Error(content, fmt::format("line {}", lineno), "paper id '" + id + "' listed twice");
     }
   }
   if (index.empty()) throw Error(content, "", "no papers");
-  std::vector<std::vector<uint32_t>> rows(index.size());
+  std::vector<std::vector<int32_t>> rows(index.size());
   std::istringstream in(mtx::read_maybe_gzip(cites));
   std::string line;
   int lineno = 0;
@@ -127,7 +120,8 @@ Dataset load_tu_graphs(const std::string& dir, const std::string& prefix, int gr
     }
   }
   if (m == 0) throw Error(ind_path, "", "no nodes in the selected graphs");
-  std::vector<std::vector<uint32_t>> rows(m);
+  if (m > static_cast<uint64_t>(mtx::kMaxCsrCols)) throw Error(ind_path, "", "more than 2^31 nodes in the selected graphs");
+  std::vector<std::vector<int32_t>> rows(m);
   std::istringstream in(mtx::read_maybe_gzip(a_path));
   std::string line;
   int lineno = 0;
@@ -144,7 +138,7 @@ Dataset load_tu_graphs(const std::string& dir, const std::string& prefix, int gr
       throw Error(a_path, fmt::format("line {}", lineno), "expected two node numbers");
     }
     if (a == 0 || b == 0) throw Error(a_path, fmt::format("line {}", lineno), "node numbers start at 1");
-    if (a <= m && b <= m) rows[a - 1].push_back(static_cast<uint32_t>(b - 1));
+    if (a <= m && b <= m) rows[a - 1].push_back(static_cast<int32_t>(b - 1));
   }
   Dataset d;
   d.name = fmt::format("{} ({} graphs)", prefix, graphs);
@@ -157,7 +151,7 @@ Dataset hpcg(int n) {
   Dataset d;
   d.name = fmt::format("hpcg{}", n);
   d.source = fmt::format("generated: HPCG 27-point stencil {}^3", n);
-  d.pattern = from_csr(mtx::hpcg_stencil(n, n, n));
+  d.pattern = std::make_shared<mtx::CsrPattern>(mtx::hpcg_stencil(n, n, n));
   return d;
 }
 
@@ -165,11 +159,11 @@ Dataset stencil(int nx, int ny, int nz) {
   if (nx < 1 || ny < 1 || nz < 1 || uint64_t(nx) * uint64_t(ny) * uint64_t(nz) > (1ull << 31))
     throw Error("", "stencil", fmt::format("grid {}x{}x{} is empty or too large", nx, ny, nz));
   const uint64_t m = uint64_t(nx) * uint64_t(ny) * uint64_t(nz);
-  std::vector<std::vector<uint32_t>> rows(m);
+  std::vector<std::vector<int32_t>> rows(m);
   for (int z = 0; z < nz; ++z)
     for (int y = 0; y < ny; ++y)
       for (int x = 0; x < nx; ++x) {
-        auto at = [&](int i, int j, int k) { return static_cast<uint32_t>((uint64_t(k) * ny + j) * nx + i); };
+        auto at = [&](int i, int j, int k) { return static_cast<int32_t>((uint64_t(k) * ny + j) * nx + i); };
         auto& r = rows[at(x, y, z)];
         if (z > 0) r.push_back(at(x, y, z - 1));
         if (y > 0) r.push_back(at(x, y - 1, z));
@@ -192,16 +186,16 @@ Dataset banded(uint64_t rows, uint64_t half_band, int per_side, uint64_t seed) {
     throw Error("", "banded", fmt::format("bad banded matrix: {} rows, half band {}, {} per side", rows, half_band,
                                           per_side));
   std::mt19937_64 rng(seed);
-  std::vector<std::vector<uint32_t>> out(rows);
+  std::vector<std::vector<int32_t>> out(rows);
   for (uint64_t i = 0; i < rows; ++i) {
-    out[i].push_back(static_cast<uint32_t>(i));
+    out[i].push_back(static_cast<int32_t>(i));
     // Lower couplings chosen at random; the mirror makes the pattern symmetric.
     for (int k = 0; k < per_side && i > 0; ++k) {
       uint64_t off = 1 + rng() % std::min(half_band, i);
-      uint32_t j = static_cast<uint32_t>(i - off);
+      int32_t j = static_cast<int32_t>(i - off);
       if (std::find(out[i].begin(), out[i].end(), j) != out[i].end()) continue;
       out[i].push_back(j);
-      out[j].push_back(static_cast<uint32_t>(i));
+      out[static_cast<size_t>(j)].push_back(static_cast<int32_t>(i));
     }
   }
   Dataset d;
@@ -215,17 +209,19 @@ Dataset banded(uint64_t rows, uint64_t half_band, int per_side, uint64_t seed) {
 Dataset proxy_matrix(const std::string& name, uint64_t rows, uint64_t nnz, uint64_t seed) {
   if (rows == 0 || nnz < rows || nnz > rows * std::min<uint64_t>(rows, 64))
     throw Error("", name, fmt::format("proxy needs rows <= nnz <= 64 x rows (got {} rows, {} nnz)", rows, nnz));
+  if (rows > static_cast<uint64_t>(mtx::kMaxCsrCols))
+    throw Error("", name, fmt::format("proxy has {} rows, more than 2^31", rows));
   std::mt19937_64 rng(seed);
   const int64_t R = static_cast<int64_t>(rows);
   int64_t W = 1;
   while ((W + 1) * (W + 1) <= R) ++W;
   const uint64_t extra = nnz - rows;
-  std::vector<std::vector<uint32_t>> out(rows);
+  std::vector<std::vector<int32_t>> out(rows);
   std::vector<int64_t> cand;
   for (int64_t i = 0; i < R; ++i) {
     const uint64_t k = (static_cast<uint64_t>(i) + 1) * extra / rows - static_cast<uint64_t>(i) * extra / rows;
     auto& row = out[static_cast<size_t>(i)];
-    row.push_back(static_cast<uint32_t>(i));
+    row.push_back(static_cast<int32_t>(i));
     cand.clear();
     for (int64_t d : {int64_t{-1}, int64_t{1}, -W, W, -W - 1, W + 1, -W + 1, W - 1, int64_t{-2}, int64_t{2}, -2 * W, 2 * W}) {
       int64_t c = i + d;
@@ -240,8 +236,8 @@ Dataset proxy_matrix(const std::string& name, uint64_t rows, uint64_t nnz, uint6
         c = static_cast<int64_t>(rng() % rows);  // long-range coupling
       else
         c = cand[next++];
-      if (std::find(row.begin(), row.end(), static_cast<uint32_t>(c)) == row.end())
-        row.push_back(static_cast<uint32_t>(c));
+      if (std::find(row.begin(), row.end(), static_cast<int32_t>(c)) == row.end())
+        row.push_back(static_cast<int32_t>(c));
     }
   }
   Dataset d;

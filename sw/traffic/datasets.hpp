@@ -16,7 +16,7 @@ struct Dataset {
   std::string name;      // "fv1", "G2_circuit (proxy)", ...
   std::string source;    // file path or "generated: ..."
   bool proxy = false;    // generated stand-in for an unavailable matrix
-  std::shared_ptr<const CsrPattern> pattern;
+  std::shared_ptr<const mtx::CsrPattern> pattern;
 };
 
 // Matrix Market file (.mtx or .mtx.gz); symmetric files are expanded.

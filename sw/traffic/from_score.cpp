@@ -18,7 +18,7 @@ bool subscripts(const ir::Operand& o, ir::RankId r) {
 
 }  // namespace
 
-Workload from_schedule(const score::Schedule& s, const std::shared_ptr<const CsrPattern>& matrix,
+Workload from_schedule(const score::Schedule& s, const std::shared_ptr<const mtx::CsrPattern>& matrix,
                        unsigned word_bytes) {
   const ir::Program& p = s.program;
   const std::string file = p.name.empty() ? "schedule" : p.name;
@@ -36,7 +36,7 @@ Workload from_schedule(const score::Schedule& s, const std::shared_ptr<const Csr
     if (x.format == ir::Format::Csr) {
       if (!matrix) throw Error(file, "tensor " + x.name, "a CSR tensor needs a matrix");
       const int64_t rows = p.ranks[static_cast<size_t>(x.dims.at(0))].size;
-      if (static_cast<uint64_t>(rows) != matrix->rows || static_cast<uint64_t>(x.nnz) != matrix->nnz())
+      if (rows != matrix->rows || x.nnz != matrix->nnz())
         throw Error(file, "tensor " + x.name,
                     fmt::format("the IR says {} rows / {} nnz, the matrix has {} / {}", rows, x.nnz, matrix->rows,
                                 matrix->nnz()));

@@ -21,7 +21,7 @@
 
 namespace cello::traffic {
 
-Workload from_schedule(const score::Schedule& s, const std::shared_ptr<const CsrPattern>& matrix,
+Workload from_schedule(const score::Schedule& s, const std::shared_ptr<const mtx::CsrPattern>& matrix,
                        unsigned word_bytes);
 
 }  // namespace cello::traffic

@@ -118,7 +118,7 @@ void walk(const Workload& w, const Footprint& f, Sink& sink, const WalkOptions& 
   };
   struct CsrStream {
     int t;
-    const CsrPattern* p;
+    const mtx::CsrPattern* p;  // valid (Workload::validate): rows, row pointers and columns >= 0
     uint64_t last_rp = kNone, last_col = kNone, last_val = kNone;
     std::vector<Gather> gathers;
   };
@@ -173,20 +173,21 @@ void walk(const Workload& w, const Footprint& f, Sink& sink, const WalkOptions& 
     for (int t : whole_in) sink.read(t, 0, f.granules[static_cast<size_t>(t)]);
     uint64_t steps = 0;
     for (const auto& d : dense) steps = std::max(steps, d.rows);
-    for (const auto& c : csr) steps = std::max(steps, c.p->rows);
+    for (const auto& c : csr) steps = std::max(steps, static_cast<uint64_t>(c.p->rows));
     for (uint64_t s = 0; s < steps; ++s) {
       for (auto& c : csr) {
-        const uint64_t r0 = s * c.p->rows / steps, r1 = (s + 1) * c.p->rows / steps;
+        const uint64_t rows = static_cast<uint64_t>(c.p->rows);
+        const uint64_t r0 = s * rows / steps, r1 = (s + 1) * rows / steps;
         const size_t ct = static_cast<size_t>(c.t);
         for (uint64_t r = r0; r < r1; ++r) {
           if (r == 0) emit_seq(false, c.t, 0, 1, c.last_rp);
           emit_seq(false, c.t, (r + 1) / gw, (r + 1) / gw + 1, c.last_rp);
-          for (uint64_t j = c.p->row_ptr[r]; j < c.p->row_ptr[r + 1]; ++j) {
+          for (uint64_t j = static_cast<uint64_t>(c.p->row_ptr[r]); j < static_cast<uint64_t>(c.p->row_ptr[r + 1]); ++j) {
             const uint64_t g = j / gw;
             emit_seq(false, c.t, f.csr_col_at[ct] + g, f.csr_col_at[ct] + g + 1, c.last_col);
             emit_seq(false, c.t, f.csr_val_at[ct] + g, f.csr_val_at[ct] + g + 1, c.last_val);
             for (auto& gt : c.gathers) {
-              const uint64_t k = c.p->col[j];
+              const uint64_t k = static_cast<uint64_t>(c.p->col[j]);
               uint64_t lo = k * gt.row_words / gw, hi = ceil_div((k + 1) * gt.row_words, gw);
               if (lo == gt.last) ++lo;
               if (lo < hi) {

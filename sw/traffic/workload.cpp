@@ -41,12 +41,13 @@ void Workload::validate() const {
   for (const auto& t : tensors) {
     if (t.sparse()) {
       const auto& c = *t.csr;
-      if (c.row_ptr.size() != c.rows + 1 || c.row_ptr.front() != 0 || c.row_ptr.back() != c.nnz())
+      if (c.rows < 0 || c.row_ptr.size() != static_cast<uint64_t>(c.rows) + 1 || c.row_ptr.front() != 0 ||
+          c.row_ptr.back() != c.nnz())
         throw Error(file, "tensor " + t.name, "CSR row pointers do not match the rows and nonzeros");
-      for (uint64_t r = 0; r < c.rows; ++r)
+      for (int64_t r = 0; r < c.rows; ++r)
         if (c.row_ptr[r] > c.row_ptr[r + 1]) throw Error(file, "tensor " + t.name, "CSR row pointers decrease");
       for (auto k : c.col)
-        if (k >= c.cols) throw Error(file, "tensor " + t.name, fmt::format("column {} out of range", k));
+        if (k < 0 || k >= c.cols) throw Error(file, "tensor " + t.name, fmt::format("column {} out of range", k));
     } else if (t.rows == 0 || t.row_words == 0) {
       throw Error(file, "tensor " + t.name, "empty dense tensor");
     }
@@ -64,7 +65,7 @@ void Workload::validate() const {
         if (bad_tensor(in.index_by) || !tensors[static_cast<size_t>(in.index_by)].sparse())
           throw Error(file, place, fmt::format("gather of {} needs a CSR index tensor", t.name));
         const auto& c = *tensors[static_cast<size_t>(in.index_by)].csr;
-        if (t.sparse() || t.rows < c.cols)
+        if (t.sparse() || t.rows < static_cast<uint64_t>(c.cols))
           throw Error(file, place, fmt::format("gathered {} has {} rows, the CSR has {} columns", t.name, t.rows, c.cols));
       }
     }

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "mtx/csr.hpp"
 #include "score/schedule.hpp"
 
 namespace cello::traffic {
@@ -27,14 +28,6 @@ using EdgeClass = score::EdgeClass;
 
 enum class Use { Stream, Whole, Gather };
 const char* to_string(Use u);
-
-// Sparsity pattern of a CSR tensor (values are irrelevant to traffic).
-struct CsrPattern {
-  uint64_t rows = 0, cols = 0;
-  std::vector<uint64_t> row_ptr;  // rows + 1
-  std::vector<uint32_t> col;      // nnz column indices, row by row
-  uint64_t nnz() const { return col.size(); }
-};
 
 // Where SCORE placed a tensor (CELLO only): CHORD, or on chip for good
 // (pipeline buffers, register file).
@@ -46,7 +39,7 @@ struct Tensor {
   // allocator lets a version reuse a dead version's region. "" = its own.
   std::string storage;
   uint64_t rows = 1, row_words = 1;       // dense, row-major
-  std::shared_ptr<const CsrPattern> csr;  // set for CSR tensors
+  std::shared_ptr<const mtx::CsrPattern> csr;  // set for CSR tensors (values are irrelevant to traffic)
   bool input = false;                     // provided by the application (starts in DRAM)
   bool output = false;                    // final result (must end in DRAM)
   // SCORE-driven workloads only (Workload::score): binding and the ops that

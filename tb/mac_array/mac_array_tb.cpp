@@ -53,8 +53,8 @@ mac::Matrix random_matrix(Rng& rng, int64_t rows, int64_t cols, bool specials = 
 
 // Random CSR: row lengths from `max_nnz` down to 0 (some rows empty), columns
 // ascending and distinct.
-mac::CsrF32 random_csr(Rng& rng, int64_t rows, int64_t cols, int64_t max_nnz, double empty_share) {
-  mac::CsrF32 a;
+mtx::CsrF32 random_csr(Rng& rng, int64_t rows, int64_t cols, int64_t max_nnz, double empty_share) {
+  mtx::CsrF32 a;
   a.rows = rows;
   a.cols = cols;
   for (int64_t m = 0; m < rows; ++m) {
@@ -75,8 +75,8 @@ mac::CsrF32 random_csr(Rng& rng, int64_t rows, int64_t cols, int64_t max_nnz, do
 }
 
 // HPCG-style 27-point stencil on an nx*ny*nz grid (26 off-diagonal -1, diagonal 26).
-mac::CsrF32 stencil27(int nx, int ny, int nz) {
-  mac::CsrF32 a;
+mtx::CsrF32 stencil27(int nx, int ny, int nz) {
+  mtx::CsrF32 a;
   a.rows = a.cols = static_cast<int64_t>(nx) * ny * nz;
   for (int z = 0; z < nz; ++z)
     for (int y = 0; y < ny; ++y)

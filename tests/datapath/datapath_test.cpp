@@ -83,7 +83,7 @@ TEST_CASE("Gram lanes change the rounding order exactly as documented", "[mac]")
 }
 
 TEST_CASE("SpMM replay: empty rows are +0", "[mac]") {
-  mac::CsrF32 a;
+  mtx::CsrF32 a;
   a.rows = 2;
   a.cols = 2;
   a.row_ptr = {0, 0, 1};
@@ -105,7 +105,7 @@ TEST_CASE("stream planner: beat and result counts", "[mac]") {
   CHECK(p.ops.size() == static_cast<size_t>(blocks * (8 + tiles * 9 * 3)));
   CHECK(p.results.size() == static_cast<size_t>(blocks * tiles * 3));
   CHECK(p.useful_macs == 100u * 6u * 9u);
-  mac::CsrF32 e;
+  mtx::CsrF32 e;
   e.rows = 5;
   e.cols = 3;
   e.row_ptr = {0, 0, 0, 0, 0, 0};

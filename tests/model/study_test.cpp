@@ -138,11 +138,11 @@ TEST_CASE("proxy matrices have exactly the published rows and nonzeros, mesh-lik
   const auto& p = *d.pattern;
   CHECK(p.rows == 81920);
   CHECK(p.nnz() == 327680);
-  uint64_t near = 0, W = 286;  // floor(sqrt(81920))
-  for (uint64_t r = 0; r < p.rows; ++r)
-    for (uint64_t j = p.row_ptr[r]; j < p.row_ptr[r + 1]; ++j) {
+  int64_t near = 0, W = 286;  // floor(sqrt(81920))
+  for (int64_t r = 0; r < p.rows; ++r)
+    for (int64_t j = p.row_ptr[r]; j < p.row_ptr[r + 1]; ++j) {
       if (j > p.row_ptr[r]) REQUIRE(p.col[j] > p.col[j - 1]);  // sorted, unique
-      uint64_t c = p.col[j];
+      int64_t c = p.col[j];
       if ((c > r ? c - r : r - c) <= 2 * W + 1) ++near;
     }
   CHECK(near > p.nnz() * 9 / 10);

@@ -132,7 +132,7 @@ TEST_CASE("op-by-op through a cache: hand-computed fills and write-backs", "[tra
 TEST_CASE("SpMM gather through the cache follows the column indices", "[traffic]") {
   // Z[m,:] = sum_k A[m,k] P[k,:], P has 1-word rows (4 per line). A is a 2x8
   // pattern whose row 0 touches P rows 0 and 7 and row 1 rows 4 and 5.
-  auto pat = std::make_shared<CsrPattern>();
+  auto pat = std::make_shared<cello::mtx::CsrPattern>();
   pat->rows = 2;
   pat->cols = 8;
   pat->row_ptr = {0, 2, 4};
