@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "common/error.hpp"
 #include "common/read_file.hpp"
+#include "sv_keywords.hpp"
 
 namespace cello::gen {
 
@@ -73,6 +76,19 @@ std::string ConfigReader::choice(const std::string& key, const std::string& fall
   for (const auto& a : allowed)
     if (a == s) return s;
   fail(key, fmt::format("\"{}\" is not one of {}", s, fmt::join(allowed, ", ")));
+}
+
+std::string ConfigReader::identifier(const std::string& key, const std::string& fallback, NameKind kind) {
+  std::string s = string(key, fallback);
+  const bool design = kind == NameKind::design;
+  const std::string invalid = fmt::format("\"{}\" is not a valid SystemVerilog identifier", s);
+  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0])))
+    fail(key, design ? invalid : "must start with a letter");
+  for (char ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') fail(key, invalid);
+  if (is_sv_keyword(s))
+    fail(key, fmt::format("{} name \"{}\" is a SystemVerilog keyword", design ? "design" : "module", s));
+  return s;
 }
 
 ConfigReader ConfigReader::object(const std::string& key) {

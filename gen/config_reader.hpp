@@ -1,7 +1,8 @@
 // Validating reader over one JSON object of a hardware config. Every accessor
 // checks the type and range of a key and throws cello::Error naming the file,
 // the key path (e.g. "buffets[2].depth") and the reason. finish() rejects keys
-// that no accessor asked for, so typos never pass silently.
+// that no accessor asked for, so typos never pass silently. identifier() is the
+// one check of a name that becomes SystemVerilog (a module or the design).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -12,6 +13,13 @@
 #include <vector>
 
 namespace cello::gen {
+
+// What an identifier() key names; it words the errors.
+enum class NameKind {
+  module,  // a block's module: "must start with a letter", "module name \"x\" is a SystemVerilog keyword"
+  design,  // the config's own name: any bad spelling is "not a valid SystemVerilog identifier",
+           // a reserved word "design name \"x\" is a SystemVerilog keyword"
+};
 
 class ConfigReader {
  public:
@@ -24,6 +32,10 @@ class ConfigReader {
   bool boolean(const std::string& key, bool fallback);
   std::string string(const std::string& key, const std::string& fallback);
   std::string choice(const std::string& key, const std::string& fallback, const std::vector<std::string>& allowed);
+  // A string that must be a legal SystemVerilog identifier (a letter, then
+  // letters, digits and '_') and no reserved word (sv_keywords.hpp); the fallback
+  // is checked too.
+  std::string identifier(const std::string& key, const std::string& fallback, NameKind kind = NameKind::module);
   ConfigReader object(const std::string& key);
   std::vector<ConfigReader> objects(const std::string& key);
 

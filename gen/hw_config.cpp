@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <set>
 
 #include "buffet/buffet_gen.hpp"
@@ -12,7 +11,6 @@
 #include "mac_array/mac_array_gen.hpp"
 #include "pipeline_buffer/pipeline_buffer_gen.hpp"
 #include "regfile/regfile_gen.hpp"
-#include "sv_keywords.hpp"
 #include "top/top_gen.hpp"
 
 namespace cello::gen {
@@ -44,10 +42,11 @@ nlohmann::json HwConfig::to_json() const {
 
 namespace {
 
-// A generated module may not take a reserved word or the name of an rtl/
-// primitive (its file would overwrite the primitive's).
-void check_reserved(ConfigReader& r, const std::string& module) {
-  if (is_sv_keyword(module)) r.fail("name", fmt::format("module name \"{}\" is a SystemVerilog keyword", module));
+// A generated module may not take the name of an rtl/ primitive (its file would
+// overwrite the primitive's). Reserved words are refused when the name is read
+// (ConfigReader::identifier); the derived names add suffixes (_pe, _rf,
+// _riff_table, _prelude, _buffet) that no reserved word ends with.
+void check_not_primitive(ConfigReader& r, const std::string& module) {
   for (const auto& p : rtl_primitive_names())
     if (p == module) r.fail("name", fmt::format("module name \"{}\" is taken by the rtl/ primitive {}.sv", module, p));
 }
@@ -57,46 +56,42 @@ void check_reserved(ConfigReader& r, const std::string& module) {
 HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
   ConfigReader r(j, file, "");
   HwConfig c;
-  c.name = r.string("name", c.name);
   // The design name becomes <name>_top and is printed in summaries: an identifier.
-  bool ident = !c.name.empty() && std::isalpha(static_cast<unsigned char>(c.name[0]));
-  for (char ch : c.name) ident = ident && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
-  if (!ident) r.fail("name", fmt::format("\"{}\" is not a valid SystemVerilog identifier", c.name));
-  if (is_sv_keyword(c.name)) r.fail("name", fmt::format("design name \"{}\" is a SystemVerilog keyword", c.name));
+  c.name = r.identifier("name", c.name, NameKind::design);
   c.clock_period_ns = r.number("clock_period_ns", c.clock_period_ns, 0.1, 1e6);
   std::set<std::string> names;
   for (auto& b : r.objects("buffets")) {
     c.buffets.push_back(BuffetConfig::parse(b));
     if (!names.insert(c.buffets.back().name).second)
       b.fail("name", "duplicate module name \"" + c.buffets.back().name + "\"");
-    check_reserved(b, c.buffets.back().name);
+    check_not_primitive(b, c.buffets.back().name);
   }
   for (auto& ch : r.objects("chord")) {
     c.chords.push_back(ChordConfig::parse(ch));
     const std::string& n = c.chords.back().name;
     for (const std::string& m : {n, n + "_riff_table", n + "_prelude"})
       if (!names.insert(m).second) ch.fail("name", "duplicate module name \"" + m + "\"");
-      else check_reserved(ch, m);
+      else check_not_primitive(ch, m);
   }
   for (auto& a : r.objects("mac_arrays")) {
     c.mac_arrays.push_back(MacArrayConfig::parse(a));
     const auto& ma = c.mac_arrays.back();
     for (const std::string& m : {ma.name, ma.pe_name(), ma.rf_name()})
       if (!names.insert(m).second) a.fail("name", "duplicate module name \"" + m + "\"");
-      else check_reserved(a, m);
+      else check_not_primitive(a, m);
   }
   for (auto& f : r.objects("regfiles")) {
     c.regfiles.push_back(RegfileConfig::parse(f));
     if (!names.insert(c.regfiles.back().name).second)
       f.fail("name", "duplicate module name \"" + c.regfiles.back().name + "\"");
-    check_reserved(f, c.regfiles.back().name);
+    check_not_primitive(f, c.regfiles.back().name);
   }
   for (auto& pb : r.objects("pipeline_buffers")) {
     c.pipeline_buffers.push_back(PipelineBufferConfig::parse(pb));
     const auto& b = c.pipeline_buffers.back();
     for (const std::string& m : {b.name, b.buffet_name()})
       if (!names.insert(m).second) pb.fail("name", "duplicate module name \"" + m + "\"");
-      else check_reserved(pb, m);
+      else check_not_primitive(pb, m);
   }
   if (r.has("top")) {
     ConfigReader t = r.object("top");

@@ -26,12 +26,7 @@ nlohmann::json BuffetConfig::to_json() const {
 
 BuffetConfig BuffetConfig::parse(ConfigReader& r) {
   BuffetConfig c;
-  c.name = r.string("name", c.name);
-  if (c.name.empty() || !(std::isalpha(static_cast<unsigned char>(c.name[0]))))
-    r.fail("name", "must start with a letter");
-  for (char ch : c.name)
-    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
-      r.fail("name", fmt::format("\"{}\" is not a valid SystemVerilog identifier", c.name));
+  c.name = r.identifier("name", c.name);
   c.depth = static_cast<int>(r.integer("depth", c.depth, 2, 1 << 20));
   c.data_width = static_cast<int>(r.integer("data_width", c.data_width, 1, 4096));
   // Simulating the buffet holds its storage in host memory.

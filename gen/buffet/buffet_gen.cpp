@@ -57,8 +57,9 @@ struct Shape {
   std::string wrap_index(const std::string& prefix, const std::string& idx, int idx_width) const {
     return wrap(prefix, head_plus(low_bits(idx, idx_width, SW), SW));
   }
-  // Compares two unsigned values of different widths at a common width.
-  std::string less(const std::string& a, int wa, const std::string& b, int wb, const char* op = "<") const {
+  // "(a op b)" for two unsigned values of different widths, both zero-extended
+  // to the wider one; op is any SystemVerilog comparison ("<" by default).
+  std::string compare(const std::string& a, int wa, const std::string& b, int wb, const char* op = "<") const {
     int w = std::max(wa, wb);
     return fmt::format("({} {} {})", zext(a, wa, w), op, zext(b, wb, w));
   }
@@ -215,7 +216,7 @@ assign fill_space = {space};
 assign fill_ready = {ready};
 assign fill_fire  = fill_valid && fill_ready;
 {wrap})",
-                                                     fmt::arg("space", s.less("occ_q", s.CW, s.size, s.CW)),
+                                                     fmt::arg("space", s.compare("occ_q", s.CW, s.size, s.CW)),
                                                      fmt::arg("ready", fill_ready),
                                                      fmt::arg("wrap", s.wrap_index("fill", "occ_q", s.CW))));
 }
@@ -244,8 +245,8 @@ assign rd_req_ready = rd_idx_bad || (rd_in_window{hazard} && rsp_room);
 assign rd_fire      = rd_req_valid && rd_req_ready;
 assign rd_take      = rd_fire && !rd_idx_bad;
 {wrap})",
-                                                                                                     fmt::arg("bad", s.less("rd_req_idx", s.IW, s.size, s.CW, ">=")),
-                                                                                                     fmt::arg("inwin", s.less("rd_req_idx", s.IW, "occ_q", s.CW)),
+                                                                                                     fmt::arg("bad", s.compare("rd_req_idx", s.IW, s.size, s.CW, ">=")),
+                                                                                                     fmt::arg("inwin", s.compare("rd_req_idx", s.IW, "occ_q", s.CW)),
                                                                                                      fmt::arg("hazard", hazard),
                                                                                                      fmt::arg("wrap", s.wrap_index("rd", "rd_req_idx", s.IW))));
 }
@@ -309,7 +310,7 @@ void update_port(SvModule& m, const Shape& s) {
   m.signal("upd_take", 1, "accepted legal update: writes the RAM");
   m.signal("upd_sum", s.XW, "head + index before wrap");
   m.signal("upd_slot", s.SW, "slot written");
-  std::string legal = s.less("upd_idx", s.IW, "occ_q", s.CW);
+  std::string legal = s.compare("upd_idx", s.IW, "occ_q", s.CW);
   if (s.cam) legal += " && (|sb_upd_hit)";
   else if (c.scoreboard) legal += " && pending_q[upd_slot]";
   std::string ready = c.shared_write_port ? "!(fill_valid && fill_space" + s.ok + " && prefer_fill_q)" : "1'b1";
@@ -345,7 +346,7 @@ void shrink_port(SvModule& m, const Shape& s) {
   // expressed when the size is the largest shr_num value.
   bool num_can_exceed = c.base_bound || c.depth < (1LL << s.CW) - 1;
   std::string shr_bad = !c.shrink_sync ? "!shr_fits"
-                        : num_can_exceed ? s.less("shr_num", s.CW, s.size, s.CW, ">")
+                        : num_can_exceed ? s.compare("shr_num", s.CW, s.size, s.CW, ">")
                                          : "1'b0";
   // A read or update offered in the same cycle is ordered before the shrink: the
   // shrink waits until they are accepted, so it can never overtake them.
@@ -361,7 +362,7 @@ assign shr_ready  = {ready};
 assign shr_take   = shr_valid && shr_ready && !shr_bad;
 assign shr_amount = shr_take ? shr_num : {zero};
 {wrap})",
-                        fmt::arg("fits", s.less("shr_num", s.CW, "occ_q", s.CW, "<=")), fmt::arg("bad", shr_bad),
+                        fmt::arg("fits", s.compare("shr_num", s.CW, "occ_q", s.CW, "<=")), fmt::arg("bad", shr_bad),
                         fmt::arg("ready", shr_ready), fmt::arg("zero", sv_const(s.CW, 0)),
                         fmt::arg("wrap", s.wrap("shr", s.head_plus("shr_num", s.CW)))));
 }

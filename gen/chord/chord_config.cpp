@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
-
 #include "sv_module.hpp"
 
 namespace cello::gen {
@@ -41,11 +39,7 @@ nlohmann::json ChordConfig::to_json() const {
 
 ChordConfig ChordConfig::parse(ConfigReader& r) {
   ChordConfig c;
-  c.name = r.string("name", c.name);
-  if (c.name.empty() || !std::isalpha(static_cast<unsigned char>(c.name[0]))) r.fail("name", "must start with a letter");
-  for (char ch : c.name)
-    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_')
-      r.fail("name", fmt::format("\"{}\" is not a valid SystemVerilog identifier", c.name));
+  c.name = r.identifier("name", c.name);
   c.depth = static_cast<int>(r.integer("depth", c.depth, 2, 1 << 24));
   c.word_width = static_cast<int>(r.integer("word_width", c.word_width, 1, 64));
   c.entries = static_cast<int>(r.integer("entries", c.entries, 2, 256));

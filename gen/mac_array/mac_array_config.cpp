@@ -1,7 +1,5 @@
 #include "mac_array/mac_array_config.hpp"
 
-#include "regfile/regfile_config.hpp"
-
 namespace cello::gen {
 
 nlohmann::json MacArrayConfig::to_json() const {
@@ -11,8 +9,7 @@ nlohmann::json MacArrayConfig::to_json() const {
 
 MacArrayConfig MacArrayConfig::parse(ConfigReader& r) {
   MacArrayConfig c;
-  c.name = r.string("name", c.name);
-  check_module_name(r, "name", c.name);
+  c.name = r.identifier("name", c.name);
   c.rows = static_cast<int>(r.integer("rows", c.rows, 1, 64));
   c.cols = static_cast<int>(r.integer("cols", c.cols, 1, 16));
   c.fma_stages = static_cast<int>(r.integer("fma_stages", c.fma_stages, 1, 8));

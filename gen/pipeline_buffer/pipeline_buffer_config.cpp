@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "regfile/regfile_config.hpp"
 #include "sv_module.hpp"
 
 namespace cello::gen {
@@ -28,8 +27,7 @@ nlohmann::json PipelineBufferConfig::to_json() const {
 
 PipelineBufferConfig PipelineBufferConfig::parse(ConfigReader& r) {
   PipelineBufferConfig c;
-  c.name = r.string("name", c.name);
-  check_module_name(r, "name", c.name);
+  c.name = r.identifier("name", c.name);
   c.data_width = static_cast<int>(r.integer("data_width", c.data_width, 1, 1024));
   c.tile = static_cast<int>(r.integer("tile", c.tile, 1, 65536));
   c.hold_tiles = static_cast<int>(r.integer("hold_tiles", c.hold_tiles, 0, 64));

@@ -20,7 +20,4 @@ struct RegfileConfig {
   static RegfileConfig parse(ConfigReader& r);
 };
 
-// Shared check for generated module names (a SystemVerilog identifier).
-void check_module_name(ConfigReader& r, const std::string& key, const std::string& name);
-
 }  // namespace cello::gen

@@ -7,7 +7,6 @@
 #include "common/error.hpp"
 #include "design.hpp"
 #include "hw_config.hpp"
-#include "regfile/regfile_config.hpp"
 
 namespace cello::gen {
 
@@ -28,8 +27,7 @@ nlohmann::json TopConfig::to_json() const {
 
 TopConfig TopConfig::parse(ConfigReader& r, const std::string& config_name) {
   TopConfig t;
-  t.name = r.string("name", config_name + "_top");
-  check_module_name(r, "name", t.name);
+  t.name = r.identifier("name", config_name + "_top");
   if (!r.has("mac_array")) r.fail("mac_array", "required: the name of a mac_arrays entry");
   t.mac_array = r.string("mac_array", "");
   t.chord = r.string("chord", "");

@@ -19,17 +19,18 @@ inline void clock_ports(SvModule& m) {
   m.input("rst_n", 1, "synchronous active-low reset");
 }
 
-// A one-write-port `ram_sram` instance (clk on clk, the other ports on the
-// expressions given in `p`); records the primitive in the design.
+// A one-write-port `ram_sram` instance of `depth` words of `width` bits,
+// addressed by `addr_width` bits (its AW parameter), clk on clk and the other
+// ports on the expressions given in `p`; records the primitive in the design.
 struct RamPorts {
   std::string we, waddr, wdata, re, raddr, rdata;
 };
-inline void ram_instance(Design& design, SvModule& m, const std::string& name, int depth, int width, int aw,
+inline void ram_instance(Design& design, SvModule& m, const std::string& name, int depth, int width, int addr_width,
                          const RamPorts& p) {
   m.instantiate("ram_sram", name)
       .param("DEPTH", std::to_string(depth))
       .param("WIDTH", std::to_string(width))
-      .param("AW", std::to_string(aw))
+      .param("AW", std::to_string(addr_width))
       .param("NWR", "1")
       .connect("clk", "clk")
       .connect("we", p.we)
