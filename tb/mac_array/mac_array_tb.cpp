@@ -14,6 +14,7 @@
 #include "fp/fp32.hpp"
 #include "mac/mac_reference.hpp"
 #include "mac/mac_stream.hpp"
+#include "mtx/hpcg.hpp"
 #include "mac_array/mac_array_driver.hpp"
 
 using namespace cello;
@@ -75,27 +76,6 @@ mtx::CsrF32 random_csr(Rng& rng, int64_t rows, int64_t cols, int64_t max_nnz, do
 }
 
 // HPCG-style 27-point stencil on an nx*ny*nz grid (26 off-diagonal -1, diagonal 26).
-mtx::CsrF32 stencil27(int nx, int ny, int nz) {
-  mtx::CsrF32 a;
-  a.rows = a.cols = static_cast<int64_t>(nx) * ny * nz;
-  for (int z = 0; z < nz; ++z)
-    for (int y = 0; y < ny; ++y)
-      for (int x = 0; x < nx; ++x) {
-        int64_t row = (static_cast<int64_t>(z) * ny + y) * nx + x;
-        for (int dz = -1; dz <= 1; ++dz)
-          for (int dy = -1; dy <= 1; ++dy)
-            for (int dx = -1; dx <= 1; ++dx) {
-              int xx = x + dx, yy = y + dy, zz = z + dz;
-              if (xx < 0 || yy < 0 || zz < 0 || xx >= nx || yy >= ny || zz >= nz) continue;
-              int64_t col = (static_cast<int64_t>(zz) * ny + yy) * nx + xx;
-              a.col.push_back(static_cast<int32_t>(col));
-              a.val.push_back(col == row ? 26.0f : -1.0f);
-            }
-        a.row_ptr.push_back(static_cast<int64_t>(a.col.size()));
-      }
-  return a;
-}
-
 bool same_bits(const mac::Matrix& a, const mac::Matrix& b, std::string& where) {
   if (a.rows != b.rows || a.cols != b.cols) {
     where = "shape differs";
@@ -219,7 +199,7 @@ TEST_CASE("CSR SpMM rows: ragged, empty and stencil rows, CG shapes", "[mac][spm
       auto p = mac::plan_spmm(kShape, A, B);
       b.check(p, mac::spmm_replay(A, B), seg++, fmt::format("SpMM random M={} N={}", A.rows, n));
     }
-    auto S = stencil27(10, 10, 10);
+    auto S = mtx::convert_values<float>(mtx::hpcg_stencil(10, 10, 10));
     for (int64_t n : {4, 16}) {
       auto B = random_matrix(b.rng, S.cols, n);
       auto p = mac::plan_spmm(kShape, S, B);
