@@ -1,9 +1,9 @@
 // Readers of yosys and OpenSTA output on text in the tools' formats.
 #include <catch2/catch.hpp>
 
-#include "area/synth_flow.hpp"
+#include "synth/synth_flow.hpp"
 
-using namespace cello::area;
+using namespace cello::synth;
 
 TEST_CASE("yosys stat -liberty: per-module and hierarchy areas, flop RAMs split off", "[area][parse]") {
   const std::string log = R"(
