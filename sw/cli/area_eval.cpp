@@ -71,7 +71,7 @@ std::vector<BlockArea> evaluate_config(const gen::HwConfig& cfg, const fs::path&
     BlockArea a;
     a.module = b.value("module", "");
     a.kind = b.value("kind", "");
-    area::FlowOptions fo;
+    synth::FlowOptions fo;
     fo.liberty = o.liberty;
     fo.period_ns = sdc.period_ns;
     fo.yosys = o.yosys;
@@ -84,7 +84,7 @@ std::vector<BlockArea> evaluate_config(const gen::HwConfig& cfg, const fs::path&
     if (progress) progress(fmt::format("[{}/{}] {} {}: yosys{}{}", i + 1, blocks.size(), a.kind, a.module,
                                        o.timing ? " + OpenSTA" : "",
                                        fo.flop_rams_as_macros ? " (flop RAM over the limit: priced as a macro)" : ""));
-    a.flow = area::run_synth_flow(files, a.module, work_dir / a.module, fo);
+    a.flow = synth::run_synth_flow(files, a.module, work_dir / a.module, fo);
     for (const auto& r : a.flow.rams) {
       auto e = area::sram_estimate(r.depth, r.width, r.write_ports, 1);
       a.ram_macro_um2 += e.area_um2;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "area/synth_flow.hpp"
+#include "synth/synth_flow.hpp"
 #include "hw_config.hpp"
 
 namespace cello::cli {
@@ -25,7 +25,7 @@ struct AreaOptions {
 
 struct BlockArea {
   std::string module, kind;
-  area::FlowReport flow;
+  synth::FlowReport flow;
   std::string ram;            // e.g. "64x32 flop 2W", "" when the block has no RAM
   double ram_um2 = 0;         // RAM as built: synthesised flop array, or the macro model for SRAMs
   double ram_macro_um2 = 0;   // the same RAMs as sky130 SRAM macros (model)

@@ -17,6 +17,7 @@
 #include "common/run_process.hpp"
 #include "config_reader.hpp"
 #include "plot/svg.hpp"
+#include "synth/yosys_run.hpp"
 
 namespace cello::cli {
 
@@ -100,7 +101,7 @@ std::string csv_row(size_t point, const std::string& label, const BlockArea& b) 
 void run_area(const AreaArgs& a) {
   auto t0 = std::chrono::steady_clock::now();
   // Tools and liberty first, so a missing one fails before any work.
-  if (!program_available(a.yosys)) throw Error(a.yosys, "", "not found on PATH (apt-get install yosys)");
+  synth::require_yosys(a.yosys);
   if (!a.no_timing && !program_available(a.sta))
     throw Error(a.sta, "", "not found on PATH (apt-get install opensta, or pass --no-timing)");
   std::vector<area::SweepAxis> axes;

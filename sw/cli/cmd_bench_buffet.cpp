@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 struct ControlSize {
   std::string label;
-  synth::ModuleStat control;
+  synth::CellStat control;
 };
 
 // Generates a one-buffet design and synthesises its control logic, RAM black-boxed.

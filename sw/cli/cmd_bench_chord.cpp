@@ -7,62 +7,22 @@
 //     every decision checked against the functional model.
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <regex>
-#include <sstream>
 
 #include "common/bits.hpp"
 #include "chord/chord_gen.hpp"
 #include "chord/chord_sim.hpp"
 #include "cli/commands.hpp"
 #include "common/error.hpp"
-#include "common/run_process.hpp"
 #include "design.hpp"
+#include "synth/yosys_stat.hpp"
 
 namespace cello::cli {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-struct SynthCount {
-  uint64_t cells = 0, flops = 0;
-  double seconds = 0;
-};
-
-// Synthesises `top` (generic Yosys `synth`) and reads the final statistics.
-SynthCount yosys_count(const std::string& yosys, const std::vector<fs::path>& files, const std::string& top,
-                       const fs::path& log) {
-  std::string reads;
-  for (const auto& f : files) reads.append(" ").append(yosys_quote(f.string()));
-  std::string script = fmt::format("read_verilog -sv{}; hierarchy -check -top {}; synth -top {}; stat", reads, top, top);
-  auto t0 = std::chrono::steady_clock::now();
-  if (run_process({yosys, "-q", "-l", log.string(), "-p", script}, "/dev/null").exit_code != 0)
-    throw Error(log.string(), top, "yosys failed (see the log)");
-  SynthCount c;
-  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::ifstream in(log);
-  std::string line;
-  std::regex cells_re(R"(^\s+Number of cells:\s+(\d+))"), cell_re(R"(^\s+(\$\S+)\s+(\d+)\s*$)");
-  // Only the last statistics block counts (the final netlist).
-  uint64_t cells = 0, flops = 0;
-  std::smatch m;
-  while (std::getline(in, line)) {
-    if (std::regex_search(line, m, cells_re)) {
-      cells = std::stoull(m[1]);
-      flops = 0;
-    } else if (std::regex_search(line, m, cell_re) && m[1].str().find("DFF") != std::string::npos) {
-      flops += std::stoull(m[2]);
-    }
-  }
-  if (cells == 0) throw Error(log.string(), top, "no cell count in the yosys log");
-  c.cells = cells;
-  c.flops = flops;
-  return c;
-}
 
 void add_bench_chord(CLI::App& bench) {
   auto* cmd = bench.add_subcommand("chord", "CHORD: control + table size, table bits vs cache tags, hit throughput");
@@ -136,11 +96,15 @@ void add_bench_chord(CLI::App& bench) {
       auto files = gen::write_design(d, hw, *out);
       fmt::print("  synthesising (Yosys generic synth, RAM excluded; this takes a while)...\n");
       std::fflush(stdout);
-      auto tbl = yosys_count(*yosys, files, c.name + "_riff_table", fs::path(*out) / "riff_table.yosys.log");
-      fmt::print("  RIFF index table: {} cells, {} flops ({:.0f} s)\n", tbl.cells, tbl.flops, tbl.seconds);
+      auto tbl_run =
+          synth::yosys_synth_stat(files, c.name + "_riff_table", fs::path(*out) / "riff_table.yosys.log", {}, *yosys);
+      const synth::CellStat& tbl = tbl_run.total;
+      fmt::print("  RIFF index table: {} cells, {} flops ({:.0f} s)\n", tbl.cells, tbl.flops, tbl_run.seconds);
       std::fflush(stdout);
-      auto ctl = yosys_count(*yosys, files, c.name + "_prelude", fs::path(*out) / "prelude.yosys.log");
-      fmt::print("  PRELUDE controller: {} cells, {} flops ({:.0f} s)\n", ctl.cells, ctl.flops, ctl.seconds);
+      auto ctl_run =
+          synth::yosys_synth_stat(files, c.name + "_prelude", fs::path(*out) / "prelude.yosys.log", {}, *yosys);
+      const synth::CellStat& ctl = ctl_run.total;
+      fmt::print("  PRELUDE controller: {} cells, {} flops ({:.0f} s)\n", ctl.cells, ctl.flops, ctl_run.seconds);
       fmt::print("  control + table: {} cells, {} flops (SRAM: {} bits, not counted)\n", tbl.cells + ctl.cells,
                  tbl.flops + ctl.flops, uint64_t(c.depth) * uint64_t(c.word_width));
       report["synthesis"] = {{"table_cells", tbl.cells},     {"table_flops", tbl.flops},

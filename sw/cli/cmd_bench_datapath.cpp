@@ -18,7 +18,6 @@
 
 #include "cli/commands.hpp"
 #include "common/error.hpp"
-#include "common/run_process.hpp"
 #include "design.hpp"
 #include "fp/fp32.hpp"
 #include "mac/mac_reference.hpp"
@@ -26,6 +25,7 @@
 #include "mac_array/mac_array_gen.hpp"
 #include "mac_array/mac_sim.hpp"
 #include "mtx/hpcg.hpp"
+#include "synth/yosys_stat.hpp"
 
 namespace cello::cli {
 
@@ -42,23 +42,8 @@ struct Synth {
 // reads the cell count of the final netlist.
 Synth yosys_cells(const std::vector<fs::path>& files, const std::string& top, const fs::path& log,
                   const std::string& chparam = "") {
-  std::string reads;
-  for (const auto& f : files) reads.append(" ").append(yosys_quote(f.string()));
-  std::string script = fmt::format("read_verilog -sv{}; {}hierarchy -check -top {}; synth -top {}; stat", reads,
-                                   chparam.empty() ? "" : chparam + "; ", top, top);
-  auto t0 = std::chrono::steady_clock::now();
-  if (run_process({"yosys", "-q", "-l", log.string(), "-p", script}, "/dev/null").exit_code != 0)
-    throw Error(log.string(), top, "yosys failed (see the log)");
-  Synth s;
-  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::ifstream in(log);
-  std::string line;
-  std::regex re(R"(^\s+Number of cells:\s+(\d+))");
-  std::smatch m;
-  while (std::getline(in, line))
-    if (std::regex_search(line, m, re)) s.cells = std::stoull(m[1]);  // the last block is the top
-  if (s.cells == 0) throw Error(log.string(), top, "no cell count in the yosys log");
-  return s;
+  auto st = synth::yosys_synth_stat(files, top, log, {}, "yosys", chparam);
+  return {st.total.cells, st.seconds};
 }
 
 float value(std::mt19937_64& g) {

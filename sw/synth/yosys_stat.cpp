@@ -3,52 +3,69 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
-#include <fstream>
 #include <regex>
+#include <sstream>
 
 #include "common/error.hpp"
 #include "common/run_process.hpp"
+#include "synth/yosys_run.hpp"
 
 namespace cello::synth {
 
-SynthStat yosys_synth_stat(const std::vector<std::filesystem::path>& files, const std::string& top,
-                           const std::filesystem::path& log, const std::vector<std::filesystem::path>& blackboxes,
-                           const std::string& yosys) {
-  std::string reads, libs;
-  for (const auto& f : files)
-    if (std::find(blackboxes.begin(), blackboxes.end(), f) == blackboxes.end()) reads.append(" ").append(yosys_quote(f.string()));
-  for (const auto& f : blackboxes) libs += fmt::format("read_verilog -sv -lib {}; ", yosys_quote(f.string()));
-  std::string script =
-      fmt::format("{}read_verilog -sv{}; hierarchy -check -top {}; synth -top {}; stat", libs, reads, top, top);
-  auto t0 = std::chrono::steady_clock::now();
-  if (run_process({yosys, "-q", "-l", log.string(), "-p", script}, "/dev/null").exit_code != 0)
-    throw Error(log.string(), top, "yosys failed (see the log)");
-  SynthStat st;
-  st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+bool is_flop_cell(const std::string& cell) {
+  // sky130 HD flip-flops: dfxtp, dfrtp, dfstp, dfbbp, edfxtp, sdf*, sedf* ...
+  static const std::regex re(R"(__(s?e?df|dfb|dfr|dfs|dfx)\w*)");
+  return std::regex_search(cell, re) || (cell.rfind('$', 0) == 0 && cell.find("DFF") != std::string::npos);
+}
 
-  std::ifstream in(log);
-  std::regex header(R"(^=== (.+) ===\s*$)"), cells(R"(^\s+Number of cells:\s+(\d+))"),
-      cell(R"(^\s+(\$\S+)\s+(\d+)\s*$)");
+SynthStat parse_stat_log(const std::string& log_text, const std::string& top, const std::string& log_name) {
+  // Only the last statistics pass counts (the `stat` at the end of the script).
+  size_t start = log_text.rfind("Printing statistics.");
+  if (start == std::string::npos) throw Error(log_name, top, "no statistics in the yosys log");
+  std::istringstream in(log_text.substr(start));
+  static const std::regex header(R"(^=== (.+) ===\s*$)"), cells(R"(^\s+Number of cells:\s+(\d+))"),
+      cell(R"(^\s+(\S+)\s+(\d+)\s*$)"), area(R"(^\s+Chip area for (top )?module '\\?(.+)': ([0-9.eE+-]+))");
+  SynthStat st;
   std::string line, current;
   std::smatch m;
-  // `stat` runs last, so later blocks overwrite the counts of earlier passes.
+  bool hierarchy = false;
   while (std::getline(in, line)) {
     if (std::regex_search(line, m, header)) {
       current = m[1];
-      if (current == "design hierarchy") st.total = {};
-      else st.modules[current] = {};
+      hierarchy = current == "design hierarchy";
+      if (!hierarchy) st.modules[current] = {};
       continue;
     }
     if (current.empty()) continue;
-    ModuleStat& s = current == "design hierarchy" ? st.total : st.modules[current];
-    if (std::regex_search(line, m, cells)) s.cells = std::stoull(m[1]);
-    else if (std::regex_search(line, m, cell) && m[1].str().find("DFF") != std::string::npos)
-      s.flops += std::stoull(m[2]);
+    CellStat& s = hierarchy ? st.total : st.modules[current];
+    if (std::regex_search(line, m, cells)) {
+      s.cells = std::stoull(m[1]);
+    } else if (std::regex_search(line, m, area)) {
+      s.area_um2 = std::stod(m[3]);
+    } else if (std::regex_search(line, m, cell)) {
+      if (hierarchy && s.cells == 0) st.instances[m[1]] += std::stoull(m[2]);  // the module list comes first
+      else if (is_flop_cell(m[1])) s.flops += std::stoull(m[2]);
+    }
   }
-  if (!st.modules.count(top) || st.modules[top].cells == 0)
-    throw Error(log.string(), top, "no statistics for the top module in the yosys log");
+  if (!st.modules.count(top)) throw Error(log_name, top, "no statistics for the top module in the yosys log");
   if (st.total.cells == 0) st.total = st.modules[top];  // a flat design prints no hierarchy block
+  return st;
+}
+
+SynthStat yosys_synth_stat(const std::vector<std::filesystem::path>& files, const std::string& top,
+                           const std::filesystem::path& log, const std::vector<std::filesystem::path>& blackboxes,
+                           const std::string& yosys, const std::string& prelude) {
+  std::string script, reads;
+  for (const auto& f : blackboxes) script += fmt::format("read_verilog -sv -lib {}\n", yosys_quote(f.string()));
+  for (const auto& f : files)
+    if (std::find(blackboxes.begin(), blackboxes.end(), f) == blackboxes.end()) reads.append(" ").append(yosys_quote(f.string()));
+  script += fmt::format("read_verilog -sv{}\n", reads);
+  if (!prelude.empty()) script += prelude + "\n";
+  script += fmt::format("hierarchy -check -top {}\nsynth -top {}\nstat\n", top, top);
+  auto run = run_yosys({script, std::filesystem::path(log).replace_extension(".ys"), log, top, yosys, {}});
+  SynthStat st = parse_stat_log(run.log, top, log.string());
+  if (st.modules[top].cells == 0) throw Error(log.string(), top, "no statistics for the top module in the yosys log");
+  st.seconds = run.seconds;
   return st;
 }
 

@@ -160,6 +160,26 @@ TEST_CASE("a missing tool or liberty is a one-line error", "[area][cli][errors]"
   check_one_line_error(run_cello({"area", "--sta", "cello-no-such-sta"}, "no_sta"), "cello-no-such-sta: not found");
 }
 
+TEST_CASE("a failing yosys run is a one-line error naming its log and script", "[area][cli][errors]") {
+  if (!cello::program_available("yosys")) skip_test("yosys is not installed (scripts/setup.sh installs it)");
+  fs::create_directories(kWork);
+  const fs::path bad_lib = kWork / "garbage.lib", cfg = kWork / "one_buffet.json";
+  std::ofstream(bad_lib) << "this is not a liberty file {\n";
+  std::ofstream(cfg) << json{{"name", "one_buffet"}, {"buffets", {{{"name", "b"}, {"depth", 4}}}}}.dump();
+  auto r = run_cello({"area", "--config", cfg.string(), "--liberty", bad_lib.string(), "--no-timing", "--out",
+                      (kWork / "bad_lib").string()},
+                     "bad_lib");
+  // Progress lines come first; the error is the last line, and one line.
+  INFO(r.output);
+  CHECK(r.code == 2);
+  const size_t at = r.output.find("cello: error: ");
+  REQUIRE(at != std::string::npos);
+  const std::string error = r.output.substr(at);
+  CHECK(std::count(error.begin(), error.end(), '\n') == 1);
+  CHECK(error.find("b.yosys.log: b: yosys failed (exit ") != std::string::npos);
+  CHECK(error.find("b.ys, see the log") != std::string::npos);
+}
+
 TEST_CASE("a bad --sweep key or value exits with 2", "[area][cli][errors]") {
   need_tools();
   check_one_line_error(run_cello({"area", "--sweep", "buffets.dpth=4,8"}, "sweep_key"), "--sweep: buffets[0].dpth: unknown key");

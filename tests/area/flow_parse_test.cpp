@@ -1,9 +1,13 @@
-// Readers of yosys and OpenSTA output on text in the tools' formats.
+// Readers of yosys and OpenSTA output on text in the tools' formats, and the
+// runner's error when yosys is missing.
 #include <catch2/catch.hpp>
 
-#include "area/synth_flow.hpp"
+#include "common/error.hpp"
+#include "synth/synth_flow.hpp"
+#include "synth/yosys_run.hpp"
+#include "synth/yosys_stat.hpp"
 
-using namespace cello::area;
+using namespace cello::synth;
 
 TEST_CASE("yosys stat -liberty: per-module and hierarchy areas, flop RAMs split off", "[area][parse]") {
   const std::string log = R"(
@@ -100,4 +104,81 @@ Endpoint: q[0] (output port clocked by clk)
   CHECK(v.worst_slack_ns == Approx(-1.25));
   CHECK(v.path_ns == Approx(6.25));
   CHECK_FALSE(parse_sta_report("No paths found.\n", 5.0).constrained);
+}
+
+TEST_CASE("yosys stat after generic synth: the last pass, generic flops, hierarchy total", "[area][parse]") {
+  const std::string log = R"(
+5.40. Printing statistics.
+
+=== top ===
+
+   Number of cells:                999
+
+9. Printing statistics.
+
+=== sub ===
+
+   Number of wires:                 12
+   Number of cells:                  6
+     $_DFFE_PP_                      2
+     $_SDFF_PN0_                     1
+     $_AND_                          3
+
+=== top ===
+
+   Number of cells:                  5
+     $_DFF_P_                        1
+     $_OR_                           2
+     sub                             2
+
+=== design hierarchy ===
+
+   top                               1
+     sub                             2
+
+   Number of cells:                 15
+     $_AND_                          6
+     $_DFFE_PP_                      4
+     $_DFF_P_                        1
+     $_OR_                           2
+     $_SDFF_PN0_                     2
+)";
+  SynthStat st = parse_stat_log(log, "top", "t.yosys.log");
+  CHECK(st.modules["top"].cells == 5);
+  CHECK(st.modules["top"].flops == 1);
+  CHECK(st.modules["sub"].flops == 3);
+  CHECK(st.total.cells == 15);
+  CHECK(st.total.flops == 7);
+  CHECK(st.instances["sub"] == 2);
+  CHECK(st.total.area_um2 == 0);
+
+  // A flat design prints no hierarchy block: the top's own counts are the total.
+  SynthStat flat = parse_stat_log("Printing statistics.\n=== top ===\n   Number of cells:   4\n     $_DFF_P_   1\n", "top");
+  CHECK(flat.total.cells == 4);
+  CHECK(flat.total.flops == 1);
+
+  CHECK_THROWS_WITH(parse_stat_log(log, "other", "t.yosys.log"),
+                    "t.yosys.log: other: no statistics for the top module in the yosys log");
+  CHECK_THROWS_WITH(parse_stat_log("no stat here", "top", "t.yosys.log"), "t.yosys.log: top: no statistics in the yosys log");
+}
+
+TEST_CASE("flop cells: generic and sky130, not other cells", "[area][parse]") {
+  CHECK(is_flop_cell("$_DFF_P_"));
+  CHECK(is_flop_cell("$_SDFFCE_PN0P_"));
+  CHECK(is_flop_cell("$_DFFSRE_PPPP_"));
+  CHECK(is_flop_cell("sky130_fd_sc_hd__dfrtp_1"));
+  CHECK(is_flop_cell("sky130_fd_sc_hd__edfxtp_1"));
+  CHECK_FALSE(is_flop_cell("$_AND_"));
+  CHECK_FALSE(is_flop_cell("sky130_fd_sc_hd__nand2_1"));
+  CHECK_FALSE(is_flop_cell("sub_DFF"));  // a module instance, not a cell
+}
+
+TEST_CASE("a missing yosys is a one-line error with the install hint", "[area][yosys]") {
+  YosysJob job;
+  job.script = "stat\n";
+  job.script_file = "unused.ys";
+  job.log = "unused.yosys.log";
+  job.yosys = "cello-no-such-yosys";
+  CHECK_THROWS_WITH(run_yosys(job), "cello-no-such-yosys: not found on PATH (apt-get install yosys)");
+  CHECK_THROWS_WITH(require_yosys("cello-no-such-yosys"), "cello-no-such-yosys: not found on PATH (apt-get install yosys)");
 }

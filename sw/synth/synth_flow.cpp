@@ -1,4 +1,4 @@
-#include "area/synth_flow.hpp"
+#include "synth/synth_flow.hpp"
 
 #include <fmt/format.h>
 
@@ -9,8 +9,9 @@
 
 #include "common/error.hpp"
 #include "common/run_process.hpp"
+#include "synth/yosys_run.hpp"
 
-namespace cello::area {
+namespace cello::synth {
 
 namespace fs = std::filesystem;
 
@@ -29,11 +30,7 @@ void write_text(const fs::path& p, const std::string& text) {
 }
 
 // A path as one Yosys script argument.
-std::string yq(const fs::path& p) {
-  std::string s = fs::absolute(p).lexically_normal().string();
-  if (s.find('"') != std::string::npos) throw Error(s, "", "paths with '\"' are not supported by the yosys script");
-  return "\"" + s + "\"";
-}
+std::string yq(const fs::path& p) { return yosys_quote(fs::absolute(p).lexically_normal().string()); }
 // A path as one Tcl word (OpenSTA).
 std::string tq(const fs::path& p) {
   std::string s = fs::absolute(p).lexically_normal().string();
@@ -42,61 +39,29 @@ std::string tq(const fs::path& p) {
   return "{" + s + "}";
 }
 
-bool is_flop_cell(const std::string& cell) {
-  // sky130 HD flip-flops: dfxtp, dfrtp, dfstp, dfbbp, edfxtp, sdf*, sedf* ...
-  static const std::regex re(R"(__(s?e?df|dfb|dfr|dfs|dfx)\w*)");
-  return std::regex_search(cell, re) || cell.find("$_DFF") != std::string::npos ||
-         cell.find("$_SDFF") != std::string::npos;
-}
-
 std::string prim_of(const fs::path& f) {
   std::string stem = f.stem().string();
   return stem == "ram_sram" || stem == "ram_flop" ? stem : "";
 }
 
+bool is_flop_ram_module(const std::string& name) {
+  return name.size() >= 8 && name.compare(name.size() - 8, 8, "ram_flop") == 0;
+}
+
 }  // namespace
 
-void parse_yosys_stat(const std::string& log_text, const std::string& top, FlowReport& r) {
-  // Only the last statistics pass counts (stat -liberty at the end of the script).
-  size_t start = log_text.rfind("Printing statistics.");
-  if (start == std::string::npos) throw Error("", top, "no statistics in the yosys log");
-  std::istringstream in(log_text.substr(start));
-  static const std::regex header(R"(^=== (.+) ===\s*$)"), cells(R"(^\s+Number of cells:\s+(\d+))"),
-      cell(R"(^\s+(\S+)\s+(\d+)\s*$)"), area(R"(^\s+Chip area for (top )?module '\\?(.+)': ([0-9.eE+-]+))");
-  std::string line, current;
-  std::smatch m;
-  bool hierarchy = false;
-  std::map<std::string, uint64_t> instances;  // module -> instances under the top (design hierarchy)
-  r.modules.clear();
-  r.total = {};
-  while (std::getline(in, line)) {
-    if (std::regex_search(line, m, header)) {
-      current = m[1];
-      hierarchy = current == "design hierarchy";
-      if (!hierarchy) r.modules[current] = {};
-      continue;
-    }
-    if (current.empty()) continue;
-    CellStat& s = hierarchy ? r.total : r.modules[current];
-    if (std::regex_search(line, m, cells)) {
-      s.cells = std::stoull(m[1]);
-    } else if (std::regex_search(line, m, area)) {
-      s.area_um2 = std::stod(m[3]);
-    } else if (std::regex_search(line, m, cell)) {
-      if (hierarchy && s.cells == 0) instances[m[1]] += std::stoull(m[2]);  // the module list comes first
-      else if (is_flop_cell(m[1])) s.flops += std::stoull(m[2]);
-    }
-  }
-  if (!r.modules.count(top)) throw Error("", top, "no statistics for the top module in the yosys log");
-  if (r.total.cells == 0) r.total = r.modules[top];  // a flat design prints no hierarchy block
+void parse_yosys_stat(const std::string& log_text, const std::string& top, FlowReport& r, const std::string& log_name) {
+  SynthStat st = parse_stat_log(log_text, top, log_name);
+  r.modules = st.modules;
+  r.total = st.total;
   // Flop RAMs that were synthesised: their own modules ($paramod...\ram_flop).
   r.control = r.total;
-  for (const auto& [name, st] : r.modules) {
-    if (name.size() < 8 || name.compare(name.size() - 8, 8, "ram_flop") != 0) continue;
-    uint64_t n = instances.count(name) ? instances[name] : 1;
-    r.control.cells -= std::min(r.control.cells, st.cells * n);
-    r.control.flops -= std::min(r.control.flops, st.flops * n);
-    r.control.area_um2 -= st.area_um2 * double(n);
+  for (const auto& [name, m] : r.modules) {
+    if (!is_flop_ram_module(name)) continue;
+    uint64_t n = st.instances.count(name) ? st.instances[name] : 1;
+    r.control.cells -= std::min(r.control.cells, m.cells * n);
+    r.control.flops -= std::min(r.control.flops, m.flops * n);
+    r.control.area_um2 -= m.area_um2 * double(n);
   }
 }
 
@@ -165,7 +130,7 @@ FlowReport run_synth_flow(const std::vector<fs::path>& files, const std::string&
   const fs::path rams_dump = work / (top + ".rams.txt");  // yosys' tee cannot take a quoted path: relative to work
   const fs::path sta_netlist = work / (top + ".sta.v");
 
-  std::string reads_bb, reads_all, reads_logic;
+  std::string reads_bb, reads_logic;
   for (const auto& f : files) {
     std::string prim = prim_of(f);
     bool bb = prim == "ram_sram" || (prim == "ram_flop" && o.flop_rams_as_macros);
@@ -193,22 +158,16 @@ FlowReport run_synth_flow(const std::vector<fs::path>& files, const std::string&
   script += "hilomap -singleton -hicell sky130_fd_sc_hd__conb_1 HI -locell sky130_fd_sc_hd__conb_1 LO\n";
   script += "insbuf -buf sky130_fd_sc_hd__buf_1 A X\nopt_clean -purge\n";
   script += fmt::format("write_verilog -noattr -noexpr -nohex -nodec {}\n", yq(sta_netlist));
-  const fs::path ys = work / (top + ".ys");
-  write_text(ys, script);
-
-  auto y = run_process({o.yosys, "-q", "-l", fs::absolute(r.yosys_log).string(), "-s", fs::absolute(ys).string()},
-                       work / (top + ".yosys.out"), "apt-get install yosys", work);
+  auto y = run_yosys({script, work / (top + ".ys"), r.yosys_log, top, o.yosys, work});
   r.synth_seconds = y.seconds;
-  if (y.exit_code != 0) throw Error(r.yosys_log.string(), top, fmt::format("yosys failed (exit {}), see the log", y.exit_code));
-  parse_yosys_stat(read_text(r.yosys_log), top, r);
+  parse_yosys_stat(y.log, top, r, r.yosys_log.string());
   parse_netlist_rams(read_text(rams_dump), r);
   for (auto& ram : r.rams) {
     ram.synthesised = ram.primitive == "ram_flop" && !o.flop_rams_as_macros;
     if (!ram.synthesised) continue;
     // The derived flop RAM module with these parameters: match it by its flop count.
     for (const auto& [name, st] : r.modules)
-      if (name.size() >= 8 && name.compare(name.size() - 8, 8, "ram_flop") == 0 &&
-          st.flops == ram.depth * uint64_t(ram.width))
+      if (is_flop_ram_module(name) && st.flops == ram.depth * uint64_t(ram.width))
         ram.logic = st;
   }
 
@@ -229,4 +188,4 @@ FlowReport run_synth_flow(const std::vector<fs::path>& files, const std::string&
   return r;
 }
 
-}  // namespace cello::area
+}  // namespace cello::synth

@@ -12,13 +12,9 @@
 #include <string>
 #include <vector>
 
-namespace cello::area {
+#include "synth/yosys_stat.hpp"
 
-struct CellStat {
-  uint64_t cells = 0;  // mapped liberty cells (a submodule instance counts as one)
-  uint64_t flops = 0;  // flip-flop cells among them
-  double area_um2 = 0;
-};
+namespace cello::synth {
 
 // One RAM primitive instance found in the mapped netlist.
 struct RamInstance {
@@ -54,7 +50,7 @@ struct FlowReport {
 };
 
 struct FlowOptions {
-  std::filesystem::path liberty;  // plain-text liberty (see unpacked_liberty)
+  std::filesystem::path liberty;  // plain-text liberty (see area::unpacked_liberty)
   double period_ns = 10.0;        // abc delay target and the SDC clock
   std::string sdc;                // SDC text for OpenSTA (gen::block_sdc); empty = no timing
   std::string driving_cell = "sky130_fd_sc_hd__buf_1";  // for abc's buffering (-constr)
@@ -64,14 +60,17 @@ struct FlowOptions {
   std::string yosys = "yosys", sta = "sta";
 };
 
-// Runs the flow in `work_dir` (created). Throws cello::Error naming the log on
-// any tool failure, and "<tool>: not found ..." when yosys or sta is missing.
+// Runs the flow in `work_dir` (created): Yosys through run_yosys (yosys_run.hpp),
+// the script in <top>.ys. Throws cello::Error naming the log on any tool
+// failure, and "<tool>: not found ..." when yosys or sta is missing.
 FlowReport run_synth_flow(const std::vector<std::filesystem::path>& files, const std::string& top,
                           const std::filesystem::path& work_dir, const FlowOptions& o);
 
 // Readers of the tools' output, exposed for tests.
-void parse_yosys_stat(const std::string& log_text, const std::string& top, FlowReport& r);
+// parse_stat_log, then the control logic: the total less the synthesised flop RAMs.
+void parse_yosys_stat(const std::string& log_text, const std::string& top, FlowReport& r,
+                      const std::string& log_name = "");
 void parse_netlist_rams(const std::string& netlist_text, FlowReport& r);
 TimingReport parse_sta_report(const std::string& text, double period_ns);
 
-}  // namespace cello::area
+}  // namespace cello::synth
