@@ -12,9 +12,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <random>
-#include <regex>
 
 #include "cli/commands.hpp"
 #include "common/error.hpp"
