@@ -454,12 +454,7 @@ assign ram_wdata = fill_fire ? fill_data : upd_data;)");
 
 // The block record for the design's manifest: module, parameters and ports.
 void record_block(Design& design, const SvModule& m, const BuffetConfig& c) {
-  nlohmann::json block = {{"kind", "buffet"}, {"module", c.name}, {"params", c.to_json()}};
-  nlohmann::json ports = nlohmann::json::array();
-  for (const auto& p : m.ports())
-    ports.push_back({{"name", p.name}, {"dir", p.dir == Dir::In ? "input" : "output"}, {"width", p.width}});
-  block["ports"] = ports;
-  design.blocks.push_back(block);
+  design.blocks.push_back(block_entry(m, "buffet", c.to_json()));
 }
 
 }  // namespace

@@ -1197,18 +1197,12 @@ void add_chord(Design& design, const ChordConfig& c) {
   std::string table = c.name + "_riff_table", ctrl = c.name + "_prelude";
   design.primitives.insert(s.sram ? "ram_sram" : "ram_flop");
   SvModule top = top_module(s, table, ctrl);
-  nlohmann::json block = {{"kind", "chord"},
-                          {"module", c.name},
-                          {"table_module", table},
-                          {"controller_module", ctrl},
-                          {"entry_bits", c.entry_bits()},
-                          {"table_bits", c.entry_bits() * c.entries},
-                          {"params", c.to_json()}};
-  nlohmann::json ports = nlohmann::json::array();
-  for (const auto& p : top.ports())
-    ports.push_back({{"name", p.name}, {"dir", p.dir == Dir::In ? "input" : "output"}, {"width", p.width}});
-  block["ports"] = ports;
-  design.blocks.push_back(block);
+  nlohmann::json block = block_entry(top, "chord", c.to_json());
+  block["table_module"] = table;
+  block["controller_module"] = ctrl;
+  block["entry_bits"] = c.entry_bits();
+  block["table_bits"] = c.entry_bits() * c.entries;
+  design.blocks.push_back(std::move(block));
   design.modules.push_back(table_module(s, table));
   design.modules.push_back(controller_module(s, ctrl));
   design.modules.push_back(std::move(top));

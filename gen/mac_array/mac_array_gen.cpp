@@ -581,15 +581,10 @@ end)",
 
 // The block record for the design's manifest: modules, parameters and ports.
 void record_block(Design& design, const SvModule& m, const MacArrayConfig& c) {
-  nlohmann::json ports = nlohmann::json::array();
-  for (const auto& p : m.ports())
-    ports.push_back({{"name", p.name}, {"dir", p.dir == Dir::In ? "input" : "output"}, {"width", p.width}});
-  design.blocks.push_back({{"kind", "mac_array"},
-                           {"module", c.name},
-                           {"pe_module", c.pe_name()},
-                           {"rf_module", c.rf_name()},
-                           {"params", c.to_json()},
-                           {"ports", ports}});
+  nlohmann::json block = block_entry(m, "mac_array", c.to_json());
+  block["pe_module"] = c.pe_name();
+  block["rf_module"] = c.rf_name();
+  design.blocks.push_back(std::move(block));
 }
 
 }  // namespace

@@ -297,14 +297,9 @@ void buffet_instance(SvModule& m, const BuffetConfig& bc) {
 
 // The block record for the design's manifest: modules, parameters and ports.
 void record_block(Design& design, const SvModule& m, const PipelineBufferConfig& c, const BuffetConfig& bc) {
-  nlohmann::json ports = nlohmann::json::array();
-  for (const auto& p : m.ports())
-    ports.push_back({{"name", p.name}, {"dir", p.dir == Dir::In ? "input" : "output"}, {"width", p.width}});
-  design.blocks.push_back({{"kind", "pipeline_buffer"},
-                           {"module", c.name},
-                           {"buffet_module", bc.name},
-                           {"params", c.to_json()},
-                           {"ports", ports}});
+  nlohmann::json block = block_entry(m, "pipeline_buffer", c.to_json());
+  block["buffet_module"] = bc.name;
+  design.blocks.push_back(std::move(block));
 }
 
 }  // namespace

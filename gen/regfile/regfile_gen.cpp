@@ -58,12 +58,7 @@ end)",
       .connect("wdata", "ld_data")
       .connect("raddr", "rd_row")
       .connect("rdata", "ram_rdata");
-  if (block) {
-    nlohmann::json ports = nlohmann::json::array();
-    for (const auto& p : m.ports())
-      ports.push_back({{"name", p.name}, {"dir", p.dir == Dir::In ? "input" : "output"}, {"width", p.width}});
-    design.blocks.push_back({{"kind", "regfile"}, {"module", c.name}, {"params", c.to_json()}, {"ports", ports}});
-  }
+  if (block) design.blocks.push_back(block_entry(m, "regfile", c.to_json()));
   design.modules.push_back(std::move(m));
 }
 
