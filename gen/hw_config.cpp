@@ -106,20 +106,10 @@ HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
 HwConfig load_hw_config(const std::string& path) { return parse_hw_config(parse_json_file(path), path); }
 
 nlohmann::json default_hw_config_json() {
-  // A 4x4 array with a 3-stage FMA, a 128 KB CHORD, a double-buffered 64-word
-  // pipeline buffer, and the top that composes them (docs/config.md, "top").
-  return {{"name", "cello_default"},
-          {"buffets", {{{"name", "buffet_default"}, {"depth", 64}, {"data_width", 32}}}},
-          {"mac_arrays", {{{"name", "mac"}, {"rows", 4}, {"cols", 4}, {"fma_stages", 3}, {"rf_rows", 16}}}},
-          {"chord", {{{"name", "chord"}, {"depth", 32768}, {"word_width", 32}, {"entries", 64}, {"extents", 4}}}},
-          {"pipeline_buffers", {{{"name", "pipe"}, {"tile", 64}, {"hold_tiles", 0}}}},
-          {"top",
-           {{"mac_array", "mac"},
-            {"chord", "chord"},
-            {"pipeline_buffer", "pipe"},
-            {"granule_bytes", 16},
-            {"dram_bytes_per_cycle", 16},
-            {"dram_latency", 100}}}};
+  // configs/default.json, embedded at build time (gen/embed_config.cmake): a 4x4
+  // array with a 3-stage FMA, a 128 KB CHORD, a double-buffered 64-word pipeline
+  // buffer, and the top that composes them (docs/config.md, "top").
+  return nlohmann::json::parse(default_hw_config_text());
 }
 
 Design generate_design(const HwConfig& cfg) {

@@ -37,7 +37,9 @@ struct HwConfig {
 
 HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file);
 HwConfig load_hw_config(const std::string& path);
-// The embedded default design used by `cello demo` and when no --config is given.
+// The embedded default design used by `cello demo` and when no --config is given:
+// configs/default.json as text, and parsed.
+const char* default_hw_config_text();
 nlohmann::json default_hw_config_json();
 
 // Generates every block of the config.

@@ -4,6 +4,7 @@ set(CELLO_GEN_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(CELLO_SW_DIR ${CMAKE_CURRENT_LIST_DIR}/../sw)
 set(CELLO_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/../rtl)
 set(CELLO_SDC_DIR ${CMAKE_CURRENT_LIST_DIR}/../constraints)
+set(CELLO_DEFAULT_CONFIG ${CMAKE_CURRENT_LIST_DIR}/../configs/default.json)
 file(GLOB_RECURSE CELLO_GEN_SOURCES CONFIGURE_DEPENDS ${CELLO_GEN_DIR}/*.cpp)
 list(FILTER CELLO_GEN_SOURCES EXCLUDE REGEX "/host/|_fuzz\\.cpp$")
 file(GLOB CELLO_RTL_PRIMITIVES CONFIGURE_DEPENDS ${CELLO_RTL_DIR}/*.sv)
@@ -24,10 +25,15 @@ function(cello_add_gen_library target)
     COMMAND ${CMAKE_COMMAND} -DSDC_DIR=${CELLO_SDC_DIR} -DOUT=${sdc} -P ${CELLO_GEN_DIR}/embed_sdc.cmake
     DEPENDS ${CELLO_SDC_TEMPLATES} ${CELLO_GEN_DIR}/embed_sdc.cmake
     COMMENT "Embedding constraints/ SDC templates")
+  set(default_config ${CMAKE_CURRENT_BINARY_DIR}/default_config.cpp)
+  add_custom_command(OUTPUT ${default_config}
+    COMMAND ${CMAKE_COMMAND} -DCONFIG=${CELLO_DEFAULT_CONFIG} -DOUT=${default_config} -P ${CELLO_GEN_DIR}/embed_config.cmake
+    DEPENDS ${CELLO_DEFAULT_CONFIG} ${CELLO_GEN_DIR}/embed_config.cmake
+    COMMENT "Embedding configs/default.json")
   add_library(${target}_stream_format STATIC ${CELLO_STREAM_FORMAT_SOURCES})
   target_include_directories(${target}_stream_format PUBLIC ${CELLO_SW_DIR})
   target_link_libraries(${target}_stream_format PUBLIC fmt::fmt)
-  add_library(${target} STATIC ${CELLO_GEN_SOURCES} ${embedded} ${sdc})
+  add_library(${target} STATIC ${CELLO_GEN_SOURCES} ${embedded} ${sdc} ${default_config})
   target_include_directories(${target} PUBLIC ${CELLO_GEN_DIR} ${CELLO_SW_DIR})
   target_link_libraries(${target} PUBLIC fmt::fmt nlohmann_json::nlohmann_json ${target}_stream_format)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
