@@ -24,11 +24,7 @@ LoadUnitShape load_unit_shape(const arch::Arch& a) {
 namespace {
 
 // Widths shared by the parts of the load unit.
-struct LoadDims {
-  int G;   // granule bytes
-  int GB;  // granule offset bits
-  int GW;  // words per granule
-  int AW;  // byte address
+struct LoadDims : GranuleDims {
   int D;   // lines
   int LW;  // line index
   int F;   // read queue entries
@@ -39,10 +35,7 @@ struct LoadDims {
 
 LoadDims load_dims(const LoadUnitShape& s) {
   LoadDims d{};
-  d.G = s.granule_bytes;
-  d.GB = log2_pow2(d.G);
-  d.GW = d.G / 4;
-  d.AW = s.addr_bits;
+  static_cast<GranuleDims&>(d) = granule_dims(s);
   d.D = s.lines;
   d.LW = log2_pow2(d.D);
   d.F = s.queue;

@@ -25,6 +25,17 @@ struct LoadUnitShape {
 // log2 of a power of two >= 2 (the sizes above).
 inline int log2_pow2(int v) { return bits_for(v - 1); }
 
+// The granule and address widths the load and store units share.
+struct GranuleDims {
+  int G;   // granule bytes
+  int GB;  // granule offset bits
+  int GW;  // words per granule
+  int AW;  // byte address
+};
+inline GranuleDims granule_dims(const LoadUnitShape& s) {
+  return {s.granule_bytes, log2_pow2(s.granule_bytes), s.granule_bytes / 4, s.addr_bits};
+}
+
 // Enough lines to cover the DRAM latency at full bandwidth, within [4, 64].
 LoadUnitShape load_unit_shape(const arch::Arch& a);
 

@@ -11,22 +11,9 @@ namespace {
 
 constexpr int CW = 16;  // outstanding-write counter (DRAM queues are far shorter)
 
-// Widths shared by the parts of the store unit.
-struct StoreDims {
-  int G;   // granule bytes
-  int GB;  // granule offset bits
-  int GW;  // words per granule
-  int AW;  // byte address
-};
-
-StoreDims store_dims(const LoadUnitShape& s) {
-  StoreDims d{};
-  d.G = s.granule_bytes;
-  d.GB = log2_pow2(d.G);
-  d.GW = d.G / 4;
-  d.AW = s.addr_bits;
-  return d;
-}
+// Widths shared by the parts of the store unit: the granule widths alone.
+using StoreDims = GranuleDims;
+StoreDims store_dims(const LoadUnitShape& s) { return granule_dims(s); }
 
 // Ports: word writes in, the DRAM write port, idle and the writes outstanding.
 void store_unit_ports(SvModule& m, const StoreDims& d) {
