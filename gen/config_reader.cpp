@@ -1,12 +1,12 @@
-#include "config_reader.hpp"
+#include "gen/config_reader.hpp"
 
 #include <fmt/format.h>
 
 #include <cctype>
 
-#include "common/error.hpp"
-#include "common/read_file.hpp"
-#include "sv_keywords.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/read_file.hpp"
+#include "gen/sv_keywords.hpp"
 
 namespace cello::gen {
 

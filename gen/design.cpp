@@ -1,11 +1,11 @@
-#include "design.hpp"
+#include "gen/design.hpp"
 
 #include <fmt/format.h>
 
 #include <fstream>
 #include <iterator>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::gen {
 

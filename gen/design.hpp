@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sv_module.hpp"
+#include "gen/sv_module.hpp"
 
 namespace cello::gen {
 

@@ -1,7 +1,7 @@
-#include "gen_command.hpp"
+#include "gen/gen_command.hpp"
 
-#include "config_reader.hpp"
-#include "sdc/sdc.hpp"
+#include "gen/config_reader.hpp"
+#include "gen/sdc/sdc.hpp"
 
 namespace cello::gen {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "hw_config.hpp"
+#include "gen/hw_config.hpp"
 
 namespace cello::gen {
 

@@ -1,17 +1,17 @@
-#include "hw_config.hpp"
+#include "gen/hw_config.hpp"
 
 #include <fmt/format.h>
 
 #include <set>
 
-#include "buffet/buffet_gen.hpp"
-#include "chord/chord_gen.hpp"
-#include "common/error.hpp"
-#include "design.hpp"
-#include "mac_array/mac_array_gen.hpp"
-#include "pipeline_buffer/pipeline_buffer_gen.hpp"
-#include "regfile/regfile_gen.hpp"
-#include "top/top_gen.hpp"
+#include "gen/buffet/buffet_gen.hpp"
+#include "gen/chord/chord_gen.hpp"
+#include "sw/common/error.hpp"
+#include "gen/design.hpp"
+#include "gen/mac_array/mac_array_gen.hpp"
+#include "gen/pipeline_buffer/pipeline_buffer_gen.hpp"
+#include "gen/regfile/regfile_gen.hpp"
+#include "gen/top/top_gen.hpp"
 
 namespace cello::gen {
 

@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "buffet/buffet_config.hpp"
-#include "chord/chord_config.hpp"
-#include "design.hpp"
-#include "mac_array/mac_array_config.hpp"
-#include "pipeline_buffer/pipeline_buffer_config.hpp"
-#include "regfile/regfile_config.hpp"
-#include "top/top_config.hpp"
+#include "gen/buffet/buffet_config.hpp"
+#include "gen/chord/chord_config.hpp"
+#include "gen/design.hpp"
+#include "gen/mac_array/mac_array_config.hpp"
+#include "gen/pipeline_buffer/pipeline_buffer_config.hpp"
+#include "gen/regfile/regfile_config.hpp"
+#include "gen/top/top_config.hpp"
 
 namespace cello::gen {
 

@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "common/error.hpp"
-#include "config_reader.hpp"
-#include "hw_config.hpp"
+#include "sw/common/error.hpp"
+#include "gen/config_reader.hpp"
+#include "gen/hw_config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);

@@ -1,6 +1,9 @@
 # Sources of the generator library, shared by the main build (gen/CMakeLists.txt)
 # and the configure-time host build (gen/host/CMakeLists.txt).
 set(CELLO_GEN_DIR ${CMAKE_CURRENT_LIST_DIR})
+# The one include root: every project include is a repository path
+# ("gen/chord/chord_config.hpp", "sw/common/error.hpp"; docs/architecture.md).
+get_filename_component(CELLO_SOURCE_ROOT ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 set(CELLO_SW_DIR ${CMAKE_CURRENT_LIST_DIR}/../sw)
 set(CELLO_RTL_DIR ${CMAKE_CURRENT_LIST_DIR}/../rtl)
 set(CELLO_SDC_DIR ${CMAKE_CURRENT_LIST_DIR}/../constraints)
@@ -31,10 +34,10 @@ function(cello_add_gen_library target)
     DEPENDS ${CELLO_DEFAULT_CONFIG} ${CELLO_GEN_DIR}/embed_config.cmake
     COMMENT "Embedding configs/default.json")
   add_library(${target}_stream_format STATIC ${CELLO_STREAM_FORMAT_SOURCES})
-  target_include_directories(${target}_stream_format PUBLIC ${CELLO_SW_DIR})
+  target_include_directories(${target}_stream_format PUBLIC ${CELLO_SOURCE_ROOT})
   target_link_libraries(${target}_stream_format PUBLIC fmt::fmt)
   add_library(${target} STATIC ${CELLO_GEN_SOURCES} ${embedded} ${sdc} ${default_config})
-  target_include_directories(${target} PUBLIC ${CELLO_GEN_DIR} ${CELLO_SW_DIR})
+  target_include_directories(${target} PUBLIC ${CELLO_SOURCE_ROOT})
   target_link_libraries(${target} PUBLIC fmt::fmt nlohmann_json::nlohmann_json ${target}_stream_format)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
 endfunction()

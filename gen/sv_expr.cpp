@@ -1,8 +1,8 @@
-#include "sv_expr.hpp"
+#include "gen/sv_expr.hpp"
 
 #include <fmt/format.h>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::gen {
 

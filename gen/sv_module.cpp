@@ -1,4 +1,4 @@
-#include "sv_module.hpp"
+#include "gen/sv_module.hpp"
 
 #include <fmt/format.h>
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/bits.hpp"
+#include "sw/common/bits.hpp"
 
 namespace cello::gen {
 

@@ -1,11 +1,12 @@
 # Include-layering check (docs/architecture.md), run by CTest as
 #   cmake -DSOURCE_DIR=<repo> -P scripts/check_layers.cmake
-# Every quoted #include in sw/, gen/, tb/ and tests/ is resolved the way the
-# build resolves it: first beside the including file, then in the include roots
-# sw/, gen/ and tb/. A header found in more than one root is an error (the
-# include would resolve by search order, not by name). A file may include only
-# its own folder or a folder of a lower layer. Headers found in no root
-# (Verilator's V*.h, system and library headers) are not checked.
+# The build has one include root, the repository, so every quoted #include of
+# a project header in sw/, gen/, tb/ and tests/ is a repository path
+# ("sw/chord/chord_model.hpp") and names exactly one file. An include that
+# only resolves beside the file or below sw/, gen/ or tb/ is an error. A file
+# may include only its own folder or a folder of a lower layer. Headers that
+# are not in the tree (Verilator's V*.h, generated .inc files, library
+# headers) are not checked.
 
 # Layer of each folder, lowest first. Keep in step with docs/architecture.md.
 set(CELLO_LAYERS
@@ -66,25 +67,24 @@ foreach(src ${sources})
   file(STRINGS ${SOURCE_DIR}/${src} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
   foreach(line ${lines})
     string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\".*" "\\1" inc "${line}")
-    if(EXISTS ${SOURCE_DIR}/${dir}/${inc})
-      continue()  # beside the including file
-    endif()
-    set(found "")
-    foreach(root ${roots})
-      if(EXISTS ${SOURCE_DIR}/${root}/${inc})
-        list(APPEND found ${root})
+    if(NOT EXISTS ${SOURCE_DIR}/${inc})
+      # Not a repository path: a generated or external header is fine, a
+      # project header reached beside the file or through a folder is not.
+      set(found "")
+      foreach(base ${dir} ${roots})
+        if(EXISTS ${SOURCE_DIR}/${base}/${inc})
+          file(RELATIVE_PATH rel ${SOURCE_DIR} ${SOURCE_DIR}/${base}/${inc})
+          list(APPEND found ${rel})
+        endif()
+      endforeach()
+      if(found)
+        list(JOIN found " or " found)
+        message(NOTICE "error: ${src}: \"${inc}\" is not a repository path; write \"${found}\"")
+        math(EXPR errors "${errors} + 1")
       endif()
-    endforeach()
-    list(LENGTH found n)
-    if(n EQUAL 0)
-      continue()
-    elseif(n GREATER 1)
-      list(JOIN found ", " found)
-      message(NOTICE "error: ${src}: \"${inc}\" exists under ${found}; the include resolves by search order")
-      math(EXPR errors "${errors} + 1")
       continue()
     endif()
-    folder_of("${found}/${inc}" to)
+    folder_of("${inc}" to)
     math(EXPR checked "${checked} + 1")
     if(to STREQUAL from)
       continue()

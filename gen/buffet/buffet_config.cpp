@@ -1,9 +1,9 @@
-#include "buffet/buffet_config.hpp"
-#include "common/limits.hpp"
+#include "gen/buffet/buffet_config.hpp"
+#include "sw/common/limits.hpp"
 
 #include <fmt/format.h>
 
-#include "sv_module.hpp"
+#include "gen/sv_module.hpp"
 
 namespace cello::gen {
 

@@ -1,9 +1,9 @@
-#include "buffet/buffet_gen.hpp"
+#include "gen/buffet/buffet_gen.hpp"
 
 #include <fmt/format.h>
 
-#include "sv_expr.hpp"
-#include "sv_module.hpp"
+#include "gen/sv_expr.hpp"
+#include "gen/sv_module.hpp"
 
 namespace cello::gen {
 

@@ -3,8 +3,8 @@
 // are off remove their ports and logic.
 #pragma once
 
-#include "buffet/buffet_config.hpp"
-#include "design.hpp"
+#include "gen/buffet/buffet_config.hpp"
+#include "gen/design.hpp"
 
 namespace cello::gen {
 

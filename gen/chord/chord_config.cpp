@@ -1,8 +1,8 @@
-#include "chord/chord_config.hpp"
+#include "gen/chord/chord_config.hpp"
 
 #include <fmt/format.h>
 
-#include "sv_module.hpp"
+#include "gen/sv_module.hpp"
 
 namespace cello::gen {
 

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "chord/chord_model.hpp"
-#include "config_reader.hpp"
+#include "sw/chord/chord_model.hpp"
+#include "gen/config_reader.hpp"
 
 namespace cello::gen {
 

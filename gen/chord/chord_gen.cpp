@@ -1,11 +1,11 @@
-#include "chord/chord_gen.hpp"
+#include "gen/chord/chord_gen.hpp"
 
 #include <fmt/format.h>
 
 #include <map>
 
-#include "sv_expr.hpp"
-#include "sv_module.hpp"
+#include "gen/sv_expr.hpp"
+#include "gen/sv_module.hpp"
 
 namespace cello::gen {
 

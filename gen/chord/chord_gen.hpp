@@ -6,8 +6,8 @@
 // The decisions are exactly those of the functional model in sw/chord.
 #pragma once
 
-#include "chord/chord_config.hpp"
-#include "design.hpp"
+#include "gen/chord/chord_config.hpp"
+#include "gen/design.hpp"
 
 namespace cello::gen {
 

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "gen_command.hpp"
-#include "hw_config.hpp"
+#include "gen/gen_command.hpp"
+#include "gen/hw_config.hpp"
 
 int main(int argc, char** argv) {
   if (argc == 4 && std::string(argv[1]) == "--default-config") {

@@ -1,4 +1,4 @@
-#include "mac_array/mac_array_config.hpp"
+#include "gen/mac_array/mac_array_config.hpp"
 
 namespace cello::gen {
 

@@ -1,12 +1,12 @@
-#include "mac_array/mac_array_gen.hpp"
+#include "gen/mac_array/mac_array_gen.hpp"
 
 #include <fmt/format.h>
 
 #include <sstream>
 
-#include "regfile/regfile_gen.hpp"
-#include "sv_expr.hpp"
-#include "sv_module.hpp"
+#include "gen/regfile/regfile_gen.hpp"
+#include "gen/sv_expr.hpp"
+#include "gen/sv_module.hpp"
 
 namespace cello::gen {
 

@@ -7,8 +7,8 @@
 // sw/mac/ holds the bit-exact replay and the stream planner.
 #pragma once
 
-#include "design.hpp"
-#include "mac_array/mac_array_config.hpp"
+#include "gen/design.hpp"
+#include "gen/mac_array/mac_array_config.hpp"
 
 namespace cello::gen {
 

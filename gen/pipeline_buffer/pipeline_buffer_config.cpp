@@ -1,8 +1,8 @@
-#include "pipeline_buffer/pipeline_buffer_config.hpp"
+#include "gen/pipeline_buffer/pipeline_buffer_config.hpp"
 
 #include <fmt/format.h>
 
-#include "sv_module.hpp"
+#include "gen/sv_module.hpp"
 
 namespace cello::gen {
 

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "buffet/buffet_config.hpp"
-#include "config_reader.hpp"
+#include "gen/buffet/buffet_config.hpp"
+#include "gen/config_reader.hpp"
 
 namespace cello::gen {
 

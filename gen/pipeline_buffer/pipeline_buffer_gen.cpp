@@ -1,10 +1,10 @@
-#include "pipeline_buffer/pipeline_buffer_gen.hpp"
+#include "gen/pipeline_buffer/pipeline_buffer_gen.hpp"
 
 #include <fmt/format.h>
 
-#include "buffet/buffet_gen.hpp"
-#include "sv_expr.hpp"
-#include "sv_module.hpp"
+#include "gen/buffet/buffet_gen.hpp"
+#include "gen/sv_expr.hpp"
+#include "gen/sv_module.hpp"
 
 namespace cello::gen {
 

@@ -4,8 +4,8 @@
 // shrunk only after both consumers have finished it (delayed-hold dependency).
 #pragma once
 
-#include "design.hpp"
-#include "pipeline_buffer/pipeline_buffer_config.hpp"
+#include "gen/design.hpp"
+#include "gen/pipeline_buffer/pipeline_buffer_config.hpp"
 
 namespace cello::gen {
 

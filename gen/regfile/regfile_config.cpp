@@ -1,6 +1,6 @@
-#include "regfile/regfile_config.hpp"
+#include "gen/regfile/regfile_config.hpp"
 
-#include "sv_module.hpp"
+#include "gen/sv_module.hpp"
 
 namespace cello::gen {
 

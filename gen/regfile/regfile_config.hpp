@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "config_reader.hpp"
+#include "gen/config_reader.hpp"
 
 namespace cello::gen {
 

@@ -1,8 +1,8 @@
-#include "regfile/regfile_gen.hpp"
+#include "gen/regfile/regfile_gen.hpp"
 
 #include <fmt/format.h>
 
-#include "sv_module.hpp"
+#include "gen/sv_module.hpp"
 
 namespace cello::gen {
 

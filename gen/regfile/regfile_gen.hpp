@@ -3,8 +3,8 @@
 // is a broadcast vector (every PE row of the MAC array sees the same words).
 #pragma once
 
-#include "design.hpp"
-#include "regfile/regfile_config.hpp"
+#include "gen/design.hpp"
+#include "gen/regfile/regfile_config.hpp"
 
 namespace cello::gen {
 

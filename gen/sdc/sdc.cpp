@@ -1,10 +1,10 @@
-#include "sdc/sdc.hpp"
+#include "gen/sdc/sdc.hpp"
 
 #include <fmt/format.h>
 
 #include <fstream>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::gen {
 

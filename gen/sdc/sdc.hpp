@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "design.hpp"
+#include "gen/design.hpp"
 
 namespace cello::gen {
 

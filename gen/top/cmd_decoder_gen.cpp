@@ -1,4 +1,4 @@
-#include "top/cmd_decoder_gen.hpp"
+#include "gen/top/cmd_decoder_gen.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -6,9 +6,9 @@
 #include <cstring>
 #include <vector>
 
-#include "stream/format.hpp"
-#include "sv_module.hpp"
-#include "top/top_gen_parts.hpp"
+#include "sw/stream/format.hpp"
+#include "gen/sv_module.hpp"
+#include "gen/top/top_gen_parts.hpp"
 
 namespace cello::gen {
 

@@ -1,9 +1,9 @@
-#include "top/dram_arbiter_gen.hpp"
+#include "gen/top/dram_arbiter_gen.hpp"
 
 #include <fmt/format.h>
 
-#include "sv_module.hpp"
-#include "top/top_gen_parts.hpp"
+#include "gen/sv_module.hpp"
+#include "gen/top/top_gen_parts.hpp"
 
 namespace cello::gen {
 

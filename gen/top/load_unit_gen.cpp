@@ -1,4 +1,4 @@
-#include "top/load_unit_gen.hpp"
+#include "gen/top/load_unit_gen.hpp"
 
 #include <fmt/format.h>
 
@@ -6,8 +6,8 @@
 #include <bit>
 #include <cmath>
 
-#include "sv_module.hpp"
-#include "top/top_gen_parts.hpp"
+#include "gen/sv_module.hpp"
+#include "gen/top/top_gen_parts.hpp"
 
 namespace cello::gen {
 

@@ -9,9 +9,9 @@
 
 #include <string>
 
-#include "arch/arch.hpp"
-#include "design.hpp"
-#include "sv_module.hpp"
+#include "sw/arch/arch.hpp"
+#include "gen/design.hpp"
+#include "gen/sv_module.hpp"
 
 namespace cello::gen {
 

@@ -1,11 +1,11 @@
-#include "top/sequencer_gen.hpp"
+#include "gen/top/sequencer_gen.hpp"
 
 #include <fmt/format.h>
 
-#include "stream/format.hpp"
-#include "sv_module.hpp"
-#include "top/load_unit_gen.hpp"
-#include "top/top_gen_parts.hpp"
+#include "sw/stream/format.hpp"
+#include "gen/sv_module.hpp"
+#include "gen/top/load_unit_gen.hpp"
+#include "gen/top/top_gen_parts.hpp"
 
 namespace cello::gen {
 

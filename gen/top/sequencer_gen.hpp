@@ -11,8 +11,8 @@
 
 #include <string>
 
-#include "arch/arch.hpp"
-#include "design.hpp"
+#include "sw/arch/arch.hpp"
+#include "gen/design.hpp"
 
 namespace cello::gen {
 

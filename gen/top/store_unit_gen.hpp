@@ -8,8 +8,8 @@
 
 #include <string>
 
-#include "design.hpp"
-#include "top/load_unit_gen.hpp"
+#include "gen/design.hpp"
+#include "gen/top/load_unit_gen.hpp"
 
 namespace cello::gen {
 

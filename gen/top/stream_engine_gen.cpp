@@ -1,4 +1,4 @@
-#include "top/stream_engine_gen.hpp"
+#include "gen/top/stream_engine_gen.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "sv_module.hpp"
-#include "top/load_unit_gen.hpp"
-#include "top/top_gen_parts.hpp"
+#include "gen/sv_module.hpp"
+#include "gen/top/load_unit_gen.hpp"
+#include "gen/top/top_gen_parts.hpp"
 
 namespace cello::gen {
 

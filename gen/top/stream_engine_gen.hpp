@@ -26,7 +26,7 @@
 
 #include <string>
 
-#include "design.hpp"
+#include "gen/design.hpp"
 
 namespace cello::gen {
 

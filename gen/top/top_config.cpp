@@ -1,12 +1,12 @@
-#include "top/top_config.hpp"
+#include "gen/top/top_config.hpp"
 
 #include <fmt/core.h>
 
 #include <bit>
 
-#include "common/error.hpp"
-#include "design.hpp"
-#include "hw_config.hpp"
+#include "sw/common/error.hpp"
+#include "gen/design.hpp"
+#include "gen/hw_config.hpp"
 
 namespace cello::gen {
 

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "arch/arch.hpp"
-#include "config_reader.hpp"
+#include "sw/arch/arch.hpp"
+#include "gen/config_reader.hpp"
 
 namespace cello::gen {
 

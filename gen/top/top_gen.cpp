@@ -1,19 +1,19 @@
-#include "top/top_gen.hpp"
+#include "gen/top/top_gen.hpp"
 
 #include <bit>
 
 #include <fmt/format.h>
 
-#include "sv_module.hpp"
-#include "top/cmd_decoder_gen.hpp"
-#include "top/counters_gen.hpp"
-#include "top/dram_arbiter_gen.hpp"
-#include "top/load_unit_gen.hpp"
-#include "top/stream_engine_gen.hpp"
-#include "top/sequencer_gen.hpp"
-#include "top/store_unit_gen.hpp"
-#include "top/top_config.hpp"
-#include "top/top_gen_parts.hpp"
+#include "gen/sv_module.hpp"
+#include "gen/top/cmd_decoder_gen.hpp"
+#include "gen/top/counters_gen.hpp"
+#include "gen/top/dram_arbiter_gen.hpp"
+#include "gen/top/load_unit_gen.hpp"
+#include "gen/top/stream_engine_gen.hpp"
+#include "gen/top/sequencer_gen.hpp"
+#include "gen/top/store_unit_gen.hpp"
+#include "gen/top/top_config.hpp"
+#include "gen/top/top_gen_parts.hpp"
 
 namespace cello::gen {
 

@@ -5,8 +5,8 @@
 // register ports.
 #pragma once
 
-#include "design.hpp"
-#include "hw_config.hpp"
+#include "gen/design.hpp"
+#include "gen/hw_config.hpp"
 
 namespace cello::gen {
 

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "design.hpp"
-#include "sv_module.hpp"
+#include "gen/design.hpp"
+#include "gen/sv_module.hpp"
 
 namespace cello::gen::top_parts {
 

@@ -1,4 +1,4 @@
-#include "arch/arch.hpp"
+#include "sw/arch/arch.hpp"
 
 namespace cello::arch {
 

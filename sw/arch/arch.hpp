@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "score/schedule.hpp"
-#include "traffic/models.hpp"
+#include "sw/score/schedule.hpp"
+#include "sw/traffic/models.hpp"
 
 namespace cello::arch {
 

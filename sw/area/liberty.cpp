@@ -1,4 +1,4 @@
-#include "area/liberty.hpp"
+#include "sw/area/liberty.hpp"
 
 #include <unistd.h>
 #include <zlib.h>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <vector>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::area {
 

@@ -1,4 +1,4 @@
-#include "area/sram_model.hpp"
+#include "sw/area/sram_model.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
-#include "area/sweep.hpp"
+#include "sw/area/sweep.hpp"
 
 #include <set>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::area {
 

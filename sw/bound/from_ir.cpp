@@ -1,4 +1,4 @@
-#include "bound/from_ir.hpp"
+#include "sw/bound/from_ir.hpp"
 
 #include <algorithm>
 #include <set>

@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "bound/ski_slope.hpp"
-#include "ir/program.hpp"
+#include "sw/bound/ski_slope.hpp"
+#include "sw/ir/program.hpp"
 
 namespace cello::bound {
 

@@ -1,4 +1,4 @@
-#include "bound/ski_slope.hpp"
+#include "sw/bound/ski_slope.hpp"
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -8,8 +8,8 @@
 #include <map>
 #include <numeric>
 
-#include "common/error.hpp"
-#include "plot/svg.hpp"
+#include "sw/common/error.hpp"
+#include "sw/plot/svg.hpp"
 
 namespace cello::bound {
 

@@ -1,4 +1,4 @@
-#include "buffet/buffet_model.hpp"
+#include "sw/buffet/buffet_model.hpp"
 
 #include <stdexcept>
 

@@ -1,8 +1,8 @@
-#include "cache/set_assoc_cache.hpp"
+#include "sw/cache/set_assoc_cache.hpp"
 
 #include <fmt/core.h>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::cache {
 

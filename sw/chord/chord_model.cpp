@@ -1,5 +1,5 @@
-#include "common/bits.hpp"
-#include "chord/chord_model.hpp"
+#include "sw/common/bits.hpp"
+#include "sw/chord/chord_model.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "chord/chord_trace.hpp"
+#include "sw/chord/chord_trace.hpp"
 
 #include <algorithm>
 #include <map>

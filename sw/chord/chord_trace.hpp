@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "chord/chord_model.hpp"
+#include "sw/chord/chord_model.hpp"
 
 namespace cello::chord {
 

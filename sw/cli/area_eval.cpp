@@ -1,11 +1,11 @@
-#include "cli/area_eval.hpp"
+#include "sw/cli/area_eval.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "area/sram_model.hpp"
-#include "sdc/sdc.hpp"
+#include "sw/area/sram_model.hpp"
+#include "gen/sdc/sdc.hpp"
 
 namespace cello::cli {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "synth/synth_flow.hpp"
-#include "hw_config.hpp"
+#include "sw/synth/synth_flow.hpp"
+#include "gen/hw_config.hpp"
 
 namespace cello::cli {
 

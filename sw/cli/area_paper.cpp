@@ -1,16 +1,16 @@
 // The papers' area claims beside this project's sky130 numbers. Absolute areas
 // differ (the papers used a 16 nm library and CACTI; this is sky130 130 nm and
 // the OpenRAM-fitted SRAM model), so the table compares ratios.
-#include "common/bits.hpp"
-#include "cli/area_paper.hpp"
+#include "sw/common/bits.hpp"
+#include "sw/cli/area_paper.hpp"
 
 #include <fmt/format.h>
 
 #include <fstream>
 
-#include "area/sram_model.hpp"
-#include "common/error.hpp"
-#include "plot/svg.hpp"
+#include "sw/area/sram_model.hpp"
+#include "sw/common/error.hpp"
+#include "sw/plot/svg.hpp"
 
 namespace cello::cli {
 

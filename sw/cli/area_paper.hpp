@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "cli/area_eval.hpp"
+#include "sw/cli/area_eval.hpp"
 
 namespace cello::cli {
 

@@ -8,16 +8,16 @@
 #include <cstdio>
 #include <fstream>
 
-#include "area/liberty.hpp"
-#include "area/sweep.hpp"
-#include "cli/area_eval.hpp"
-#include "cli/area_paper.hpp"
-#include "cli/commands.hpp"
-#include "common/error.hpp"
-#include "common/run_process.hpp"
-#include "config_reader.hpp"
-#include "plot/svg.hpp"
-#include "synth/yosys_run.hpp"
+#include "sw/area/liberty.hpp"
+#include "sw/area/sweep.hpp"
+#include "sw/cli/area_eval.hpp"
+#include "sw/cli/area_paper.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/run_process.hpp"
+#include "gen/config_reader.hpp"
+#include "sw/plot/svg.hpp"
+#include "sw/synth/yosys_run.hpp"
 
 namespace cello::cli {
 

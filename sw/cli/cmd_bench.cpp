@@ -1,6 +1,6 @@
 // `cello bench <block>`: performance and size figures, each against a baseline
 // measured in the same run. Each block registers its own entry (cmd_bench_*.cpp).
-#include "cli/commands.hpp"
+#include "sw/cli/commands.hpp"
 
 namespace cello::cli {
 namespace {

@@ -4,11 +4,11 @@
 
 #include <chrono>
 
-#include "area/liberty.hpp"
-#include "cli/area_paper.hpp"
-#include "cli/commands.hpp"
-#include "common/error.hpp"
-#include "common/run_process.hpp"
+#include "sw/area/liberty.hpp"
+#include "sw/cli/area_paper.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/run_process.hpp"
 
 namespace cello::cli {
 namespace {

@@ -5,11 +5,11 @@
 
 #include <filesystem>
 
-#include "buffet/buffet_sim_runs.hpp"
-#include "cli/commands.hpp"
-#include "gen_command.hpp"
-#include "hw_config.hpp"
-#include "synth/yosys_stat.hpp"
+#include "tb/buffet/buffet_sim_runs.hpp"
+#include "sw/cli/commands.hpp"
+#include "gen/gen_command.hpp"
+#include "gen/hw_config.hpp"
+#include "sw/synth/yosys_stat.hpp"
 
 namespace cello::cli {
 namespace {

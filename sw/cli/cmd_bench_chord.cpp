@@ -10,13 +10,13 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "common/bits.hpp"
-#include "chord/chord_gen.hpp"
-#include "chord/chord_sim.hpp"
-#include "cli/commands.hpp"
-#include "common/error.hpp"
-#include "design.hpp"
-#include "synth/yosys_stat.hpp"
+#include "sw/common/bits.hpp"
+#include "gen/chord/chord_gen.hpp"
+#include "tb/chord/chord_sim.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/common/error.hpp"
+#include "gen/design.hpp"
+#include "sw/synth/yosys_stat.hpp"
 
 namespace cello::cli {
 

@@ -14,16 +14,16 @@
 #include <filesystem>
 #include <random>
 
-#include "cli/commands.hpp"
-#include "common/error.hpp"
-#include "design.hpp"
-#include "fp/fp32.hpp"
-#include "mac/mac_reference.hpp"
-#include "mac/mac_stream.hpp"
-#include "mac_array/mac_array_gen.hpp"
-#include "mac_array/mac_sim.hpp"
-#include "mtx/hpcg.hpp"
-#include "synth/yosys_stat.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/common/error.hpp"
+#include "gen/design.hpp"
+#include "sw/fp/fp32.hpp"
+#include "sw/mac/mac_reference.hpp"
+#include "sw/mac/mac_stream.hpp"
+#include "gen/mac_array/mac_array_gen.hpp"
+#include "tb/mac_array/mac_sim.hpp"
+#include "sw/mtx/hpcg.hpp"
+#include "sw/synth/yosys_stat.hpp"
 
 namespace cello::cli {
 

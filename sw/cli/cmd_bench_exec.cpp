@@ -10,14 +10,14 @@
 #include <ctime>
 #include <filesystem>
 
-#include "cli/commands.hpp"
-#include "common/error.hpp"
-#include "exec/prepare.hpp"
-#include "hw_config.hpp"
-#include "top/top_config.hpp"
-#include "perf/roofline.hpp"
-#include "traffic/experiment.hpp"
-#include "traffic/from_score.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/common/error.hpp"
+#include "sw/exec/prepare.hpp"
+#include "gen/hw_config.hpp"
+#include "gen/top/top_config.hpp"
+#include "sw/perf/roofline.hpp"
+#include "sw/traffic/experiment.hpp"
+#include "sw/traffic/from_score.hpp"
 
 namespace cello::cli {
 

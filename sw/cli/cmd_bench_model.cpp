@@ -7,9 +7,9 @@
 #include <chrono>
 #include <map>
 
-#include "cli/commands.hpp"
-#include "common/error.hpp"
-#include "traffic/report.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/common/error.hpp"
+#include "sw/traffic/report.hpp"
 
 namespace cello::cli {
 

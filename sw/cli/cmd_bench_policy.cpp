@@ -6,10 +6,10 @@
 
 #include <chrono>
 
-#include "cli/commands.hpp"
-#include "common/error.hpp"
-#include "traffic/family.hpp"
-#include "traffic/report.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/common/error.hpp"
+#include "sw/traffic/family.hpp"
+#include "sw/traffic/report.hpp"
 
 namespace cello::cli {
 

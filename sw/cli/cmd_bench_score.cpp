@@ -8,13 +8,13 @@
 #include <cmath>
 #include <ctime>
 
-#include "cli/commands.hpp"
-#include "common/error.hpp"
-#include "ir/cello_format.hpp"
-#include "mtx/matrix_market.hpp"
-#include "score/compile.hpp"
-#include "workloads/random_dag.hpp"
-#include "workloads/workloads.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/common/error.hpp"
+#include "sw/ir/cello_format.hpp"
+#include "sw/mtx/matrix_market.hpp"
+#include "sw/score/compile.hpp"
+#include "sw/workloads/random_dag.hpp"
+#include "sw/workloads/workloads.hpp"
 
 namespace cello::cli {
 

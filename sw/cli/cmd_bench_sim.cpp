@@ -8,12 +8,12 @@
 #include <chrono>
 #include <filesystem>
 
-#include "cli/commands.hpp"
-#include "cli/output_files.hpp"
-#include "cli/top_sim.hpp"
-#include "common/error.hpp"
-#include "hw_config.hpp"
-#include "traffic/experiment.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/cli/output_files.hpp"
+#include "sw/cli/top_sim.hpp"
+#include "sw/common/error.hpp"
+#include "gen/hw_config.hpp"
+#include "sw/traffic/experiment.hpp"
 
 namespace cello::cli {
 

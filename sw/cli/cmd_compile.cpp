@@ -10,18 +10,18 @@
 #include <filesystem>
 #include <optional>
 
-#include "cli/commands.hpp"
-#include "cli/options.hpp"
-#include "cli/output_files.hpp"
-#include "config_reader.hpp"
-#include "common/error.hpp"
-#include "exec/prepare.hpp"
-#include "top/top_config.hpp"
-#include "ir/cello_format.hpp"
-#include "mtx/hpcg.hpp"
-#include "mtx/matrix_market.hpp"
-#include "score/compile.hpp"
-#include "workloads/workloads.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
+#include "sw/cli/output_files.hpp"
+#include "gen/config_reader.hpp"
+#include "sw/common/error.hpp"
+#include "sw/exec/prepare.hpp"
+#include "gen/top/top_config.hpp"
+#include "sw/ir/cello_format.hpp"
+#include "sw/mtx/hpcg.hpp"
+#include "sw/mtx/matrix_market.hpp"
+#include "sw/score/compile.hpp"
+#include "sw/workloads/workloads.hpp"
 
 namespace cello::cli {
 

@@ -10,14 +10,14 @@
 
 #include <bit>
 
-#include "buffet/buffet_sim_runs.hpp"
-#include "cli/commands.hpp"
-#include "cli/top_sim.hpp"
-#include "common/error.hpp"
-#include "exec/prepare.hpp"
-#include "gen_command.hpp"
-#include "top/top_config.hpp"
-#include "traffic/from_score.hpp"
+#include "tb/buffet/buffet_sim_runs.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/cli/top_sim.hpp"
+#include "sw/common/error.hpp"
+#include "sw/exec/prepare.hpp"
+#include "gen/gen_command.hpp"
+#include "gen/top/top_config.hpp"
+#include "sw/traffic/from_score.hpp"
 
 namespace cello::cli {
 namespace {

@@ -6,9 +6,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/commands.hpp"
-#include "common/error.hpp"
-#include "stream/format.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/common/error.hpp"
+#include "sw/stream/format.hpp"
 
 namespace cello::cli {
 

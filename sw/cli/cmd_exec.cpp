@@ -7,12 +7,12 @@
 
 #include <algorithm>
 
-#include "cli/commands.hpp"
-#include "common/error.hpp"
-#include "exec/prepare.hpp"
-#include "golden/solvers.hpp"
-#include "top/top_config.hpp"
-#include "traffic/from_score.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/common/error.hpp"
+#include "sw/exec/prepare.hpp"
+#include "sw/golden/solvers.hpp"
+#include "gen/top/top_config.hpp"
+#include "sw/traffic/from_score.hpp"
 
 namespace cello::cli {
 

@@ -1,8 +1,8 @@
 // `cello gen --config cfg.json --out DIR`
 #include <fmt/core.h>
 
-#include "cli/commands.hpp"
-#include "gen_command.hpp"
+#include "sw/cli/commands.hpp"
+#include "gen/gen_command.hpp"
 
 namespace cello::cli {
 

@@ -8,16 +8,16 @@
 
 #include <filesystem>
 
-#include "bound/from_ir.hpp"
-#include "bound/ski_slope.hpp"
-#include "cli/commands.hpp"
-#include "cli/options.hpp"
-#include "cli/output_files.hpp"
-#include "common/error.hpp"
-#include "traffic/family.hpp"
-#include "traffic/options.hpp"
-#include "traffic/report.hpp"
-#include "workloads/workloads.hpp"
+#include "sw/bound/from_ir.hpp"
+#include "sw/bound/ski_slope.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
+#include "sw/cli/output_files.hpp"
+#include "sw/common/error.hpp"
+#include "sw/traffic/family.hpp"
+#include "sw/traffic/options.hpp"
+#include "sw/traffic/report.hpp"
+#include "sw/workloads/workloads.hpp"
 
 namespace cello::cli {
 

@@ -5,9 +5,9 @@
 
 #include <charconv>
 
-#include "cli/commands.hpp"
-#include "cli/top_sim.hpp"
-#include "common/error.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/cli/top_sim.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::cli {
 

@@ -1,5 +1,5 @@
-#include "cli/commands.hpp"
-#include "cli/output_files.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/cli/output_files.hpp"
 
 namespace cello::cli {
 

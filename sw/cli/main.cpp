@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <new>
 
-#include "cli/commands.hpp"
-#include "cli/output_files.hpp"
-#include "common/error.hpp"
-#include "common/limits.hpp"
+#include "sw/cli/commands.hpp"
+#include "sw/cli/output_files.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/limits.hpp"
 
 namespace {
 

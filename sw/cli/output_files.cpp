@@ -1,11 +1,11 @@
-#include "cli/output_files.hpp"
+#include "sw/cli/output_files.hpp"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::cli {
 

@@ -1,6 +1,6 @@
 #include <map>
 
-#include "cli/commands.hpp"
+#include "sw/cli/commands.hpp"
 
 namespace cello::cli {
 

@@ -1,4 +1,4 @@
-#include "cli/top_sim.hpp"
+#include "sw/cli/top_sim.hpp"
 
 #include <fmt/core.h>
 #include <sys/file.h>
@@ -14,17 +14,17 @@
 #include <map>
 #include <thread>
 
-#include "cli/output_files.hpp"
-#include "common/error.hpp"
-#include "common/read_file.hpp"
-#include "common/run_process.hpp"
-#include "exec/prepare.hpp"
-#include "design.hpp"
-#include "gen_command.hpp"
-#include "golden/solvers.hpp"
-#include "mtx/matrix_market.hpp"
-#include "top/counters_gen.hpp"
-#include "top/top_config.hpp"
+#include "sw/cli/output_files.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/read_file.hpp"
+#include "sw/common/run_process.hpp"
+#include "sw/exec/prepare.hpp"
+#include "gen/design.hpp"
+#include "gen/gen_command.hpp"
+#include "sw/golden/solvers.hpp"
+#include "sw/mtx/matrix_market.hpp"
+#include "gen/top/counters_gen.hpp"
+#include "gen/top/top_config.hpp"
 
 namespace cello::cli {
 

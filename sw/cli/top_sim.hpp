@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "stream/problem.hpp"
+#include "sw/stream/problem.hpp"
 
 namespace cello::cli {
 

@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::limits {
 

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "common/error.hpp"
-#include "common/limits.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/limits.hpp"
 
 namespace cello {
 

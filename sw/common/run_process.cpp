@@ -1,4 +1,4 @@
-#include "common/run_process.hpp"
+#include "sw/common/run_process.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <sstream>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 extern char** environ;
 

@@ -1,11 +1,11 @@
-#include "exec/check.hpp"
+#include "sw/exec/check.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <limits>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::exec {
 

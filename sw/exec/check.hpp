@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "arch/arch.hpp"
-#include "stream/format.hpp"
+#include "sw/arch/arch.hpp"
+#include "sw/stream/format.hpp"
 
 namespace cello::exec {
 

@@ -1,4 +1,4 @@
-#include "exec/executor.hpp"
+#include "sw/exec/executor.hpp"
 
 #include <fmt/core.h>
 
@@ -9,11 +9,11 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "common/error.hpp"
-#include "fp/fp32.hpp"
-#include "golden/fp32_dag.hpp"
-#include "mac/mac_reference.hpp"
-#include "traffic/models.hpp"
+#include "sw/common/error.hpp"
+#include "sw/fp/fp32.hpp"
+#include "sw/golden/fp32_dag.hpp"
+#include "sw/mac/mac_reference.hpp"
+#include "sw/traffic/models.hpp"
 
 namespace cello::exec {
 

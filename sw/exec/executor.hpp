@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
-#include "arch/arch.hpp"
-#include "exec/check.hpp"
-#include "mtx/csr.hpp"
-#include "stream/encode.hpp"
-#include "stream/format.hpp"
+#include "sw/arch/arch.hpp"
+#include "sw/exec/check.hpp"
+#include "sw/mtx/csr.hpp"
+#include "sw/stream/encode.hpp"
+#include "sw/stream/format.hpp"
 
 namespace cello::exec {
 

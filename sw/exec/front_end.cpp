@@ -1,4 +1,4 @@
-#include "exec/front_end.hpp"
+#include "sw/exec/front_end.hpp"
 
 #include <fmt/format.h>
 

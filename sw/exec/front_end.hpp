@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "arch/arch.hpp"
-#include "exec/check.hpp"
+#include "sw/arch/arch.hpp"
+#include "sw/exec/check.hpp"
 
 namespace cello::exec {
 

@@ -1,10 +1,10 @@
-#include "exec/prepare.hpp"
+#include "sw/exec/prepare.hpp"
 
 #include <fmt/core.h>
 
 #include <cmath>
 
-#include "score/compile.hpp"
+#include "sw/score/compile.hpp"
 
 namespace cello::exec {
 

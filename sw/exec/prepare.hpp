@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "arch/arch.hpp"
-#include "exec/executor.hpp"
-#include "golden/fp32_dag.hpp"
-#include "score/schedule.hpp"
-#include "stream/encode.hpp"
-#include "stream/problem.hpp"
+#include "sw/arch/arch.hpp"
+#include "sw/exec/executor.hpp"
+#include "sw/golden/fp32_dag.hpp"
+#include "sw/score/schedule.hpp"
+#include "sw/stream/encode.hpp"
+#include "sw/stream/problem.hpp"
 
 namespace cello::exec {
 

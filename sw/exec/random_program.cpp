@@ -1,12 +1,12 @@
-#include "exec/random_program.hpp"
+#include "sw/exec/random_program.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <random>
 #include <stdexcept>
 
-#include "exec/check.hpp"
-#include "exec/executor.hpp"
+#include "sw/exec/check.hpp"
+#include "sw/exec/executor.hpp"
 
 namespace cello::exec {
 

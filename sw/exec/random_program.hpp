@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "arch/arch.hpp"
-#include "stream/format.hpp"
+#include "sw/arch/arch.hpp"
+#include "sw/stream/format.hpp"
 
 namespace cello::exec {
 

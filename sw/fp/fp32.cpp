@@ -1,4 +1,4 @@
-#include "fp/fp32.hpp"
+#include "sw/fp/fp32.hpp"
 
 #include <cmath>
 #include <cstring>

@@ -1,12 +1,12 @@
-#include "golden/fp32_dag.hpp"
+#include "sw/golden/fp32_dag.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "common/error.hpp"
-#include "fp/fp32.hpp"
+#include "sw/common/error.hpp"
+#include "sw/fp/fp32.hpp"
 
 namespace cello::golden {
 

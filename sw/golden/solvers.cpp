@@ -1,9 +1,9 @@
-#include "golden/solvers.hpp"
+#include "sw/golden/solvers.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::golden {
 

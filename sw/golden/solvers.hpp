@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "mtx/csr.hpp"
+#include "sw/mtx/csr.hpp"
 
 namespace cello::golden {
 

@@ -1,8 +1,8 @@
 #include <fmt/core.h>
 
-#include "common/error.hpp"
-#include "golden/fp32_dag.hpp"
-#include "workloads/workloads.hpp"
+#include "sw/common/error.hpp"
+#include "sw/golden/fp32_dag.hpp"
+#include "sw/workloads/workloads.hpp"
 
 namespace cello::golden {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "ir/program.hpp"
+#include "sw/ir/program.hpp"
 
 namespace cello::ir {
 

@@ -11,9 +11,9 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "common/error.hpp"
-#include "common/read_file.hpp"
-#include "ir/cello_format.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/read_file.hpp"
+#include "sw/ir/cello_format.hpp"
 
 namespace cello::ir {
 

@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "common/error.hpp"
-#include "ir/cello_format.hpp"
-#include "score/compile.hpp"
+#include "sw/common/error.hpp"
+#include "sw/ir/cello_format.hpp"
+#include "sw/score/compile.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

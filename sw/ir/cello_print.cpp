@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "ir/cello_format.hpp"
+#include "sw/ir/cello_format.hpp"
 
 namespace cello::ir {
 

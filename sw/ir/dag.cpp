@@ -1,4 +1,4 @@
-#include "ir/dag.hpp"
+#include "sw/ir/dag.hpp"
 
 #include <algorithm>
 

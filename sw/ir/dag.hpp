@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "ir/program.hpp"
+#include "sw/ir/program.hpp"
 
 namespace cello::ir {
 

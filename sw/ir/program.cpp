@@ -1,4 +1,4 @@
-#include "ir/program.hpp"
+#include "sw/ir/program.hpp"
 
 #include <fmt/core.h>
 
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::ir {
 

@@ -1,9 +1,9 @@
-#include "mac/mac_reference.hpp"
+#include "sw/mac/mac_reference.hpp"
 
 #include <algorithm>
 
-#include "common/error.hpp"
-#include "fp/fp32.hpp"
+#include "sw/common/error.hpp"
+#include "sw/fp/fp32.hpp"
 
 namespace cello::mac {
 

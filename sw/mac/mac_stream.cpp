@@ -1,12 +1,12 @@
-#include "mac/mac_stream.hpp"
+#include "sw/mac/mac_stream.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <deque>
 
-#include "common/error.hpp"
-#include "fp/fp32.hpp"
+#include "sw/common/error.hpp"
+#include "sw/fp/fp32.hpp"
 
 namespace cello::mac {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "mac/mac_reference.hpp"
+#include "sw/mac/mac_reference.hpp"
 
 namespace cello::mac {
 

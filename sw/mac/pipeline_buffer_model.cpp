@@ -1,10 +1,10 @@
-#include "mac/pipeline_buffer_model.hpp"
+#include "sw/mac/pipeline_buffer_model.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::mac {
 

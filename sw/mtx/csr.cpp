@@ -1,4 +1,4 @@
-#include "mtx/csr.hpp"
+#include "sw/mtx/csr.hpp"
 
 #include <algorithm>
 

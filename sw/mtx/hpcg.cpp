@@ -1,9 +1,9 @@
-#include "mtx/hpcg.hpp"
+#include "sw/mtx/hpcg.hpp"
 
 #include <fmt/format.h>
 
-#include "common/error.hpp"
-#include "common/limits.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/limits.hpp"
 
 namespace cello::mtx {
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "mtx/csr.hpp"
+#include "sw/mtx/csr.hpp"
 
 namespace cello::mtx {
 

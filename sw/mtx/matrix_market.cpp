@@ -1,4 +1,4 @@
-#include "mtx/matrix_market.hpp"
+#include "sw/mtx/matrix_market.hpp"
 
 #include <fmt/core.h>
 #include <zlib.h>
@@ -9,9 +9,9 @@
 #include <cmath>
 #include <iterator>
 
-#include "common/error.hpp"
-#include "common/limits.hpp"
-#include "common/read_file.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/limits.hpp"
+#include "sw/common/read_file.hpp"
 
 namespace cello::mtx {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "mtx/csr.hpp"
+#include "sw/mtx/csr.hpp"
 
 namespace cello::mtx {
 

@@ -12,9 +12,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "common/error.hpp"
-#include "common/limits.hpp"
-#include "mtx/matrix_market.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/limits.hpp"
+#include "sw/mtx/matrix_market.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   cello::limits::set_memory_budget(uint64_t{64} << 20);

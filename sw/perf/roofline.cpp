@@ -1,11 +1,11 @@
-#include "perf/roofline.hpp"
+#include "sw/perf/roofline.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <limits>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::perf {
 

@@ -1,4 +1,4 @@
-#include "plot/svg.hpp"
+#include "sw/plot/svg.hpp"
 
 #include <fmt/core.h>
 

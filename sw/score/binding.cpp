@@ -1,4 +1,4 @@
-#include "score/binding.hpp"
+#include "sw/score/binding.hpp"
 
 namespace cello::score {
 

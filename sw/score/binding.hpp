@@ -13,8 +13,8 @@
 
 #include <vector>
 
-#include "ir/dag.hpp"
-#include "score/schedule.hpp"
+#include "sw/ir/dag.hpp"
+#include "sw/score/schedule.hpp"
 
 namespace cello::score {
 

@@ -1,4 +1,4 @@
-#include "score/classify.hpp"
+#include "sw/score/classify.hpp"
 
 namespace cello::score {
 

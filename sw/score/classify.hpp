@@ -18,9 +18,9 @@
 
 #include <vector>
 
-#include "ir/dag.hpp"
-#include "score/critical_path.hpp"
-#include "score/dominance.hpp"
+#include "sw/ir/dag.hpp"
+#include "sw/score/critical_path.hpp"
+#include "sw/score/dominance.hpp"
 
 namespace cello::score {
 

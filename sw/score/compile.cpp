@@ -1,12 +1,12 @@
-#include "score/compile.hpp"
+#include "sw/score/compile.hpp"
 
-#include "score/binding.hpp"
-#include "score/classify.hpp"
-#include "score/critical_path.hpp"
-#include "score/dominance.hpp"
-#include "score/loop_order.hpp"
-#include "score/riff.hpp"
-#include "score/tiling.hpp"
+#include "sw/score/binding.hpp"
+#include "sw/score/classify.hpp"
+#include "sw/score/critical_path.hpp"
+#include "sw/score/dominance.hpp"
+#include "sw/score/loop_order.hpp"
+#include "sw/score/riff.hpp"
+#include "sw/score/tiling.hpp"
 
 namespace cello::score {
 

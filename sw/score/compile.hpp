@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "score/schedule.hpp"
+#include "sw/score/schedule.hpp"
 
 namespace cello::score {
 

@@ -1,4 +1,4 @@
-#include "score/critical_path.hpp"
+#include "sw/score/critical_path.hpp"
 
 #include <algorithm>
 

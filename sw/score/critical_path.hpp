@@ -15,7 +15,7 @@
 
 #include <vector>
 
-#include "ir/dag.hpp"
+#include "sw/ir/dag.hpp"
 
 namespace cello::score {
 

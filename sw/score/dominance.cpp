@@ -1,4 +1,4 @@
-#include "score/dominance.hpp"
+#include "sw/score/dominance.hpp"
 
 #include <algorithm>
 #include <cstdint>

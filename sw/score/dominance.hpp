@@ -13,8 +13,8 @@
 
 #include <vector>
 
-#include "ir/program.hpp"
-#include "score/schedule.hpp"
+#include "sw/ir/program.hpp"
+#include "sw/score/schedule.hpp"
 
 namespace cello::score {
 

@@ -1,4 +1,4 @@
-#include "score/loop_order.hpp"
+#include "sw/score/loop_order.hpp"
 
 #include <algorithm>
 #include <cstdint>

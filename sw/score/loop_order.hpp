@@ -19,8 +19,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "ir/dag.hpp"
-#include "score/dominance.hpp"
+#include "sw/ir/dag.hpp"
+#include "sw/score/dominance.hpp"
 
 namespace cello::score {
 

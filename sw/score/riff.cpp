@@ -1,4 +1,4 @@
-#include "score/riff.hpp"
+#include "sw/score/riff.hpp"
 
 #include <algorithm>
 

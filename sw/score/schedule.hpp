@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/dag.hpp"
-#include "ir/program.hpp"
+#include "sw/ir/dag.hpp"
+#include "sw/ir/program.hpp"
 
 namespace cello::score {
 

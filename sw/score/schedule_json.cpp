@@ -1,9 +1,9 @@
 // schedule.json and the Target's JSON form.
 #include <fmt/core.h>
 
-#include "common/error.hpp"
-#include "ir/cello_format.hpp"
-#include "score/compile.hpp"
+#include "sw/common/error.hpp"
+#include "sw/ir/cello_format.hpp"
+#include "sw/score/compile.hpp"
 
 namespace cello::score {
 

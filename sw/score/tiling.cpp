@@ -1,4 +1,4 @@
-#include "score/tiling.hpp"
+#include "sw/score/tiling.hpp"
 
 #include <algorithm>
 #include <cmath>

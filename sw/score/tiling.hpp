@@ -19,9 +19,9 @@
 
 #include <vector>
 
-#include "ir/dag.hpp"
-#include "score/loop_order.hpp"
-#include "score/schedule.hpp"
+#include "sw/ir/dag.hpp"
+#include "sw/score/loop_order.hpp"
+#include "sw/score/schedule.hpp"
 
 namespace cello::score {
 

@@ -1,12 +1,12 @@
-#include "stream/encode.hpp"
+#include "sw/stream/encode.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 
-#include "common/error.hpp"
-#include "traffic/from_score.hpp"
-#include "traffic/trace.hpp"
+#include "sw/common/error.hpp"
+#include "sw/traffic/from_score.hpp"
+#include "sw/traffic/trace.hpp"
 
 namespace cello::stream {
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "arch/arch.hpp"
-#include "score/schedule.hpp"
-#include "stream/format.hpp"
-#include "traffic/workload.hpp"
+#include "sw/arch/arch.hpp"
+#include "sw/score/schedule.hpp"
+#include "sw/stream/format.hpp"
+#include "sw/traffic/workload.hpp"
 
 namespace cello::stream {
 

@@ -1,4 +1,4 @@
-#include "stream/format.hpp"
+#include "sw/stream/format.hpp"
 
 #include <fmt/core.h>
 
@@ -13,7 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::stream {
 

@@ -1,14 +1,14 @@
-#include "stream/problem.hpp"
+#include "sw/stream/problem.hpp"
 
 #include <fmt/core.h>
 
 #include <random>
 
-#include "common/error.hpp"
-#include "mtx/hpcg.hpp"
-#include "mtx/matrix_market.hpp"
-#include "traffic/datasets.hpp"
-#include "workloads/workloads.hpp"
+#include "sw/common/error.hpp"
+#include "sw/mtx/hpcg.hpp"
+#include "sw/mtx/matrix_market.hpp"
+#include "sw/traffic/datasets.hpp"
+#include "sw/workloads/workloads.hpp"
 
 namespace cello::stream {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/program.hpp"
-#include "mtx/csr.hpp"
+#include "sw/ir/program.hpp"
+#include "sw/mtx/csr.hpp"
 
 namespace cello::stream {
 

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "common/error.hpp"
-#include "stream/format.hpp"
+#include "sw/common/error.hpp"
+#include "sw/stream/format.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -1,4 +1,4 @@
-#include "synth/synth_flow.hpp"
+#include "sw/synth/synth_flow.hpp"
 
 #include <fmt/format.h>
 
@@ -7,9 +7,9 @@
 #include <regex>
 #include <sstream>
 
-#include "common/error.hpp"
-#include "common/run_process.hpp"
-#include "synth/yosys_run.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/run_process.hpp"
+#include "sw/synth/yosys_run.hpp"
 
 namespace cello::synth {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "synth/yosys_stat.hpp"
+#include "sw/synth/yosys_stat.hpp"
 
 namespace cello::synth {
 

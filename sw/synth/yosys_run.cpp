@@ -1,12 +1,12 @@
-#include "synth/yosys_run.hpp"
+#include "sw/synth/yosys_run.hpp"
 
 #include <fmt/format.h>
 
 #include <fstream>
 #include <sstream>
 
-#include "common/error.hpp"
-#include "common/run_process.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/run_process.hpp"
 
 namespace cello::synth {
 

@@ -1,4 +1,4 @@
-#include "traffic/datasets.hpp"
+#include "sw/traffic/datasets.hpp"
 
 #include <fmt/core.h>
 
@@ -8,9 +8,9 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "common/error.hpp"
-#include "mtx/hpcg.hpp"
-#include "mtx/matrix_market.hpp"
+#include "sw/common/error.hpp"
+#include "sw/mtx/hpcg.hpp"
+#include "sw/mtx/matrix_market.hpp"
 
 namespace cello::traffic {
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "traffic/workload.hpp"
+#include "sw/traffic/workload.hpp"
 
 namespace cello::traffic {
 

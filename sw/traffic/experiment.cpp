@@ -1,4 +1,4 @@
-#include "traffic/experiment.hpp"
+#include "sw/traffic/experiment.hpp"
 
 #include <fmt/core.h>
 
@@ -11,10 +11,10 @@
 #include <mutex>
 #include <thread>
 
-#include "common/error.hpp"
-#include "score/compile.hpp"
-#include "traffic/from_score.hpp"
-#include "workloads/workloads.hpp"
+#include "sw/common/error.hpp"
+#include "sw/score/compile.hpp"
+#include "sw/traffic/from_score.hpp"
+#include "sw/workloads/workloads.hpp"
 
 namespace cello::traffic {
 

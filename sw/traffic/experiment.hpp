@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "perf/roofline.hpp"
-#include "traffic/datasets.hpp"
-#include "traffic/models.hpp"
+#include "sw/perf/roofline.hpp"
+#include "sw/traffic/datasets.hpp"
+#include "sw/traffic/models.hpp"
 
 namespace cello::traffic {
 

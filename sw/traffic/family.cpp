@@ -1,10 +1,10 @@
-#include "traffic/family.hpp"
+#include "sw/traffic/family.hpp"
 
 #include <fmt/core.h>
 
 #include <cmath>
 
-#include "plot/svg.hpp"
+#include "sw/plot/svg.hpp"
 
 namespace cello::traffic {
 

@@ -1,10 +1,10 @@
-#include "traffic/from_score.hpp"
+#include "sw/traffic/from_score.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::traffic {
 

@@ -16,8 +16,8 @@
 
 #include <memory>
 
-#include "score/schedule.hpp"
-#include "traffic/workload.hpp"
+#include "sw/score/schedule.hpp"
+#include "sw/traffic/workload.hpp"
 
 namespace cello::traffic {
 

@@ -1,4 +1,4 @@
-#include "traffic/models.hpp"
+#include "sw/traffic/models.hpp"
 
 #include <fmt/core.h>
 
@@ -6,10 +6,10 @@
 #include <chrono>
 #include <ctime>
 
-#include "chord/chord_model.hpp"
-#include "common/error.hpp"
-#include "traffic/opt.hpp"
-#include "traffic/trace.hpp"
+#include "sw/chord/chord_model.hpp"
+#include "sw/common/error.hpp"
+#include "sw/traffic/opt.hpp"
+#include "sw/traffic/trace.hpp"
 
 namespace cello::traffic {
 

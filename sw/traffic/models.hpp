@@ -38,9 +38,9 @@
 #include <string>
 #include <vector>
 
-#include "cache/set_assoc_cache.hpp"
-#include "chord/chord_model.hpp"
-#include "traffic/workload.hpp"
+#include "sw/cache/set_assoc_cache.hpp"
+#include "sw/chord/chord_model.hpp"
+#include "sw/traffic/workload.hpp"
 
 namespace cello::traffic {
 

@@ -1,4 +1,4 @@
-#include "traffic/opt.hpp"
+#include "sw/traffic/opt.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "traffic/options.hpp"
+#include "sw/traffic/options.hpp"
 
 #include <fmt/core.h>
 
@@ -8,10 +8,10 @@
 #include <cmath>
 #include <filesystem>
 
-#include "common/error.hpp"
-#include "common/limits.hpp"
-#include "traffic/family.hpp"
-#include "workloads/workloads.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/limits.hpp"
+#include "sw/traffic/family.hpp"
+#include "sw/workloads/workloads.hpp"
 
 namespace cello::traffic {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "traffic/experiment.hpp"
+#include "sw/traffic/experiment.hpp"
 
 namespace cello::traffic {
 

@@ -1,8 +1,8 @@
-#include "traffic/report.hpp"
+#include "sw/traffic/report.hpp"
 
 #include <fmt/core.h>
 
-#include "plot/svg.hpp"
+#include "sw/plot/svg.hpp"
 
 namespace cello::traffic {
 

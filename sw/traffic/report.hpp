@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "traffic/experiment.hpp"
+#include "sw/traffic/experiment.hpp"
 
 namespace cello::traffic {
 

@@ -1,4 +1,4 @@
-#include "traffic/trace.hpp"
+#include "sw/traffic/trace.hpp"
 
 #include <algorithm>
 #include <limits>

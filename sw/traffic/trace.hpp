@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "traffic/workload.hpp"
+#include "sw/traffic/workload.hpp"
 
 namespace cello::traffic {
 

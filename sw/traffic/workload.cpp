@@ -1,11 +1,11 @@
-#include "traffic/workload.hpp"
+#include "sw/traffic/workload.hpp"
 
 #include <fmt/core.h>
 
 #include <algorithm>
 #include <map>
 
-#include "common/error.hpp"
+#include "sw/common/error.hpp"
 
 namespace cello::traffic {
 

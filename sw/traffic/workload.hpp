@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "mtx/csr.hpp"
-#include "score/schedule.hpp"
+#include "sw/mtx/csr.hpp"
+#include "sw/score/schedule.hpp"
 
 namespace cello::traffic {
 

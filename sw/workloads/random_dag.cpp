@@ -1,4 +1,4 @@
-#include "workloads/random_dag.hpp"
+#include "sw/workloads/random_dag.hpp"
 
 #include <fmt/core.h>
 

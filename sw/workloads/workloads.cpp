@@ -1,10 +1,10 @@
-#include "workloads/workloads.hpp"
+#include "sw/workloads/workloads.hpp"
 
 #include <fmt/core.h>
 
-#include "common/error.hpp"
-#include "ir/cello_format.hpp"
-#include "mtx/hpcg.hpp"
+#include "sw/common/error.hpp"
+#include "sw/ir/cello_format.hpp"
+#include "sw/mtx/hpcg.hpp"
 
 namespace cello::workloads {
 

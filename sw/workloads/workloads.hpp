@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/program.hpp"
+#include "sw/ir/program.hpp"
 
 namespace cello::workloads {
 

@@ -19,12 +19,12 @@
 #include <deque>
 #include <vector>
 
-#include "buffet/buffet_model.hpp"
-#include "buffet/buffet_program.hpp"
-#include "harness/rng.hpp"
-#include "harness/scoreboard.hpp"
-#include "harness/sim.hpp"
-#include "harness/stream.hpp"
+#include "sw/buffet/buffet_model.hpp"
+#include "tb/buffet/buffet_program.hpp"
+#include "tb/harness/rng.hpp"
+#include "tb/harness/scoreboard.hpp"
+#include "tb/harness/sim.hpp"
+#include "tb/harness/stream.hpp"
 
 namespace cello::tb {
 

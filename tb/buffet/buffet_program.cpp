@@ -1,4 +1,4 @@
-#include "buffet/buffet_program.hpp"
+#include "tb/buffet/buffet_program.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/rng.hpp"
+#include "tb/harness/rng.hpp"
 
 namespace cello::tb {
 

@@ -1,10 +1,10 @@
-#include "buffet/buffet_sim_runs.hpp"
+#include "tb/buffet/buffet_sim_runs.hpp"
 
 #include <chrono>
 
 #include "Vbench_buffet256.h"
 #include "Vdemo_buffet.h"
-#include "buffet/buffet_bench.hpp"
+#include "tb/buffet/buffet_bench.hpp"
 
 namespace cello::tb {
 

@@ -3,13 +3,13 @@
 // as BUFFET_* macros and verilates the matching RTL as class Vbuffet.
 #include <catch2/catch.hpp>
 
-#include "common/bits.hpp"
+#include "sw/common/bits.hpp"
 #include "Vbuffet.h"
 #if BUFFET_BASE_BOUND
 #include "Vbuffet___024root.h"
 #endif
-#include "buffet/buffet_bench.hpp"
-#include "common/skip_test.hpp"
+#include "tb/buffet/buffet_bench.hpp"
+#include "sw/common/skip_test.hpp"
 
 using namespace cello::tb;
 

@@ -24,12 +24,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "chord/chord_model.hpp"
-#include "chord/chord_trace.hpp"
-#include "harness/rng.hpp"
-#include "harness/scoreboard.hpp"
-#include "harness/sim.hpp"
-#include "harness/stream.hpp"
+#include "sw/chord/chord_model.hpp"
+#include "sw/chord/chord_trace.hpp"
+#include "tb/harness/rng.hpp"
+#include "tb/harness/scoreboard.hpp"
+#include "tb/harness/sim.hpp"
+#include "tb/harness/stream.hpp"
 
 namespace cello::tb {
 

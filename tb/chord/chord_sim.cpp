@@ -1,8 +1,8 @@
-#include "chord/chord_sim.hpp"
+#include "tb/chord/chord_sim.hpp"
 
 #include "Vbench_chord.h"
-#include "chord/chord_bench.hpp"
-#include "hw_config.hpp"
+#include "tb/chord/chord_bench.hpp"
+#include "gen/hw_config.hpp"
 
 namespace cello::tb {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "chord/chord_config.hpp"
+#include "gen/chord/chord_config.hpp"
 
 namespace cello::tb {
 

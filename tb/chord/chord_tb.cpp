@@ -10,9 +10,9 @@
 #include <cstdlib>
 
 #include "Vchord.h"
-#include "chord/chord_bench.hpp"
-#include "common/skip_test.hpp"
-#include "harness/tb_config.hpp"
+#include "tb/chord/chord_bench.hpp"
+#include "sw/common/skip_test.hpp"
+#include "tb/harness/tb_config.hpp"
 
 using namespace cello::tb;
 namespace chord = cello::chord;

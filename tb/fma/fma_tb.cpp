@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "Vfma.h"
-#include "fma/fma_vectors.hpp"
-#include "harness/sim.hpp"
-#include "harness/stream.hpp"
+#include "tb/fma/fma_vectors.hpp"
+#include "tb/harness/sim.hpp"
+#include "tb/harness/stream.hpp"
 
 using namespace cello::tb;
 using cello::fp::fma32_bits;

@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <string>
 
-#include "fp/fp32.hpp"
-#include "harness/rng.hpp"
+#include "sw/fp/fp32.hpp"
+#include "tb/harness/rng.hpp"
 
 namespace cello::tb {
 

@@ -27,8 +27,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/rng.hpp"
-#include "harness/stream.hpp"
+#include "tb/harness/rng.hpp"
+#include "tb/harness/stream.hpp"
 
 namespace cello::tb {
 

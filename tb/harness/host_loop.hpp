@@ -13,10 +13,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "exec/check.hpp"
-#include "exec/executor.hpp"
-#include "harness/stream.hpp"
-#include "stream/format.hpp"
+#include "sw/exec/check.hpp"
+#include "sw/exec/executor.hpp"
+#include "tb/harness/stream.hpp"
+#include "sw/stream/format.hpp"
 
 namespace cello::tb {
 

@@ -8,7 +8,7 @@
 #include <deque>
 #include <string>
 
-#include "harness/stream.hpp"
+#include "tb/harness/stream.hpp"
 
 namespace cello::tb {
 

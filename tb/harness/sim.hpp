@@ -18,7 +18,7 @@
 #include <memory>
 #include <string>
 
-#include "harness/stream.hpp"
+#include "tb/harness/stream.hpp"
 
 #if VM_TRACE_FST
 #include <verilated_fst_c.h>

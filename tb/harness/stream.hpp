@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "harness/rng.hpp"
+#include "tb/harness/rng.hpp"
 
 namespace cello::tb {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "hw_config.hpp"
+#include "gen/hw_config.hpp"
 
 #ifndef CELLO_TB_CONFIG
 #error "CELLO_TB_CONFIG (the path of the testbench's hardware JSON) is not defined"

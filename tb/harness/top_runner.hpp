@@ -13,13 +13,13 @@
 #include <functional>
 #include <vector>
 
-#include "exec/check.hpp"
-#include "harness/dram_model.hpp"
-#include "harness/host_loop.hpp"
-#include "harness/rng.hpp"
-#include "harness/sim.hpp"
-#include "mac_array/port_words.hpp"
-#include "stream/format.hpp"
+#include "sw/exec/check.hpp"
+#include "tb/harness/dram_model.hpp"
+#include "tb/harness/host_loop.hpp"
+#include "tb/harness/rng.hpp"
+#include "tb/harness/sim.hpp"
+#include "tb/mac_array/port_words.hpp"
+#include "sw/stream/format.hpp"
 
 namespace cello::tb {
 

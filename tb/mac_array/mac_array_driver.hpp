@@ -10,11 +10,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "harness/rng.hpp"
-#include "harness/sim.hpp"
-#include "harness/stream.hpp"
-#include "mac/mac_stream.hpp"
-#include "mac_array/port_words.hpp"
+#include "tb/harness/rng.hpp"
+#include "tb/harness/sim.hpp"
+#include "tb/harness/stream.hpp"
+#include "sw/mac/mac_stream.hpp"
+#include "tb/mac_array/port_words.hpp"
 
 namespace cello::tb {
 

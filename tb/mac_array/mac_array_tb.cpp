@@ -9,13 +9,13 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "common/bits.hpp"
+#include "sw/common/bits.hpp"
 #include "Vmac.h"
-#include "fp/fp32.hpp"
-#include "mac/mac_reference.hpp"
-#include "mac/mac_stream.hpp"
-#include "mtx/hpcg.hpp"
-#include "mac_array/mac_array_driver.hpp"
+#include "sw/fp/fp32.hpp"
+#include "sw/mac/mac_reference.hpp"
+#include "sw/mac/mac_stream.hpp"
+#include "sw/mtx/hpcg.hpp"
+#include "tb/mac_array/mac_array_driver.hpp"
 
 using namespace cello;
 using namespace cello::tb;

@@ -1,10 +1,10 @@
-#include "mac_array/mac_sim.hpp"
+#include "tb/mac_array/mac_sim.hpp"
 
 #include <chrono>
 
 #include "Vbench_mac.h"
-#include "fp/fp32.hpp"
-#include "mac_array/mac_array_driver.hpp"
+#include "sw/fp/fp32.hpp"
+#include "tb/mac_array/mac_array_driver.hpp"
 
 namespace cello::tb {
 

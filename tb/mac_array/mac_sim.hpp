@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "mac/mac_reference.hpp"
-#include "mac/mac_stream.hpp"
+#include "sw/mac/mac_reference.hpp"
+#include "sw/mac/mac_stream.hpp"
 
 namespace cello::tb {
 

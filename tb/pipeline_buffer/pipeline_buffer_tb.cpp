@@ -14,14 +14,14 @@
 #include <deque>
 #include <vector>
 
-#include "common/bits.hpp"
+#include "sw/common/bits.hpp"
 #include "Vpb.h"
-#include "harness/rng.hpp"
-#include "harness/sim.hpp"
-#include "harness/stream.hpp"
-#include "common/error.hpp"
-#include "common/skip_test.hpp"
-#include "mac/pipeline_buffer_model.hpp"
+#include "tb/harness/rng.hpp"
+#include "tb/harness/sim.hpp"
+#include "tb/harness/stream.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/skip_test.hpp"
+#include "sw/mac/pipeline_buffer_model.hpp"
 
 using namespace cello;
 using namespace cello::tb;

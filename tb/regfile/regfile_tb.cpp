@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "Vrf.h"
-#include "harness/rng.hpp"
-#include "harness/sim.hpp"
-#include "harness/tb_config.hpp"
-#include "harness/stream.hpp"
-#include "mac_array/port_words.hpp"
+#include "tb/harness/rng.hpp"
+#include "tb/harness/sim.hpp"
+#include "tb/harness/tb_config.hpp"
+#include "tb/harness/stream.hpp"
+#include "tb/mac_array/port_words.hpp"
 
 using namespace cello::tb;
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "harness/rng.hpp"
+#include "tb/harness/rng.hpp"
 
 namespace cello::tb {
 

@@ -14,14 +14,14 @@
 #include <vector>
 
 #include "Vdec.h"
-#include "exec/front_end.hpp"
-#include "exec/prepare.hpp"
-#include "harness/rng.hpp"
-#include "harness/sim.hpp"
-#include "harness/stream.hpp"
-#include "hw_config.hpp"
-#include "stream/problem.hpp"
-#include "top/top_config.hpp"
+#include "sw/exec/front_end.hpp"
+#include "sw/exec/prepare.hpp"
+#include "tb/harness/rng.hpp"
+#include "tb/harness/sim.hpp"
+#include "tb/harness/stream.hpp"
+#include "gen/hw_config.hpp"
+#include "sw/stream/problem.hpp"
+#include "gen/top/top_config.hpp"
 
 using namespace cello;
 using namespace cello::tb;

@@ -15,13 +15,13 @@
 #include <vector>
 
 #include "Varb.h"
-#include "harness/dram_model.hpp"
-#include "harness/rng.hpp"
-#include "harness/sim.hpp"
-#include "harness/stream.hpp"
-#include "mac_array/port_words.hpp"
-#include "top/load_unit_gen.hpp"
-#include "top/top_config.hpp"
+#include "tb/harness/dram_model.hpp"
+#include "tb/harness/rng.hpp"
+#include "tb/harness/sim.hpp"
+#include "tb/harness/stream.hpp"
+#include "tb/mac_array/port_words.hpp"
+#include "gen/top/load_unit_gen.hpp"
+#include "gen/top/top_config.hpp"
 
 using namespace cello;
 using namespace cello::tb;

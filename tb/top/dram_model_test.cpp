@@ -6,7 +6,7 @@
 
 #include <map>
 
-#include "harness/dram_model.hpp"
+#include "tb/harness/dram_model.hpp"
 
 using namespace cello::tb;
 

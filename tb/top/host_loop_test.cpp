@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <bit>
 
-#include "exec/prepare.hpp"
-#include "harness/host_loop.hpp"
-#include "stream/problem.hpp"
-#include "top/top_config.hpp"
+#include "sw/exec/prepare.hpp"
+#include "tb/harness/host_loop.hpp"
+#include "sw/stream/problem.hpp"
+#include "gen/top/top_config.hpp"
 
 using namespace cello;
 using namespace cello::tb;

@@ -17,8 +17,8 @@
 #include <fstream>
 
 #include "Vtop.h"
-#include "harness/top_runner.hpp"
-#include "stream/format.hpp"
+#include "tb/harness/top_runner.hpp"
+#include "sw/stream/format.hpp"
 
 using namespace cello;
 using namespace cello::tb;

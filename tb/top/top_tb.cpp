@@ -15,15 +15,15 @@
 #include <bit>
 
 #include "Vtop.h"
-#include "exec/executor.hpp"
-#include "exec/prepare.hpp"
-#include "exec/random_program.hpp"
-#include "harness/top_runner.hpp"
-#include "stream/problem.hpp"
-#include "hw_config.hpp"
-#include "top/counters_gen.hpp"
-#include "top/stream_engine_gen.hpp"
-#include "top/top_config.hpp"
+#include "sw/exec/executor.hpp"
+#include "sw/exec/prepare.hpp"
+#include "sw/exec/random_program.hpp"
+#include "tb/harness/top_runner.hpp"
+#include "sw/stream/problem.hpp"
+#include "gen/hw_config.hpp"
+#include "gen/top/counters_gen.hpp"
+#include "gen/top/stream_engine_gen.hpp"
+#include "gen/top/top_config.hpp"
 
 using namespace cello;
 using namespace cello::tb;

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/run_process.hpp"
-#include "common/skip_test.hpp"
+#include "sw/common/run_process.hpp"
+#include "sw/common/skip_test.hpp"
 #include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;

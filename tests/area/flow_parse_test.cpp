@@ -2,10 +2,10 @@
 // runner's error when yosys is missing.
 #include <catch2/catch.hpp>
 
-#include "common/error.hpp"
-#include "synth/synth_flow.hpp"
-#include "synth/yosys_run.hpp"
-#include "synth/yosys_stat.hpp"
+#include "sw/common/error.hpp"
+#include "sw/synth/synth_flow.hpp"
+#include "sw/synth/yosys_run.hpp"
+#include "sw/synth/yosys_stat.hpp"
 
 using namespace cello::synth;
 

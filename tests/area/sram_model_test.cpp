@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "area/sram_model.hpp"
+#include "sw/area/sram_model.hpp"
 
 using namespace cello::area;
 

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "area/sweep.hpp"
-#include "common/error.hpp"
+#include "sw/area/sweep.hpp"
+#include "sw/common/error.hpp"
 
 using namespace cello::area;
 

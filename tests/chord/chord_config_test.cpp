@@ -2,10 +2,10 @@
 // entry width, and one-line errors for impossible values.
 #include <catch2/catch.hpp>
 
-#include "chord/chord_config.hpp"
-#include "chord/chord_gen.hpp"
-#include "common/error.hpp"
-#include "hw_config.hpp"
+#include "gen/chord/chord_config.hpp"
+#include "gen/chord/chord_gen.hpp"
+#include "sw/common/error.hpp"
+#include "gen/hw_config.hpp"
 
 using cello::gen::ChordConfig;
 using cello::gen::parse_hw_config;

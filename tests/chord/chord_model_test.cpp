@@ -6,9 +6,9 @@
 #include <map>
 #include <random>
 
-#include "cache/set_assoc_cache.hpp"
-#include "chord/chord_model.hpp"
-#include "chord/chord_trace.hpp"
+#include "sw/cache/set_assoc_cache.hpp"
+#include "sw/chord/chord_model.hpp"
+#include "sw/chord/chord_trace.hpp"
 
 using namespace cello::chord;
 

@@ -5,11 +5,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "common/error.hpp"
-#include "common/limits.hpp"
-#include "common/read_file.hpp"
-#include "common/run_process.hpp"
-#include "mtx/matrix_market.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/limits.hpp"
+#include "sw/common/read_file.hpp"
+#include "sw/common/run_process.hpp"
+#include "sw/mtx/matrix_market.hpp"
 
 namespace fs = std::filesystem;
 using namespace cello;

@@ -6,12 +6,12 @@
 #include <cmath>
 #include <random>
 
-#include "common/error.hpp"
-#include "fp/fp32.hpp"
-#include "hw_config.hpp"
-#include "mac/mac_reference.hpp"
-#include "mac/mac_stream.hpp"
-#include "mac/pipeline_buffer_model.hpp"
+#include "sw/common/error.hpp"
+#include "sw/fp/fp32.hpp"
+#include "gen/hw_config.hpp"
+#include "sw/mac/mac_reference.hpp"
+#include "sw/mac/mac_stream.hpp"
+#include "sw/mac/pipeline_buffer_model.hpp"
 
 using namespace cello;
 

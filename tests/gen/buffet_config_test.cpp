@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <regex>
 
-#include "buffet/buffet_gen.hpp"
-#include "common/error.hpp"
-#include "hw_config.hpp"
+#include "gen/buffet/buffet_gen.hpp"
+#include "sw/common/error.hpp"
+#include "gen/hw_config.hpp"
 
 using namespace cello::gen;
 

@@ -7,11 +7,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "common/error.hpp"
-#include "config_reader.hpp"
-#include "design.hpp"
-#include "sv_expr.hpp"
-#include "sv_module.hpp"
+#include "sw/common/error.hpp"
+#include "gen/config_reader.hpp"
+#include "gen/design.hpp"
+#include "gen/sv_expr.hpp"
+#include "gen/sv_module.hpp"
 
 using namespace cello::gen;
 

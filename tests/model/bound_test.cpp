@@ -5,8 +5,8 @@
 #include <map>
 #include <set>
 
-#include "bound/ski_slope.hpp"
-#include "common/error.hpp"
+#include "sw/bound/ski_slope.hpp"
+#include "sw/common/error.hpp"
 
 using namespace cello::bound;
 

@@ -5,8 +5,8 @@
 #include <random>
 #include <vector>
 
-#include "cache/set_assoc_cache.hpp"
-#include "common/error.hpp"
+#include "sw/cache/set_assoc_cache.hpp"
+#include "sw/common/error.hpp"
 
 using namespace cello::cache;
 

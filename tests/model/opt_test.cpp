@@ -10,9 +10,9 @@
 #include <limits>
 #include <random>
 
-#include "traffic/experiment.hpp"
-#include "traffic/family.hpp"
-#include "traffic/opt.hpp"
+#include "sw/traffic/experiment.hpp"
+#include "sw/traffic/family.hpp"
+#include "sw/traffic/opt.hpp"
 
 using namespace cello::traffic;
 

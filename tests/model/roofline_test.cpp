@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "common/error.hpp"
-#include "perf/roofline.hpp"
+#include "sw/common/error.hpp"
+#include "sw/perf/roofline.hpp"
 
 using namespace cello::perf;
 

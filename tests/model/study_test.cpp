@@ -4,12 +4,12 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "bound/from_ir.hpp"
-#include "common/error.hpp"
-#include "common/skip_test.hpp"
-#include "traffic/options.hpp"
-#include "traffic/report.hpp"
-#include "workloads/workloads.hpp"
+#include "sw/bound/from_ir.hpp"
+#include "sw/common/error.hpp"
+#include "sw/common/skip_test.hpp"
+#include "sw/traffic/options.hpp"
+#include "sw/traffic/report.hpp"
+#include "sw/workloads/workloads.hpp"
 
 using namespace cello::traffic;
 

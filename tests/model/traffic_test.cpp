@@ -4,8 +4,8 @@
 #include <map>
 #include <random>
 
-#include "common/error.hpp"
-#include "traffic/models.hpp"
+#include "sw/common/error.hpp"
+#include "sw/traffic/models.hpp"
 
 using namespace cello::traffic;
 

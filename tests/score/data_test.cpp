@@ -6,12 +6,12 @@
 #include <filesystem>
 #include <random>
 
-#include "common/skip_test.hpp"
-#include "golden/fp32_dag.hpp"
-#include "golden/solvers.hpp"
-#include "mtx/matrix_market.hpp"
-#include "score/compile.hpp"
-#include "workloads/workloads.hpp"
+#include "sw/common/skip_test.hpp"
+#include "sw/golden/fp32_dag.hpp"
+#include "sw/golden/solvers.hpp"
+#include "sw/mtx/matrix_market.hpp"
+#include "sw/score/compile.hpp"
+#include "sw/workloads/workloads.hpp"
 
 using namespace cello;
 

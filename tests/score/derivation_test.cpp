@@ -5,9 +5,9 @@
 #include <catch2/catch.hpp>
 #include <map>
 
-#include "ir/cello_format.hpp"
-#include "score/compile.hpp"
-#include "workloads/workloads.hpp"
+#include "sw/ir/cello_format.hpp"
+#include "sw/score/compile.hpp"
+#include "sw/workloads/workloads.hpp"
 
 using namespace cello;
 using score::Dominance;

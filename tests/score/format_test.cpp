@@ -3,10 +3,10 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "common/error.hpp"
-#include "ir/cello_format.hpp"
-#include "ir/dag.hpp"
-#include "workloads/workloads.hpp"
+#include "sw/common/error.hpp"
+#include "sw/ir/cello_format.hpp"
+#include "sw/ir/dag.hpp"
+#include "sw/workloads/workloads.hpp"
 
 using namespace cello;
 

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <random>
 
-#include "common/error.hpp"
-#include "fp/fp32.hpp"
-#include "golden/fp32_dag.hpp"
-#include "golden/solvers.hpp"
-#include "ir/cello_format.hpp"
-#include "mtx/hpcg.hpp"
+#include "sw/common/error.hpp"
+#include "sw/fp/fp32.hpp"
+#include "sw/golden/fp32_dag.hpp"
+#include "sw/golden/solvers.hpp"
+#include "sw/ir/cello_format.hpp"
+#include "sw/mtx/hpcg.hpp"
 
 using namespace cello;
 

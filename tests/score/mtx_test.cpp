@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <string>
 
-#include "common/error.hpp"
-#include "mtx/hpcg.hpp"
-#include "mtx/matrix_market.hpp"
+#include "sw/common/error.hpp"
+#include "sw/mtx/hpcg.hpp"
+#include "sw/mtx/matrix_market.hpp"
 
 using namespace cello;
 

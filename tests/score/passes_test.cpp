@@ -9,15 +9,15 @@
 #include <map>
 #include <numeric>
 
-#include "ir/cello_format.hpp"
-#include "score/classify.hpp"
-#include "score/compile.hpp"
-#include "score/critical_path.hpp"
-#include "score/dominance.hpp"
-#include "score/loop_order.hpp"
-#include "score/riff.hpp"
-#include "workloads/random_dag.hpp"
-#include "workloads/workloads.hpp"
+#include "sw/ir/cello_format.hpp"
+#include "sw/score/classify.hpp"
+#include "sw/score/compile.hpp"
+#include "sw/score/critical_path.hpp"
+#include "sw/score/dominance.hpp"
+#include "sw/score/loop_order.hpp"
+#include "sw/score/riff.hpp"
+#include "sw/workloads/random_dag.hpp"
+#include "sw/workloads/workloads.hpp"
 
 using namespace cello;
 using score::Dominance;

@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "ir/cello_format.hpp"
-#include "score/compile.hpp"
-#include "workloads/random_dag.hpp"
+#include "sw/ir/cello_format.hpp"
+#include "sw/score/compile.hpp"
+#include "sw/workloads/random_dag.hpp"
 
 using namespace cello;
 using score::Dominance;

@@ -6,9 +6,9 @@
 #include <bit>
 #include <cmath>
 
-#include "golden/solvers.hpp"
-#include "stream_test_util.hpp"
-#include "traffic/from_score.hpp"
+#include "sw/golden/solvers.hpp"
+#include "tests/stream/stream_test_util.hpp"
+#include "sw/traffic/from_score.hpp"
 
 namespace cello::test {
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "exec_checks.hpp"
+#include "tests/stream/exec_checks.hpp"
 
 using namespace cello;
 using namespace cello::test;

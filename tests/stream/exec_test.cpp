@@ -8,12 +8,12 @@
 #include <cmath>
 #include <filesystem>
 
-#include "common/error.hpp"
-#include "exec/random_program.hpp"
-#include "golden/solvers.hpp"
-#include "exec_checks.hpp"
-#include "stream_test_util.hpp"
-#include "traffic/from_score.hpp"
+#include "sw/common/error.hpp"
+#include "sw/exec/random_program.hpp"
+#include "sw/golden/solvers.hpp"
+#include "tests/stream/exec_checks.hpp"
+#include "tests/stream/stream_test_util.hpp"
+#include "sw/traffic/from_score.hpp"
 
 using namespace cello;
 using stream::Opcode;

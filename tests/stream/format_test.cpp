@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 #include <fmt/core.h>
 
-#include "common/error.hpp"
-#include "stream_test_util.hpp"
+#include "sw/common/error.hpp"
+#include "tests/stream/stream_test_util.hpp"
 
 using namespace cello;
 using stream::Opcode;

@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "arch/arch.hpp"
-#include "exec/prepare.hpp"
-#include "hw_config.hpp"
+#include "sw/arch/arch.hpp"
+#include "sw/exec/prepare.hpp"
+#include "gen/hw_config.hpp"
 
 namespace cello::test {
 

@@ -1,3 +1,3 @@
-// Fixture: an include that resolves by search order, and a correct one.
+// Fixture: an include that is not a repository path, and a correct one.
 #include "chord/twice.hpp"
-#include "score/plan.hpp"
+#include "sw/score/plan.hpp"

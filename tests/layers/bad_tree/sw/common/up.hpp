@@ -1,3 +1,3 @@
 // Fixture: a common header that reaches up into the compiler.
 #pragma once
-#include "score/plan.hpp"
+#include "sw/score/plan.hpp"
