@@ -58,11 +58,25 @@ std::string Instance::render() const {
   return out;
 }
 
+void SvModule::port(Dir dir, const std::string& name, int width, const std::string& comment) {
+  ports_.push_back({dir, name, width, comment});
+}
 void SvModule::input(const std::string& name, int width, const std::string& comment) {
-  ports_.push_back({Dir::In, name, width, comment});
+  port(Dir::In, name, width, comment);
 }
 void SvModule::output(const std::string& name, int width, const std::string& comment) {
-  ports_.push_back({Dir::Out, name, width, comment});
+  port(Dir::Out, name, width, comment);
+}
+void SvModule::clock_reset(const std::string& reset_doc) {
+  input("clk", 1, "clock");
+  input("rst_n", 1, reset_doc);
+}
+void SvModule::bundle(const Bundle& b, Dir flow) {
+  const Dir back = flow == Dir::In ? Dir::Out : Dir::In;
+  auto doc = [&](const std::string& d) { return b.phrase.empty() ? d : b.phrase + ": " + d; };
+  port(flow, b.prefix + "_valid", b.lanes, doc(b.valid_doc));
+  port(back, b.prefix + "_ready", b.lanes, doc(b.ready_doc));
+  for (const auto& f : b.payload) port(flow, b.prefix + "_" + f.suffix, f.width, doc(f.doc));
 }
 void SvModule::localparam(const std::string& name, const std::string& value, const std::string& comment) {
   params_.push_back({name, value, comment});

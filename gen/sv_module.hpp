@@ -37,6 +37,23 @@ struct Signal {
   int array_depth = 0;  // >0: unpacked array [0:depth-1]
 };
 
+// One payload port of a ready/valid bundle: `<prefix>_<suffix>`, `width` bits.
+struct Field {
+  std::string suffix;
+  int width;
+  std::string doc;
+};
+
+// A ready/valid bundle: the ports <prefix>_valid, <prefix>_ready, then the
+// payload fields in order. Every comment is "<phrase>: <doc>", or the doc alone
+// when the phrase is empty. `lanes` > 1 packs that many bundles side by side
+// (one valid and one ready bit each; the payload widths are given in full).
+struct Bundle {
+  std::string prefix, phrase, valid_doc, ready_doc;
+  std::vector<Field> payload;
+  int lanes = 1;
+};
+
 struct LocalParam {
   std::string name;
   std::string value;
@@ -68,6 +85,12 @@ class SvModule {
 
   void input(const std::string& name, int width, const std::string& comment);
   void output(const std::string& name, int width, const std::string& comment);
+  // The clock and synchronous active-low reset inputs (clk, rst_n).
+  void clock_reset(const std::string& reset_doc = "synchronous active-low reset");
+  // A ready/valid bundle received (valid and payload in, ready out) or sent
+  // (valid and payload out, ready in).
+  void sink(const Bundle& b) { bundle(b, Dir::In); }
+  void source(const Bundle& b) { bundle(b, Dir::Out); }
   void localparam(const std::string& name, const std::string& value, const std::string& comment);
   void signal(const std::string& name, int width, const std::string& comment);
   void array(const std::string& name, int width, int depth, const std::string& comment);
@@ -81,6 +104,9 @@ class SvModule {
   std::string render() const;
 
  private:
+  void port(Dir dir, const std::string& name, int width, const std::string& comment);
+  void bundle(const Bundle& b, Dir flow);
+
   std::string name_, purpose_;
   nlohmann::json config_;
   std::vector<std::string> notes_;

@@ -64,6 +64,43 @@ TEST_CASE("an instance handle stays valid after more instances are added") {
   CHECK(m.render().find("leaf u_first (\n    .clk (clk)\n  );") != std::string::npos);
 }
 
+TEST_CASE("ready/valid bundles declare valid, ready, then the payload, with directions by flow") {
+  SvModule m("rv", "Bundles.");
+  m.clock_reset();
+  m.sink({"wr", "write", "offered", "taken", {{"addr", 12, "word address"}, {"data", 32, "data"}}});
+  m.source({"rsp", "", "response", "response taken", {{"tag", 3, "tag: the request's tag"}}});
+  m.sink({"c_req", "client", "requests", "request taken", {{"addr", 2 * 8, "addresses"}}, 2});
+  struct Want {
+    Dir dir;
+    const char* name;
+    int width;
+    const char* comment;
+  };
+  const std::vector<Want> want = {
+      {Dir::In, "clk", 1, "clock"},
+      {Dir::In, "rst_n", 1, "synchronous active-low reset"},
+      {Dir::In, "wr_valid", 1, "write: offered"},
+      {Dir::Out, "wr_ready", 1, "write: taken"},
+      {Dir::In, "wr_addr", 12, "write: word address"},
+      {Dir::In, "wr_data", 32, "write: data"},
+      {Dir::Out, "rsp_valid", 1, "response"},
+      {Dir::In, "rsp_ready", 1, "response taken"},
+      {Dir::Out, "rsp_tag", 3, "tag: the request's tag"},
+      {Dir::In, "c_req_valid", 2, "client: requests"},
+      {Dir::Out, "c_req_ready", 2, "client: request taken"},
+      {Dir::In, "c_req_addr", 16, "client: addresses"},
+  };
+  const auto& ports = m.ports();
+  REQUIRE(ports.size() == want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    INFO("port " << i);
+    CHECK(ports[i].dir == want[i].dir);
+    CHECK(ports[i].name == want[i].name);
+    CHECK(ports[i].width == want[i].width);
+    CHECK(ports[i].comment == want[i].comment);
+  }
+}
+
 TEST_CASE("ConfigReader checks types, ranges and unknown keys with key paths") {
   nlohmann::json j = {{"a", 5}, {"b", "x"}, {"c", true}, {"arr", {{{"k", 1}}, {{"k", "no"}}}}, {"extra", 1}};
   ConfigReader r(j, "f.json", "");
