@@ -1,8 +1,11 @@
 #include "gen/chord/chord_gen.hpp"
 
+#include <fmt/args.h>
 #include <fmt/format.h>
 
-#include <map>
+#include <initializer_list>
+#include <string_view>
+#include <utility>
 
 #include "gen/sv_expr.hpp"
 #include "gen/sv_module.hpp"
@@ -11,40 +14,17 @@ namespace cello::gen {
 
 namespace {
 
-// Replaces every ${NAME} in a text template; unknown names are a generator bug.
-std::string expand(const std::string& tpl, const std::map<std::string, std::string>& vars) {
-  std::string out;
-  size_t i = 0;
-  while (i < tpl.size()) {
-    size_t p = tpl.find("${", i);
-    if (p == std::string::npos) {
-      out += tpl.substr(i);
-      break;
-    }
-    out += tpl.substr(i, p - i);
-    size_t q = tpl.find('}', p);
-    std::string key = tpl.substr(p + 2, q - p - 2);
-    auto it = vars.find(key);
-    if (it == vars.end()) throw std::logic_error("chord_gen: unknown template variable " + key);
-    out += it->second;
-    i = q + 1;
-  }
-  return out;
-}
-
-// Widths of one CHORD and the template variables every section uses. The
-// upper-case width names are also the template variable names (${AW} etc.) and
-// the names the generated comments use:
+// Widths of one CHORD, also the template argument names every section uses
+// ({AW} etc.) and the names the generated comments use:
 //   AW address, WW data word, IDW tensor id, DW next-use distance, UW remaining
 //   uses, IXW SRAM slot, LW length / capacity offset, EW entry index, NRW run
 //   count, RIW run index, KEYW RIFF key, CW counter; RQW / DQW read / DRAM queue
-//   index, RQC / DQC read / DRAM queue occupancy. ${T} is entries, ${K} extents.
+//   index, RQC / DQC read / DRAM queue occupancy. {T} is entries, {K} extents.
 struct Shape {
   const ChordConfig& cfg;
   int entries, extents, depth, AW, WW, IDW, DW, UW, IXW, LW, EW, NRW, RIW, KEYW, CW, read_queue, dram_queue, RQW,
       DQW, RQC, DQC;
   bool riff, sram;
-  std::map<std::string, std::string> vars;
 
   explicit Shape(const ChordConfig& config)
       : cfg(config), entries(config.entries), extents(config.extents), depth(config.depth),
@@ -54,21 +34,19 @@ struct Shape {
         CW(config.counter_width), read_queue(config.read_queue), dram_queue(config.dram_queue),
         RQW(bits_for(config.read_queue - 1)), DQW(bits_for(config.dram_queue - 1)),
         RQC(bits_for(config.read_queue)), DQC(bits_for(config.dram_queue)), riff(config.riff),
-        sram(config.ram == "sram") {
-    auto str = [](long long n) { return std::to_string(n); };
-    vars = {{"T", str(entries)},  {"K", str(extents)},     {"D", str(depth)},       {"AW", str(AW)},
-            {"WW", str(WW)},      {"IDW", str(IDW)},       {"DW", str(DW)},         {"UW", str(UW)},
-            {"IXW", str(IXW)},    {"LW", str(LW)},         {"EW", str(EW)},         {"NRW", str(NRW)},
-            {"RIW", str(RIW)},    {"KEYW", str(KEYW)},     {"CW", str(CW)},         {"RQ", str(read_queue)},
-            {"DQ", str(dram_queue)}, {"RQW", str(RQW)},    {"DQW", str(DQW)},       {"RQC", str(RQC)},
-            {"DQC", str(DQC)}};
-  }
-  // The template with every ${NAME} replaced: the widths above, then `more`
-  // (a name in `more` shadows a width of the same name).
-  std::string fill(const std::string& tpl) const { return expand(tpl, vars); }
-  std::string fill(const std::string& tpl, std::map<std::string, std::string> more) const {
-    for (const auto& kv : vars) more.emplace(kv.first, kv.second);
-    return expand(tpl, more);
+        sram(config.ram == "sram") {}
+
+  // The fmt template formatted with the named arguments: the widths above,
+  // then `more` (SystemVerilog braces are doubled in the template).
+  std::string fill(std::string_view tpl, std::initializer_list<std::pair<const char*, std::string>> more = {}) const {
+    fmt::dynamic_format_arg_store<fmt::format_context> args;
+    for (auto [name, value] : {std::pair{"T", entries}, {"K", extents}, {"D", depth}, {"AW", AW}, {"WW", WW},
+                               {"IDW", IDW}, {"DW", DW}, {"UW", UW}, {"IXW", IXW}, {"LW", LW}, {"EW", EW},
+                               {"NRW", NRW}, {"RIW", RIW}, {"KEYW", KEYW}, {"CW", CW}, {"RQ", read_queue},
+                               {"DQ", dram_queue}, {"RQW", RQW}, {"DQW", DQW}, {"RQC", RQC}, {"DQC", DQC}})
+      args.push_back(fmt::arg(name, value));
+    for (const auto& [name, value] : more) args.push_back(fmt::arg(name, value));
+    return fmt::vformat(tpl, args);
   }
 };
 
@@ -185,7 +163,7 @@ std::string select_fields(const Shape& s, const std::string& p, const std::strin
     init += fmt::format("  {}_{} = '0;\n", p, f);
     body += fmt::format("    {0}_{1} = {0}_{1} | ({{{2}{{{3}[e]}}}} & {1}_q[e*{2} +: {2}]);\n", p, f, w, sel);
   }
-  return "always_comb begin\n" + init + s.fill("  for (int e = 0; e < ${T}; e++) begin\n") + body + "  end\nend\n";
+  return "always_comb begin\n" + init + s.fill("  for (int e = 0; e < {T}; e++) begin\n") + body + "  end\nend\n";
 }
 
 // p_cap, p_last_start, p_lastlen from p_nruns and the selected run vectors.
@@ -224,16 +202,16 @@ void declare_runs(SvModule& m, const Shape& s, const std::string& p) {
 // except that entry 0 owns run 0 = [0, DEPTH).
 std::string entry_resets(const Shape& s) {
   std::string meta_reset =
-      s.riff ? s.fill("      dist_q[e*${DW} +: ${DW}]    <= '0;\n      uses_q[e*${UW} +: ${UW}]    <= '0;\n") : "";
+      s.riff ? s.fill("      dist_q[e*{DW} +: {DW}]    <= '0;\n      uses_q[e*{UW} +: {UW}]    <= '0;\n") : "";
   std::string resets = s.fill(R"(
       valid_q[e]                  <= 1'b0;
-      id_q[e*${IDW} +: ${IDW}]    <= '0;
-      base_q[e*${AW} +: ${AW}]    <= '0;
-      end_q[e*${AW} +: ${AW}]     <= '0;
-      wptr_q[e*${AW} +: ${AW}]    <= '0;
-      res_q[e*${LW} +: ${LW}]     <= '0;
-      rstart_q[e*${K}*${IXW} +: ${K}*${IXW}] <= '0;
-${meta_reset})", {{"meta_reset", meta_reset}});
+      id_q[e*{IDW} +: {IDW}]    <= '0;
+      base_q[e*{AW} +: {AW}]    <= '0;
+      end_q[e*{AW} +: {AW}]     <= '0;
+      wptr_q[e*{AW} +: {AW}]    <= '0;
+      res_q[e*{LW} +: {LW}]     <= '0;
+      rstart_q[e*{K}*{IXW} +: {K}*{IXW}] <= '0;
+{meta_reset})", {{"meta_reset", meta_reset}});
   resets += fmt::format("      nruns_q[e*{0} +: {0}] <= (e == 0) ? {1} : {2};\n", s.NRW, sv_const(s.NRW, 1),
                         sv_const(s.NRW, 0));
   resets += fmt::format("      rend_q[e*{0}*{1} +: {1}] <= (e == 0) ? {2} : {3};\n", s.extents, s.LW,
@@ -282,35 +260,35 @@ void add_entry_storage(SvModule& m, const Shape& s) {
            "run cumulative end offsets, entry e run j at [(e*K+j)*LW +: LW]");
 
   std::string meta_write = s.riff ? s.fill(R"(        if (ua_meta_we) begin
-          dist_q[e*${DW} +: ${DW}] <= ua_dist;
-          uses_q[e*${UW} +: ${UW}] <= ua_uses;
+          dist_q[e*{DW} +: {DW}] <= ua_dist;
+          uses_q[e*{UW} +: {UW}] <= ua_uses;
         end
 )") : "";
-  std::string res_b = s.riff ? s.fill("      if (ub_res_we) res_q[e*${LW} +: ${LW}] <= ub_res;\n") : "";
+  std::string res_b = s.riff ? s.fill("      if (ub_res_we) res_q[e*{LW} +: {LW}] <= ub_res;\n") : "";
   m.section("Entry storage: one register set per entry, written by update ports A and B",
             s.fill(R"(
-for (genvar e = 0; e < ${T}; e++) begin : g_entry
-  localparam logic [${EW}-1:0] IDX = e;
+for (genvar e = 0; e < {T}; e++) begin : g_entry
+  localparam logic [{EW}-1:0] IDX = e;
   always_ff @(posedge clk) begin
     if (!rst_n) begin
-${resets}    end else begin
+{resets}    end else begin
       if (ua_entry == IDX) begin
         if (ua_valid_we) valid_q[e] <= ua_valid;
         if (ua_tensor_we) begin
-          id_q[e*${IDW} +: ${IDW}] <= ua_id;
-          base_q[e*${AW} +: ${AW}] <= ua_base;
-          end_q[e*${AW} +: ${AW}]  <= ua_end;
+          id_q[e*{IDW} +: {IDW}] <= ua_id;
+          base_q[e*{AW} +: {AW}] <= ua_base;
+          end_q[e*{AW} +: {AW}]  <= ua_end;
         end
-        if (ua_wptr_we) wptr_q[e*${AW} +: ${AW}] <= ua_wptr;
-        if (ua_res_we) res_q[e*${LW} +: ${LW}] <= ua_res;
-${meta_write}        if (ua_nruns_we) nruns_q[e*${NRW} +: ${NRW}] <= ua_nruns;
+        if (ua_wptr_we) wptr_q[e*{AW} +: {AW}] <= ua_wptr;
+        if (ua_res_we) res_q[e*{LW} +: {LW}] <= ua_res;
+{meta_write}        if (ua_nruns_we) nruns_q[e*{NRW} +: {NRW}] <= ua_nruns;
         if (ua_run_we) begin
-${runs_a}        end
+{runs_a}        end
       end
       if (ub_entry == IDX) begin
-${res_b}        if (ub_nruns_we) nruns_q[e*${NRW} +: ${NRW}] <= ub_nruns;
+{res_b}        if (ub_nruns_we) nruns_q[e*{NRW} +: {NRW}] <= ub_nruns;
         if (ub_run_we) begin
-${runs_b}        end
+{runs_b}        end
       end
     end
   end
@@ -328,14 +306,14 @@ end
 std::string id_lookup(const Shape& s, const std::string& p) {
   return s.fill(R"(
 always_comb begin
-  ${p}_match = '0;
-  for (int e = 0; e < ${T}; e++) ${p}_match[e] = valid_q[e] && (id_q[e*${IDW} +: ${IDW}] == ${p}_id);
+  {p}_match = '0;
+  for (int e = 0; e < {T}; e++) {p}_match[e] = valid_q[e] && (id_q[e*{IDW} +: {IDW}] == {p}_id);
 end
 always_comb begin
-  ${p}_entry = '0;
-  for (int e = 0; e < ${T}; e++) ${p}_entry = ${p}_entry | (${p}_match[e] ? ${EW}'(e) : '0);
+  {p}_entry = '0;
+  for (int e = 0; e < {T}; e++) {p}_entry = {p}_entry | ({p}_match[e] ? {EW}'(e) : '0);
 end
-assign ${p}_found = |${p}_match;
+assign {p}_found = |{p}_match;
 )",
                 {{"p", p}});
 }
@@ -352,9 +330,9 @@ void add_read_lookup(SvModule& m, const Shape& s) {
   std::vector<std::pair<std::string, int>> fields = {
       {"base", s.AW}, {"end", s.AW}, {"res", s.LW}, {"rstart", s.extents * s.IXW}, {"rend", s.extents * s.LW}};
   std::string flags = s.fill(R"(assign lr_ofs      = lr_addr - lr_base;
-assign lr_ofs_lo   = ${ofs_lo};
+assign lr_ofs_lo   = {ofs_lo};
 assign lr_in_range = (lr_addr >= lr_base) && (lr_addr < lr_end);
-assign lr_hit      = lr_found && lr_in_range && (lr_ofs < ${res_x});
+assign lr_hit      = lr_found && lr_in_range && (lr_ofs < {res_x});
 )",
                              {{"ofs_lo", low_bits("lr_ofs", s.AW, s.LW)}, {"res_x", zext("lr_res", s.LW, s.AW)}});
   m.section("Read lookup: id match (one comparator per entry), then hit = base <= addr < base + res",
@@ -381,7 +359,7 @@ void add_write_lookup(SvModule& m, const Shape& s) {
   std::string key_logic;
   if (s.riff) {
     key_logic = s.fill(R"(assign lw_dead = lw_uses == '0;
-assign lw_key  = ${lw_key};
+assign lw_key  = {lw_key};
 )",
                        {{"lw_key", riff_key(s, "lw")}});
   }
@@ -399,11 +377,11 @@ assign lw_key  = ${lw_key};
   std::string flags = s.fill(R"(assign lw_wofs      = lw_wptr - lw_base;
 assign lw_left      = lw_end - lw_wptr;
 assign lw_in_order  = lw_found && (lw_addr == lw_wptr) && (lw_wptr < lw_end);
-assign lw_prefix    = lw_wofs == ${res_x};
+assign lw_prefix    = lw_wofs == {res_x};
 assign lw_has_room  = lw_res < lw_cap;
-assign lw_runs_full = lw_nruns == ${kfull};
-assign lw_need      = (lw_left > ${dconst}) ? ${dlen} : ${left_lo};
-assign lw_last_end  = ${last_start_x} + ${lastlen_x};
+assign lw_runs_full = lw_nruns == {kfull};
+assign lw_need      = (lw_left > {dconst}) ? {dlen} : {left_lo};
+assign lw_last_end  = {last_start_x} + {lastlen_x};
 )",
                              {{"res_x", zext("lw_res", s.LW, s.AW)},
                               {"kfull", sv_const(s.NRW, s.extents)},
@@ -422,7 +400,7 @@ void add_command_lookup(SvModule& m, const Shape& s) {
   m.signal("lc_match", s.entries, "command lookup: entry holds the command's id");
   m.section("Command lookup and the lowest free entry", id_lookup(s, "lc") + s.fill(R"(always_comb begin
   free_entry = '0;
-  for (int e = ${T} - 1; e >= 0; e--) if (!valid_q[e]) free_entry = ${EW}'(e);
+  for (int e = {T} - 1; e >= 0; e--) if (!valid_q[e]) free_entry = {EW}'(e);
 end
 assign free_found = !(&valid_q);
 )"));
@@ -447,7 +425,7 @@ void add_indexed_view(SvModule& m, const Shape& s) {
     m.signal("ls_uses", s.UW, "indexed view: remaining uses");
     extra = s.fill(R"(assign ls_valid = |(ls_sel & valid_q);
 assign ls_res   = ls_res_sel;
-assign ls_key   = ${ls_key};
+assign ls_key   = {ls_key};
 assign ls_spare = ls_cap - ls_res_sel;
 )",
                    {{"ls_key", riff_key(s, "ls")}});
@@ -457,13 +435,13 @@ assign ls_spare = ls_cap - ls_res_sel;
   }
   std::string res_sel = s.fill(R"(always_comb begin
   ls_res_sel = '0;
-  for (int e = 0; e < ${T}; e++) ls_res_sel = ls_res_sel | ({${LW}{ls_sel[e]}} & res_q[e*${LW} +: ${LW}]);
+  for (int e = 0; e < {T}; e++) ls_res_sel = ls_res_sel | ({{{LW}{{ls_sel[e]}}}} & res_q[e*{LW} +: {LW}]);
 end
 )");
   m.section("Indexed view of one entry (victim scan and steal source)", s.fill(R"(
 always_comb begin
   ls_sel = '0;
-  for (int e = 0; e < ${T}; e++) ls_sel[e] = ls_entry == ${EW}'(e);
+  for (int e = 0; e < {T}; e++) ls_sel[e] = ls_entry == {EW}'(e);
 end
 )") + select_fields(s, "ls", "ls_sel", fields) + res_sel + last_run(s, "ls") + extra);
 }
@@ -481,8 +459,7 @@ SvModule table_module(const Shape& s, const std::string& name) {
   m.record_config(c.to_json());
   m.note(fmt::format("Entry width: {} bits ({} entries = {} bits of table storage).", c.entry_bits(), c.entries,
                      c.entry_bits() * c.entries));
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
+  m.clock_reset();
   for (const auto& l : links(s)) {
     if (l.table_out) m.output(l.name, l.width, l.comment);
     else m.input(l.name, l.width, l.comment);
@@ -497,63 +474,73 @@ SvModule table_module(const Shape& s, const std::string& name) {
 
 // ------------------------------------------------------------------ controller
 
+// The performance counters: output cnt_<name>, driven by the register cnt_<name>_q.
+struct Counter {
+  const char* name;
+  const char* doc;
+};
+constexpr Counter kCounters[] = {{"rd_hit", "reads served by the SRAM"},
+                                 {"rd_miss", "reads served by DRAM"},
+                                 {"wr_hit", "writes stored in the SRAM"},
+                                 {"wr_spill", "writes sent to DRAM"},
+                                 {"evict", "words evicted (written back) by RIFF"},
+                                 {"error", "illegal reads, writes and commands"}};
+
+// The per-access monitor: output mon_<name>, `width` bits, driven by `drive`.
+struct Monitor {
+  std::string name;
+  int width;
+  std::string doc, drive;
+};
+
+std::vector<Monitor> monitors(const Shape& s) {
+  return {{"rd_valid", 1, "a read was accepted this cycle", "rd_fire"},
+          {"rd_kind", 2, "0 hit, 1 miss, 2 error", "rd_err ? 2'd2 : (rd_miss ? 2'd1 : 2'd0)"},
+          {"rd_entry", s.EW, "table entry of the read", "lr_entry"},
+          {"rd_slot", s.IXW, "SRAM slot of a hit", "lr_slot"},
+          {"wr_valid", 1, "a write was accepted this cycle", "wr_fire"},
+          {"wr_kind", 2, "0 stored, 1 spilled, 2 stored after eviction, 3 error",
+           "(!wgo && wr_err) ? 2'd3 : wr_spill ? 2'd1 : (wgo && ev_q) ? 2'd2 : 2'd0"},
+          {"wr_entry", s.EW, "table entry of the write", "lw_entry"},
+          {"wr_slot", s.IXW, "SRAM slot of a stored write", "lw_slot"},
+          {"wr_victim", s.EW, "entry whose tail was evicted (kind 2)", "victim_q"},
+          {"wr_evicted", s.LW, "words evicted (kind 2)", "evicted_q"},
+          {"cmd_valid", 1, "a command was accepted this cycle", "cmd_fire"},
+          {"cmd_status", 3, "0 ok, 1 unregistered, 2 table full, 3 duplicate, 4 empty range, 7 illegal opcode",
+           "cmd_status"},
+          {"cmd_entry", s.EW, "entry registered / updated / released", "(cmd_op == 2'd0) ? free_entry : lc_entry"}};
+}
+
 void controller_ports(SvModule& m, const Shape& s) {
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
-  m.input("cmd_valid", 1, "command: valid");
-  m.output("cmd_ready", 1, "command: accepted (commands run alone, between accesses)");
-  m.input("cmd_op", 2, "command: 0 register, 1 update metadata, 2 release (3 is illegal)");
-  m.input("cmd_id", s.IDW, "command: tensor id");
-  m.input("cmd_base", s.AW, "command: register: global base address");
-  m.input("cmd_end", s.AW, "command: register: global end address (exclusive)");
+  m.clock_reset();
+  std::vector<Field> cmd = {{"op", 2, "0 register, 1 update metadata, 2 release (3 is illegal)"},
+                            {"id", s.IDW, "tensor id"},
+                            {"base", s.AW, "register: global base address"},
+                            {"end", s.AW, "register: global end address (exclusive)"}};
   if (s.riff) {
-    m.input("cmd_dist", s.DW, "command: register/update: next-use distance");
-    m.input("cmd_uses", s.UW, "command: register/update: remaining uses");
+    cmd.push_back({"dist", s.DW, "register/update: next-use distance"});
+    cmd.push_back({"uses", s.UW, "register/update: remaining uses"});
   }
-  m.input("wr_valid", 1, "write stream: valid");
-  m.output("wr_ready", 1, "write stream: accepted");
-  m.input("wr_id", s.IDW, "write stream: tensor id");
-  m.input("wr_addr", s.AW, "write stream: global address (must be the tensor's next address)");
-  m.input("wr_data", s.WW, "write stream: data");
-  m.input("rd_req_valid", 1, "read request: valid");
-  m.output("rd_req_ready", 1, "read request: accepted");
-  m.input("rd_req_id", s.IDW, "read request: tensor id");
-  m.input("rd_req_addr", s.AW, "read request: global address");
-  m.output("rd_rsp_valid", 1, "read response: valid (responses in request order)");
-  m.input("rd_rsp_ready", 1, "read response: taken");
-  m.output("rd_rsp_data", s.WW, "read response: data (0 for an illegal read)");
-  m.output("rd_rsp_hit", 1, "read response: served by the SRAM");
-  m.output("rd_rsp_err", 1, "read response: illegal read (unregistered id or address outside the tensor)");
-  m.output("dram_req_valid", 1, "DRAM request: valid (requests are performed in order)");
-  m.input("dram_req_ready", 1, "DRAM request: accepted");
-  m.output("dram_req_write", 1, "DRAM request: 1 write (spill / eviction write-back), 0 read (miss)");
-  m.output("dram_req_addr", s.AW, "DRAM request: global word address");
-  m.output("dram_req_data", s.WW, "DRAM request: write data");
-  m.input("dram_rsp_valid", 1, "DRAM read response: valid (in request order)");
-  m.output("dram_rsp_ready", 1, "DRAM read response: taken");
-  m.input("dram_rsp_data", s.WW, "DRAM read response: data");
-  m.output("cnt_rd_hit", s.CW, "counter: reads served by the SRAM");
-  m.output("cnt_rd_miss", s.CW, "counter: reads served by DRAM");
-  m.output("cnt_wr_hit", s.CW, "counter: writes stored in the SRAM");
-  m.output("cnt_wr_spill", s.CW, "counter: writes sent to DRAM");
-  m.output("cnt_evict", s.CW, "counter: words evicted (written back) by RIFF");
-  m.output("cnt_error", s.CW, "counter: illegal reads, writes and commands");
+  m.sink({"cmd", "command", "valid", "accepted (commands run alone, between accesses)", cmd});
+  m.sink({"wr", "write stream", "valid", "accepted",
+          {{"id", s.IDW, "tensor id"},
+           {"addr", s.AW, "global address (must be the tensor's next address)"},
+           {"data", s.WW, "data"}}});
+  m.sink({"rd_req", "read request", "valid", "accepted", {{"id", s.IDW, "tensor id"}, {"addr", s.AW, "global address"}}});
+  m.source({"rd_rsp", "read response", "valid (responses in request order)", "taken",
+            {{"data", s.WW, "data (0 for an illegal read)"},
+             {"hit", 1, "served by the SRAM"},
+             {"err", 1, "illegal read (unregistered id or address outside the tensor)"}}});
+  m.source({"dram_req", "DRAM request", "valid (requests are performed in order)", "accepted",
+            {{"write", 1, "1 write (spill / eviction write-back), 0 read (miss)"},
+             {"addr", s.AW, "global word address"},
+             {"data", s.WW, "write data"}}});
+  m.sink({"dram_rsp", "DRAM read response", "valid (in request order)", "taken", {{"data", s.WW, "data"}}});
+  for (const auto& k : kCounters) m.output(fmt::format("cnt_{}", k.name), s.CW, fmt::format("counter: {}", k.doc));
   m.output("status_err", kChordStatusBits, "sticky errors: [0] read unregistered, [1] read outside tensor, [2] write unregistered, "
                                            "[3] write out of order, [4] table full, [5] duplicate id, [6] empty range, "
                                            "[7] update/release unregistered, [8] illegal opcode");
-  m.output("mon_rd_valid", 1, "monitor: a read was accepted this cycle");
-  m.output("mon_rd_kind", 2, "monitor: 0 hit, 1 miss, 2 error");
-  m.output("mon_rd_entry", s.EW, "monitor: table entry of the read");
-  m.output("mon_rd_slot", s.IXW, "monitor: SRAM slot of a hit");
-  m.output("mon_wr_valid", 1, "monitor: a write was accepted this cycle");
-  m.output("mon_wr_kind", 2, "monitor: 0 stored, 1 spilled, 2 stored after eviction, 3 error");
-  m.output("mon_wr_entry", s.EW, "monitor: table entry of the write");
-  m.output("mon_wr_slot", s.IXW, "monitor: SRAM slot of a stored write");
-  m.output("mon_wr_victim", s.EW, "monitor: entry whose tail was evicted (kind 2)");
-  m.output("mon_wr_evicted", s.LW, "monitor: words evicted (kind 2)");
-  m.output("mon_cmd_valid", 1, "monitor: a command was accepted this cycle");
-  m.output("mon_cmd_status", 3, "monitor: 0 ok, 1 unregistered, 2 table full, 3 duplicate, 4 empty range, 7 illegal opcode");
-  m.output("mon_cmd_entry", s.EW, "monitor: entry registered / updated / released");
+  for (const auto& k : monitors(s)) m.output("mon_" + k.name, k.width, "monitor: " + k.doc);
 }
 
 // The controller's own ports: the CHORD interface, the table links (seen from
@@ -643,13 +630,13 @@ void declare_queue_signals(SvModule& m, const Shape& s) {
 // Arbitration, the read decision (hit / miss / error) and the write decision
 // (store / scan for space / spill), with the SRAM write port.
 void add_access_decisions(SvModule& m, const Shape& s) {
-  m.section("Arbitration: a command runs alone; otherwise one read and one write per cycle", s.fill(R"(
+  m.section("Arbitration: a command runs alone; otherwise one read and one write per cycle", R"(
 assign idle      = state_q == S_IDLE;
 assign wgo       = state_q == S_WGO;
 assign cmd_ready = idle;
 assign cmd_fire  = cmd_valid && cmd_ready;
 assign open_io   = idle && !cmd_valid;
-)"));
+)");
 
   m.section("Read decision: the tensor's own entry says hit or miss (no tag search)",
             s.fill(R"(
@@ -657,7 +644,7 @@ assign lr_id        = rd_req_id;
 assign lr_addr      = rd_req_addr;
 assign rd_err       = !lr_found || !lr_in_range;
 assign rd_miss      = !rd_err && !lr_hit;
-assign rq_room      = rq_count_q != ${rqfull};
+assign rq_room      = rq_count_q != {rqfull};
 assign rd_req_ready = open_io && rq_room && (!rd_miss || dq_free_ge1);
 assign rd_fire      = rd_req_valid && rd_req_ready;
 )",
@@ -669,7 +656,7 @@ assign rd_fire      = rd_req_valid && rd_req_ready;
 assign lw_id          = wr_id;
 assign lw_addr        = wr_addr;
 assign wr_err         = !lw_found || !lw_in_order;
-assign wr_bypass      = ${bypass};
+assign wr_bypass      = {bypass};
 assign wr_store_now   = !wr_err && !wr_bypass && lw_prefix && lw_has_room;
 assign wr_need_steal  = !wr_err && !wr_bypass && lw_prefix && !lw_has_room && !lw_runs_full;
 assign wr_spill_now   = !wr_err && !wr_store_now && !wr_need_steal;
@@ -720,12 +707,12 @@ assign take    = sp_found_q || use_vic;
   m.section("Scan: one entry per cycle; free space (lowest entry) wins, else RIFF's lowest-priority victim",
             s.fill(R"(
 assign ls_entry  = (state_q == S_SCAN) ? scan_q : src;
-assign scan_last = scan_q == ${last_entry};
+assign scan_last = scan_q == {last_entry};
 assign sp_cand   = (scan_q != w_q) && (ls_spare != '0);
-${steal_choice}assign avail     = ${avail_expr};
+{steal_choice}assign avail     = {avail_expr};
 assign count     = (lw_need < avail) ? lw_need : avail;
-assign region     = ls_last_start + ${lastlen_lo} - ${count_lo};
-assign merge     = (lw_nruns != '0) && (lw_last_end == ${region_w});
+assign region     = ls_last_start + {lastlen_lo} - {count_lo};
+assign merge     = (lw_nruns != '0) && (lw_last_end == {region_w});
 )",
                    {{"last_entry", sv_const(s.EW, s.entries - 1)},
                     {"steal_choice", steal_choice},
@@ -747,14 +734,14 @@ void add_eviction(SvModule& m, const Shape& s) {
   m.signal("ev_push_addr", s.AW, "address of the pushed victim word");
   std::string ev_setup = s.fill(R"(
         ev_slot_q <= region;
-        ev_addr_q <= ls_base + ${res_minus};
+        ev_addr_q <= ls_base + {res_minus};
         ev_left_q <= count;)",
                                 {{"res_minus", zext("ls_res - count", s.LW, s.AW)}});
   std::string ev_section;
   if (s.sram) {
     m.signal("ev_pend_q", 1, "a victim word read last cycle is on ram_rdata");
     m.signal("ev_paddr_q", s.AW, "its global address");
-    ev_section = s.fill(R"(
+    ev_section = R"(
 assign ev_issue     = (state_q == S_EVICT) && (ev_left_q != '0) && dq_free_ge2;
 assign ev_push      = ev_pend_q;
 assign ev_push_addr = ev_paddr_q;
@@ -766,14 +753,14 @@ end
 always_ff @(posedge clk) begin
   if (ev_issue) ev_paddr_q <= ev_addr_q;
 end
-)");
+)";
   } else {
-    ev_section = s.fill(R"(
+    ev_section = R"(
 assign ev_issue     = (state_q == S_EVICT) && (ev_left_q != '0) && dq_free_ge1;
 assign ev_push      = ev_issue;
 assign ev_push_addr = ev_addr_q;
 assign ev_done      = (state_q == S_EVICT) && (ev_left_q == '0);
-)");
+)";
   }
   ev_section += R"(always_ff @(posedge clk) begin
   if (state_q == S_STEAL) begin)" + ev_setup + R"(
@@ -812,7 +799,7 @@ always_ff @(posedge clk) begin
     ev_q       <= 1'b0;
     victim_q   <= '0;
     evicted_q  <= '0;
-    w_q        <= '0;${vc_reset}
+    w_q        <= '0;{vc_reset}
   end else begin
     case (state_q)
       S_IDLE: if (start_scan) begin
@@ -821,25 +808,25 @@ always_ff @(posedge clk) begin
         sp_found_q <= 1'b0;
         spill_q    <= 1'b0;
         ev_q       <= 1'b0;
-        w_q        <= lw_entry;${vc_reset}
+        w_q        <= lw_entry;{vc_reset}
       end
       S_SCAN: begin
         if (sp_cand && !sp_found_q) begin
           sp_found_q <= 1'b1;
           sp_idx_q   <= scan_q;
-        end${scan_victim}
+        end{scan_victim}
         // Free space has precedence and the first one found wins: stop early.
         if (scan_last || sp_cand) state_q <= S_STEAL;
         else scan_q <= scan_q + 1'b1;
       end
       S_STEAL: begin
         spill_q   <= !take;
-        ev_q      <= take && ${ev_flag};
+        ev_q      <= take && {ev_flag};
         victim_q  <= src;
         evicted_q <= count;
-        ${steal_next}
+        {steal_next}
       end
-${ev_done}      S_WGO: if (wr_fire || !wr_valid) state_q <= S_IDLE;
+{ev_done}      S_WGO: if (wr_fire || !wr_valid) state_q <= S_IDLE;
       default: state_q <= S_IDLE;
     endcase
   end
@@ -865,8 +852,8 @@ void add_table_updates(SvModule& m, const Shape& s) {
   std::string lw_nruns_lo = low_bits("lw_nruns", s.NRW, s.RIW);
   m.section("Table updates: commands, accepted writes (port A), space moves (ports A and B)",
             s.fill(R"(
-${upd_decl}assign reg_ok   = cmd_fire && (cmd_op == 2'd0) && !lc_found && (cmd_base < cmd_end) && free_found;
-${upd_ok}assign rel_ok   = cmd_fire && (cmd_op == 2'd2) && lc_found;
+{upd_decl}assign reg_ok   = cmd_fire && (cmd_op == 2'd0) && !lc_found && (cmd_base < cmd_end) && free_found;
+{upd_ok}assign rel_ok   = cmd_fire && (cmd_op == 2'd2) && lc_found;
 assign steal_go = (state_q == S_STEAL) && take;
 
 assign ua_entry     = cmd_fire ? (cmd_op == 2'd0 ? free_entry : lc_entry) : (steal_go ? w_q : lw_entry);
@@ -880,9 +867,9 @@ assign ua_wptr_we   = reg_ok || (wr_fire && !wr_err);
 assign ua_wptr      = cmd_fire ? cmd_base : lw_wptr + 1'b1;
 assign ua_res_we    = reg_ok || rel_ok || wr_store;
 assign ua_res       = cmd_fire ? '0 : lw_res + 1'b1;
-${meta}// The writer gains `count` words: a new run at `region`, or its last run grows.
+{meta}// The writer gains `count` words: a new run at `region`, or its last run grows.
 assign ua_run_we    = steal_go;
-assign ua_run       = ${ua_run};
+assign ua_run       = {ua_run};
 assign ua_rstart_we = !merge;
 assign ua_rstart    = region;
 assign ua_rend      = lw_cap + count;
@@ -891,11 +878,11 @@ assign ua_nruns     = lw_nruns + 1'b1;
 // The source loses the tail of its last run (and the run if it empties).
 assign ub_entry     = src;
 assign ub_run_we    = steal_go;
-assign ub_run       = ${ub_run};
+assign ub_run       = {ub_run};
 assign ub_rend      = ls_cap - count;
 assign ub_nruns_we  = steal_go && (count == ls_lastlen);
 assign ub_nruns     = ls_nruns - 1'b1;
-${ub_res})",
+{ub_res})",
                    {{"ua_run", "merge ? " + lw_nruns_lo + " - 1'b1 : " + lw_nruns_lo},
                     {"ub_run", low_bits("ls_nruns", s.NRW, s.RIW) + " - 1'b1"},
                     {"ub_res", ub_res},
@@ -915,18 +902,18 @@ void add_dram_queue(SvModule& m, const Shape& s) {
   m.section("DRAM request queue: misses, spills and write-backs leave in decision order (read before write)",
             push0 + s.fill(R"(assign dq_push1 = wr_spill;
 assign dq_pop   = dram_req_valid && dram_req_ready;
-assign dq_free  = ${dqfull} - dq_count_q;
-assign dq_free_ge1 = dq_free >= ${one};
-assign dq_free_ge2 = dq_free >= ${two};
-assign dq_idx1  = dq_tail_q + ${dqw_push0};
+assign dq_free  = {dqfull} - dq_count_q;
+assign dq_free_ge1 = dq_free >= {one};
+assign dq_free_ge2 = dq_free >= {two};
+assign dq_idx1  = dq_tail_q + {dqw_push0};
 always_ff @(posedge clk) begin
   if (!rst_n) begin
     dq_count_q <= '0;
     dq_head_q  <= '0;
     dq_tail_q  <= '0;
   end else begin
-    dq_count_q <= dq_count_q + ${c_push0} + ${c_push1} - ${c_pop};
-    dq_tail_q  <= dq_tail_q + ${t_push0} + ${t_push1};
+    dq_count_q <= dq_count_q + {c_push0} + {c_push1} - {c_pop};
+    dq_tail_q  <= dq_tail_q + {t_push0} + {t_push1};
     if (dq_pop) dq_head_q <= dq_head_q + 1'b1;
   end
 end
@@ -998,7 +985,7 @@ end
             ram_read + s.fill(R"(always_ff @(posedge clk) begin
   if (rd_fire) rq_kind_q[rq_tail_q] <= rd_err ? 2'd2 : (rd_miss ? 2'd1 : 2'd0);
 end
-${hit_data}assign rq_head_kind = rq_kind_q[rq_head_q];
+{hit_data}assign rq_head_kind = rq_kind_q[rq_head_q];
 assign rd_rsp_valid = (rq_count_q != '0) &&
                       ((rq_head_kind == 2'd2) || (rq_head_kind == 2'd0 && rq_avail_q[rq_head_q]) ||
                        (rq_head_kind == 2'd1 && drf_count_q != '0));
@@ -1009,7 +996,7 @@ assign rd_rsp_err   = rq_head_kind == 2'd2;
 assign rsp_fire     = rd_rsp_valid && rd_rsp_ready;
 assign drf_pop      = rsp_fire && (rq_head_kind == 2'd1);
 assign drf_push     = dram_rsp_valid && dram_rsp_ready;
-assign dram_rsp_ready = drf_count_q != ${rqfull};
+assign dram_rsp_ready = drf_count_q != {rqfull};
 always_ff @(posedge clk) begin
   if (!rst_n) begin
     rq_count_q  <= '0;
@@ -1019,10 +1006,10 @@ always_ff @(posedge clk) begin
     drf_head_q  <= '0;
     drf_tail_q  <= '0;
   end else begin
-    rq_count_q  <= rq_count_q + ${c_rd} - ${c_rsp};
+    rq_count_q  <= rq_count_q + {c_rd} - {c_rsp};
     if (rd_fire) rq_tail_q <= rq_tail_q + 1'b1;
     if (rsp_fire) rq_head_q <= rq_head_q + 1'b1;
-    drf_count_q <= drf_count_q + ${c_dpush} - ${c_dpop};
+    drf_count_q <= drf_count_q + {c_dpush} - {c_dpop};
     if (drf_push) drf_tail_q <= drf_tail_q + 1'b1;
     if (drf_pop) drf_head_q <= drf_head_q + 1'b1;
   end
@@ -1042,12 +1029,17 @@ end
 // Performance counters, sticky error status, command status and the
 // per-access monitor outputs.
 void add_counters_status_monitor(SvModule& m, const Shape& s) {
-  m.signal("cnt_rd_hit_q", s.CW, "counter");
-  m.signal("cnt_rd_miss_q", s.CW, "counter");
-  m.signal("cnt_wr_hit_q", s.CW, "counter");
-  m.signal("cnt_wr_spill_q", s.CW, "counter");
-  m.signal("cnt_evict_q", s.CW, "counter");
-  m.signal("cnt_error_q", s.CW, "counter");
+  std::vector<std::string> regs;
+  std::vector<std::pair<std::string, std::string>> outputs;
+  for (const auto& k : kCounters) {
+    regs.push_back(fmt::format("cnt_{}_q", k.name));
+    outputs.push_back({fmt::format("cnt_{}", k.name), regs.back()});
+    m.signal(regs.back(), s.CW, "counter");
+  }
+  regs.push_back("err_q");
+  outputs.push_back({"status_err", "err_q"});
+  std::vector<std::pair<std::string, std::string>> monitor;
+  for (const auto& k : monitors(s)) monitor.push_back({"mon_" + k.name, k.drive});
   m.signal("err_q", kChordStatusBits, "sticky status bits");
   m.signal("cmd_status", 3, "status code of the command");
   m.signal("cmd_err", 1, "the command is illegal");
@@ -1061,21 +1053,14 @@ assign cmd_status = (cmd_op == 2'd3) ? 3'd7 :
 assign cmd_err = cmd_status != 3'd0;
 always_ff @(posedge clk) begin
   if (!rst_n) begin
-    cnt_rd_hit_q   <= '0;
-    cnt_rd_miss_q  <= '0;
-    cnt_wr_hit_q   <= '0;
-    cnt_wr_spill_q <= '0;
-    cnt_evict_q    <= '0;
-    cnt_error_q    <= '0;
-    err_q          <= '0;
-  end else begin
+{resets}  end else begin
     if (rd_fire && !rd_err && !rd_miss) cnt_rd_hit_q <= cnt_rd_hit_q + 1'b1;
     if (rd_fire && rd_miss) cnt_rd_miss_q <= cnt_rd_miss_q + 1'b1;
     if (wr_store) cnt_wr_hit_q <= cnt_wr_hit_q + 1'b1;
     if (wr_spill) cnt_wr_spill_q <= cnt_wr_spill_q + 1'b1;
-    ${evict_cnt}
-    cnt_error_q <= cnt_error_q + ${c_rderr} + ${c_wrerr} + ${c_cmderr};
-    err_q <= err_q | {cmd_fire && cmd_status == 3'd7,
+    {evict_cnt}
+    cnt_error_q <= cnt_error_q + {c_rderr} + {c_wrerr} + {c_cmderr};
+    err_q <= err_q | {{cmd_fire && cmd_status == 3'd7,
                       cmd_fire && cmd_status == 3'd1,
                       cmd_fire && cmd_status == 3'd4,
                       cmd_fire && cmd_status == 3'd3,
@@ -1083,32 +1068,15 @@ always_ff @(posedge clk) begin
                       wr_fire && !wgo && lw_found && !lw_in_order,
                       wr_fire && !wgo && !lw_found,
                       rd_fire && lr_found && !lr_in_range,
-                      rd_fire && !lr_found};
+                      rd_fire && !lr_found}};
   end
 end
-assign cnt_rd_hit   = cnt_rd_hit_q;
-assign cnt_rd_miss  = cnt_rd_miss_q;
-assign cnt_wr_hit   = cnt_wr_hit_q;
-assign cnt_wr_spill = cnt_wr_spill_q;
-assign cnt_evict    = cnt_evict_q;
-assign cnt_error    = cnt_error_q;
-assign status_err   = err_q;
-
-assign mon_rd_valid   = rd_fire;
-assign mon_rd_kind    = rd_err ? 2'd2 : (rd_miss ? 2'd1 : 2'd0);
-assign mon_rd_entry   = lr_entry;
-assign mon_rd_slot    = lr_slot;
-assign mon_wr_valid   = wr_fire;
-assign mon_wr_kind    = (!wgo && wr_err) ? 2'd3 : wr_spill ? 2'd1 : (wgo && ev_q) ? 2'd2 : 2'd0;
-assign mon_wr_entry   = lw_entry;
-assign mon_wr_slot    = lw_slot;
-assign mon_wr_victim  = victim_q;
-assign mon_wr_evicted = evicted_q;
-assign mon_cmd_valid  = cmd_fire;
-assign mon_cmd_status = cmd_status;
-assign mon_cmd_entry  = (cmd_op == 2'd0) ? free_entry : lc_entry;
-)",
-            {{"evict_cnt", evict_cnt},
+{outputs}
+{monitor})",
+            {{"resets", reset_lines(regs, "    ")},
+             {"outputs", assign_lines(outputs)},
+             {"monitor", assign_lines(monitor)},
+             {"evict_cnt", evict_cnt},
              {"c_rderr", zext("rd_fire && rd_err", 1, s.CW)},
              {"c_wrerr", zext("wr_fire && !wgo && wr_err", 1, s.CW)},
              {"c_cmderr", zext("cmd_fire && cmd_err", 1, s.CW)}}));
