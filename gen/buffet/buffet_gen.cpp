@@ -67,34 +67,26 @@ struct Shape {
 
 void declare_ports(SvModule& m, const Shape& s) {
   const auto& c = s.c;
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
+  m.clock_reset();
   if (c.base_bound) {
     m.input("cfg_base", s.SW, "first RAM slot of this buffet's region (sampled while rst_n is low)");
     m.input("cfg_bound", s.CW, "one past the last slot of the region (sampled while rst_n is low)");
   }
-  m.input("fill_valid", 1, "fill: producer offers fill_data");
-  m.output("fill_ready", 1, "fill: a free slot exists (and, shared port, the write port is granted)");
-  m.input("fill_data", s.W, "fill: element appended at the tail");
-  m.input("rd_req_valid", 1, "read request: index valid");
-  m.output("rd_req_ready", 1, "read request: accepted this cycle");
-  m.input("rd_req_idx", s.IW, "read request: index relative to the oldest element");
-  if (c.scoreboard) m.input("rd_req_will_update", 1, "read request: the slot will be updated; later reads wait");
-  m.output("rd_rsp_valid", 1, "read response: data valid (responses in request order)");
-  m.input("rd_rsp_ready", 1, "read response: consumer takes rd_rsp_data");
-  m.output("rd_rsp_data", s.W, "read response: element");
-  if (c.update) {
-    m.input("upd_valid", 1, "update: write upd_data at upd_idx");
-    m.output("upd_ready", 1, "update: accepted this cycle");
-    m.input("upd_idx", s.IW, "update: index relative to the oldest element");
-    m.input("upd_data", s.W, "update: new element value");
-  }
-  m.input("shr_valid", 1, "shrink: remove shr_num oldest elements");
-  m.output("shr_ready", 1, "shrink: accepted this cycle");
-  m.input("shr_num", s.CW, "shrink: element count (0..DEPTH)");
-  m.output("credit_valid", 1, "credits: free slots to return to the fill producer");
-  m.input("credit_ready", 1, "credits: producer takes credit_num");
-  m.output("credit_num", s.CW, "credits: count returned (DEPTH after reset, then each shrink)");
+  m.sink({"fill", "fill", "producer offers fill_data",
+          "a free slot exists (and, shared port, the write port is granted)",
+          {{"data", s.W, "element appended at the tail"}}});
+  std::vector<Field> rd_req = {{"idx", s.IW, "index relative to the oldest element"}};
+  if (c.scoreboard) rd_req.push_back({"will_update", 1, "the slot will be updated; later reads wait"});
+  m.sink({"rd_req", "read request", "index valid", "accepted this cycle", rd_req});
+  m.source({"rd_rsp", "read response", "data valid (responses in request order)", "consumer takes rd_rsp_data",
+            {{"data", s.W, "element"}}});
+  if (c.update)
+    m.sink({"upd", "update", "write upd_data at upd_idx", "accepted this cycle",
+            {{"idx", s.IW, "index relative to the oldest element"}, {"data", s.W, "new element value"}}});
+  m.sink({"shr", "shrink", "remove shr_num oldest elements", "accepted this cycle",
+          {{"num", s.CW, "element count (0..DEPTH)"}}});
+  m.source({"credit", "credits", "free slots to return to the fill producer", "producer takes credit_num",
+            {{"num", s.CW, "count returned (DEPTH after reset, then each shrink)"}}});
   m.output("status_err", 4, "sticky errors: [0] read idx >= size, [1] illegal shrink, [2] illegal update, [3] bad region");
 }
 
