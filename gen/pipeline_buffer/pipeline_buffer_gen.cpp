@@ -55,22 +55,17 @@ SvModule buffer_module(const PipelineBufferConfig& c, bool del) {
 
 // Request and response ports of one consumer ("imm" or "del").
 void consumer_ports(SvModule& m, const Widths& w, const std::string& x, const std::string& who) {
-  m.input(x + "_req_valid", 1, who + ": read request offered");
-  m.output(x + "_req_ready", 1, who + ": read request accepted");
-  m.input(x + "_req_idx", w.TW, who + ": element index within the current tile");
-  m.input(x + "_req_last", 1, who + ": last read of the current tile (then the next tile)");
-  m.output(x + "_rsp_valid", 1, who + ": read data offered (in request order)");
-  m.input(x + "_rsp_ready", 1, who + ": read data taken");
-  m.output(x + "_rsp_data", w.W, who + ": read data");
+  m.sink({x + "_req", who, "read request offered", "read request accepted",
+          {{"idx", w.TW, "element index within the current tile"},
+           {"last", 1, "last read of the current tile (then the next tile)"}}});
+  m.source({x + "_rsp", who, "read data offered (in request order)", "read data taken", {{"data", w.W, "read data"}}});
 }
 
 // Producer port, the consumers' ports and the status port.
 void declare_ports(SvModule& m, const Widths& w, bool del) {
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
-  m.input("prod_valid", 1, "producer: element offered");
-  m.output("prod_ready", 1, "producer: element accepted (a free slot exists)");
-  m.input("prod_data", w.W, "producer: element, appended in order");
+  m.clock_reset();
+  m.sink({"prod", "producer", "element offered", "element accepted (a free slot exists)",
+          {{"data", w.W, "element, appended in order"}}});
   consumer_ports(m, w, "imm", "immediate consumer");
   if (del) consumer_ports(m, w, "del", "delayed consumer");
   m.output("status_err", 5, "sticky: [4] request index >= TILE (dropped); [3:0] the buffet's status");
