@@ -139,27 +139,23 @@ SvModule array_module(const Shape& s) {
 // Command, operand and result stream ports.
 void declare_ports(SvModule& m, const Shape& s) {
   const int R = s.R, C = s.C;
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
-  m.input("cmd_valid", 1, "command: offered");
-  m.output("cmd_ready", 1, "command: accepted (when no command is active)");
-  m.input("cmd_mode", 2, "command: 0 LOAD_RF, 1 GEMM, 2 GRAM, 3 SPMM");
-  m.input("cmd_count", 32, "command: rows to load / GEMM tiles / Gram rows / SpMM beats");
-  m.input("cmd_k", s.KW, "command: GEMM inner size K (register-file rows used)");
-  m.input("cmd_with_c", 1, "command: GEMM adds alpha*C (one extra beat per lane carrying C)");
-  m.input("cmd_alpha", 32, "command: GEMM alpha (fp32)");
-  m.input("op_valid", 1, "operands: beat offered");
-  m.output("op_ready", 1, "operands: beat accepted");
-  m.input("op_a", R * 32, "operands: a[r] at [32*r +: 32] (A element per PE row)");
-  m.input("op_b", R * C * 32, "operands: b[r][c] at [32*(r*C+c) +: 32] (row 0 also: RF row, Gram B row)");
+  m.clock_reset();
+  m.sink({"cmd", "command", "offered", "accepted (when no command is active)",
+          {{"mode", 2, "0 LOAD_RF, 1 GEMM, 2 GRAM, 3 SPMM"},
+           {"count", 32, "rows to load / GEMM tiles / Gram rows / SpMM beats"},
+           {"k", s.KW, "GEMM inner size K (register-file rows used)"},
+           {"with_c", 1, "GEMM adds alpha*C (one extra beat per lane carrying C)"},
+           {"alpha", 32, "GEMM alpha (fp32)"}}});
+  m.sink({"op", "operands", "beat offered", "beat accepted",
+          {{"a", R * 32, "a[r] at [32*r +: 32] (A element per PE row)"},
+           {"b", R * C * 32, "b[r][c] at [32*(r*C+c) +: 32] (row 0 also: RF row, Gram B row)"}}});
   if (s.c.spmm) {
     m.input("op_last", R, "operands (SpMM): the element ends its matrix row in this lane");
     m.input("op_pad", R, "operands (SpMM): no element for this PE row in this beat");
   }
-  m.output("res_valid", 1, "results: beat offered");
-  m.input("res_ready", 1, "results: beat taken");
-  m.output("res_data", R * C * 32, "results: z[r][c] at [32*(r*C+c) +: 32]");
-  m.output("res_mask", R, "results: PE rows whose z is a finished result");
+  m.source({"res", "results", "beat offered", "beat taken",
+            {{"data", R * C * 32, "z[r][c] at [32*(r*C+c) +: 32]"},
+             {"mask", R, "PE rows whose z is a finished result"}}});
   m.output("busy", 1, "a command is active or results are still in the ring");
   m.output("status_err", 2, "sticky: [0] illegal command (dropped), [1] SpMM command ended inside a row");
 }
@@ -360,11 +356,12 @@ end)");
 void row_and_column_operands(SvModule& m, const Shape& s) {
   std::string row_ctrl =
       s.c.spmm ? fmt::format(R"(
-  assign {0} = ident_all || (spmm_on && {1});
-  assign {2} = czero_all || (spmm_on && {3});
-  assign {4}  = emit_all || (spmm_on && {5});)",
-                             s.row_bit("row_ident"), s.row_bit("op_pad"), s.row_bit("row_czero"), s.fresh_cur(),
-                             s.row_bit("row_emit"), s.row_bit("op_last"))
+  assign {IDENT} = ident_all || (spmm_on && {PAD});
+  assign {CZERO} = czero_all || (spmm_on && {FRESH});
+  assign {EMIT}  = emit_all || (spmm_on && {LAST});)",
+                             fmt::arg("IDENT", s.row_bit("row_ident")), fmt::arg("PAD", s.row_bit("op_pad")),
+                             fmt::arg("CZERO", s.row_bit("row_czero")), fmt::arg("FRESH", s.fresh_cur()),
+                             fmt::arg("EMIT", s.row_bit("row_emit")), fmt::arg("LAST", s.row_bit("op_last")))
                : fmt::format(R"(
   assign {} = ident_all;
   assign {} = czero_all;
