@@ -17,12 +17,10 @@ void add_regfile(Design& design, const RegfileConfig& c, bool block) {
              "every row reads as zero until it is loaded.");
   m.record_config(c.to_json());
   m.note(fmt::format("{} rows x {} fp32 words; loads always accepted.", c.rows, c.cols));
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset (marks every row unloaded)");
-  m.input("ld_valid", 1, "load: a row is offered");
-  m.output("ld_ready", 1, "load: always ready (one row per cycle)");
-  m.input("ld_row", RW, pow2 ? "load: row index" : "load: row index (rows >= ROWS are dropped)");
-  m.input("ld_data", W, "load: row data, word w at [32*w +: 32]");
+  m.clock_reset("synchronous active-low reset (marks every row unloaded)");
+  m.sink({"ld", "load", "a row is offered", "always ready (one row per cycle)",
+          {{"row", RW, pow2 ? "row index" : "row index (rows >= ROWS are dropped)"},
+           {"data", W, "row data, word w at [32*w +: 32]"}}});
   m.input("rd_row", RW, pow2 ? "read: row index" : "read: row index (rows >= ROWS read as zero)");
   m.output("rd_data", W, "read: broadcast row");
   m.localparam("ROWS", std::to_string(c.rows), "rows");
@@ -38,14 +36,15 @@ void add_regfile(Design& design, const RegfileConfig& c, bool block) {
                                               : fmt::format("(rd_row < {}) && loaded_q[rd_row]", sv_const(RW, c.rows)));
   m.section("Load and broadcast read", fmt::format(R"(
 assign ld_ready  = 1'b1;
-assign ld_we     = ld_valid{0};
-assign rd_loaded = {1};
-assign rd_data   = rd_loaded ? ram_rdata : {2}'d0;
+assign ld_we     = ld_valid{IN_RANGE};
+assign rd_loaded = {RD_LOADED};
+assign rd_data   = rd_loaded ? ram_rdata : {W}'d0;
 always_ff @(posedge clk) begin
   if (!rst_n) loaded_q <= '0;
-  else if (ld_we) {3}
+  else if (ld_we) {SET_LOADED}
 end)",
-                                                        in_range_ld, rd_loaded, W, set_loaded));
+                                                        fmt::arg("IN_RANGE", in_range_ld), fmt::arg("RD_LOADED", rd_loaded),
+                                                        fmt::arg("W", W), fmt::arg("SET_LOADED", set_loaded)));
   design.primitives.insert("ram_flop");
   m.instantiate("ram_flop", "u_ram")
       .param("DEPTH", "ROWS")
