@@ -71,15 +71,11 @@ std::string lower(const char* s) {
 
 // Ports: the command port in, checked records out, and the decoder's status.
 void decoder_ports(SvModule& m) {
-  top_parts::clock_ports(m);
-  m.input("cmd_valid", 1, "command port: a word is offered");
-  m.output("cmd_ready", 1, "command port: the word is taken");
-  m.input("cmd_data", 32, "command port: the next little-endian word of commands.bin");
-  m.input("cmd_last", 1, "command port: this is the file's final word");
-  m.output("rec_valid", 1, "record out: a checked record is offered");
-  m.input("rec_ready", 1, "record out: the record is taken");
-  m.output("rec_data", 256, "record out: the 32 record bytes, byte k at [8k +: 8]");
-  m.output("rec_index", 64, "record out: its index in the stream");
+  m.clock_reset();
+  m.sink({"cmd", "command port", "a word is offered", "the word is taken",
+          {{"data", 32, "the next little-endian word of commands.bin"}, {"last", 1, "this is the file's final word"}}});
+  m.source({"rec", "record out", "a checked record is offered", "the record is taken",
+            {{"data", 256, "the 32 record bytes, byte k at [8k +: 8]"}, {"index", 64, "its index in the stream"}}});
   m.output("memory_bytes", 64, "the header's DRAM image size (valid once running)");
   m.output("running", 1, "the header was accepted; records are being decoded");
   m.output("done", 1, "every record up to END was handed on and the stream ended there");
