@@ -33,7 +33,7 @@ void add_counters(Design& design, const std::string& module) {
   const nlohmann::json params = {{"counters", N}};
   m.record_config(params);
   for (int k = 0; k < N; ++k) m.note(fmt::format("register {:2}: {} ({})", k + 2, cs[k].name, cs[k].meaning));
-  top_parts::clock_ports(m);
+  m.clock_reset();
   m.input("event_pulse", N, "one bit per counter: count this cycle");
   m.input("status_word", 11, "{err_in_header, halted, done, running, status[6:0]}");
   m.input("err_record", 64, "record that stopped the top");
