@@ -21,29 +21,25 @@ struct ArbDims {
 // Ports: N client request/response ports (packed) and the one DRAM port.
 void arbiter_ports(SvModule& m, const ArbDims& d) {
   const int N = d.N, G = d.G, AW = d.AW, TW = d.TW, CB = d.CB;
-  top_parts::clock_ports(m);
-  m.input("c_req_valid", N, "client requests");
-  m.output("c_req_ready", N, "client request taken");
-  m.input("c_req_addr", N * AW, "client: granule-aligned byte address");
-  m.input("c_req_write", N, "client: write");
-  m.input("c_req_wdata", N * 8 * G, "client: write data");
-  m.input("c_req_strb", N * G, "client: write byte enables");
-  m.input("c_req_tag", N * TW, "client: tag");
-  m.output("c_rsp_valid", N, "client responses");
-  m.input("c_rsp_ready", N, "client response taken");
-  m.output("c_rsp_rdata", 8 * G, "response data (shared by the clients)");
-  m.output("c_rsp_tag", TW, "response: the client's tag");
-  m.output("dram_req_valid", 1, "DRAM request");
-  m.input("dram_req_ready", 1, "DRAM request taken");
-  m.output("dram_req_addr", AW, "DRAM: granule-aligned byte address");
-  m.output("dram_req_write", 1, "DRAM: write");
-  m.output("dram_req_wdata", 8 * G, "DRAM: write data");
-  m.output("dram_req_strb", G, "DRAM: write byte enables");
-  m.output("dram_req_tag", CB + TW, "DRAM: {client, client tag}");
-  m.input("dram_rsp_valid", 1, "DRAM response");
-  m.output("dram_rsp_ready", 1, "DRAM response taken");
-  m.input("dram_rsp_rdata", 8 * G, "DRAM: read data");
-  m.input("dram_rsp_tag", CB + TW, "DRAM: the request's tag");
+  m.clock_reset();
+  m.sink({"c_req", "", "client requests", "client request taken",
+          {{"addr", N * AW, "client: granule-aligned byte address"},
+           {"write", N, "client: write"},
+           {"wdata", N * 8 * G, "client: write data"},
+           {"strb", N * G, "client: write byte enables"},
+           {"tag", N * TW, "client: tag"}},
+          N});
+  m.source({"c_rsp", "", "client responses", "client response taken",
+            {{"rdata", 8 * G, "response data (shared by the clients)"}, {"tag", TW, "response: the client's tag"}},
+            N});
+  m.source({"dram_req", "", "DRAM request", "DRAM request taken",
+            {{"addr", AW, "DRAM: granule-aligned byte address"},
+             {"write", 1, "DRAM: write"},
+             {"wdata", 8 * G, "DRAM: write data"},
+             {"strb", G, "DRAM: write byte enables"},
+             {"tag", CB + TW, "DRAM: {client, client tag}"}}});
+  m.sink({"dram_rsp", "", "DRAM response", "DRAM response taken",
+          {{"rdata", 8 * G, "DRAM: read data"}, {"tag", CB + TW, "DRAM: the request's tag"}}});
 }
 
 // The request slot, the last client granted, and the grant terms.
