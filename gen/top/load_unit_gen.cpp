@@ -48,22 +48,14 @@ LoadDims load_dims(const LoadUnitShape& s) {
 // Ports: word reads in and out, the DRAM read port; sizes as localparams.
 void load_unit_ports(SvModule& m, const LoadDims& d) {
   const int G = d.G, AW = d.AW, D = d.D, LW = d.LW, F = d.F;
-  top_parts::clock_ports(m);
+  m.clock_reset();
   m.input("inval", 1, "close the open line before this cycle's read (pulse between ops)");
-  m.input("req_valid", 1, "read: a word address is offered");
-  m.output("req_ready", 1, "read: taken");
-  m.input("req_word", AW - 2, "read: word address (byte address / 4)");
-  m.output("rsp_valid", 1, "word out: the oldest read's data is here");
-  m.input("rsp_ready", 1, "word out: taken");
-  m.output("rsp_data", 32, "word out: data");
-  m.output("dram_req_valid", 1, "DRAM read request");
-  m.input("dram_req_ready", 1, "DRAM read request taken");
-  m.output("dram_req_addr", AW, "DRAM: granule-aligned byte address");
-  m.output("dram_req_tag", LW, "DRAM: line the response fills");
-  m.input("dram_rsp_valid", 1, "DRAM read response");
-  m.output("dram_rsp_ready", 1, "always ready: every request has its line reserved");
-  m.input("dram_rsp_data", 8 * G, "DRAM: granule data, byte k at [8k +: 8]");
-  m.input("dram_rsp_tag", LW, "DRAM: line of the response");
+  m.sink({"req", "read", "a word address is offered", "taken", {{"word", AW - 2, "word address (byte address / 4)"}}});
+  m.source({"rsp", "word out", "the oldest read's data is here", "taken", {{"data", 32, "data"}}});
+  m.source({"dram_req", "", "DRAM read request", "DRAM read request taken",
+            {{"addr", AW, "DRAM: granule-aligned byte address"}, {"tag", LW, "DRAM: line the response fills"}}});
+  m.sink({"dram_rsp", "", "DRAM read response", "always ready: every request has its line reserved",
+          {{"data", 8 * G, "DRAM: granule data, byte k at [8k +: 8]"}, {"tag", LW, "DRAM: line of the response"}}});
   m.output("idle", 1, "no read waiting (every requested word has left)");
   m.localparam("LINES", std::to_string(D), "granule lines");
   m.localparam("QUEUE", std::to_string(F), "reads in flight");
