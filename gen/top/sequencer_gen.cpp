@@ -51,11 +51,9 @@ SeqDims seq_dims(const SequencerShape& s) {
 // and the store/load unit controls.
 void sequencer_ports(SvModule& m, const SeqDims& d) {
   const int WA = d.WA, CW = d.CW;
-  top_parts::clock_ports(m);
-  m.input("rec_valid", 1, "record in (from the decoder)");
-  m.output("rec_ready", 1, "record taken");
-  m.input("rec_data", 256, "record bytes, byte k at [8k +: 8]");
-  m.input("rec_index", 64, "record index in the stream");
+  m.clock_reset();
+  m.sink({"rec", "", "record in (from the decoder)", "record taken",
+          {{"data", 256, "record bytes, byte k at [8k +: 8]"}, {"index", 64, "record index in the stream"}}});
   m.input("memory_bytes", 64, "the stream's DRAM image size (header)");
   m.output("status", 7, "sticky status bits raised here (bad_tensor, bad_address, bad_order, chord_error)");
   m.output("halted", 1, "stopped at an illegal record");
