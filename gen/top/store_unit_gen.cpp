@@ -18,19 +18,15 @@ StoreDims store_dims(const LoadUnitShape& s) { return granule_dims(s); }
 // Ports: word writes in, the DRAM write port, idle and the writes outstanding.
 void store_unit_ports(SvModule& m, const StoreDims& d) {
   const int G = d.G, AW = d.AW;
-  top_parts::clock_ports(m);
-  m.input("wr_valid", 1, "write: a word is offered");
-  m.output("wr_ready", 1, "write: taken");
-  m.input("wr_word", AW - 2, "write: word address (byte address / 4)");
-  m.input("wr_data", 32, "write: data");
+  m.clock_reset();
+  m.sink({"wr", "write", "a word is offered", "taken",
+          {{"word", AW - 2, "word address (byte address / 4)"}, {"data", 32, "data"}}});
   m.input("flush", 1, "send the assembled granule (hold until idle to drain everything)");
-  m.output("dram_req_valid", 1, "DRAM write request");
-  m.input("dram_req_ready", 1, "DRAM write request taken");
-  m.output("dram_req_addr", AW, "DRAM: granule-aligned byte address");
-  m.output("dram_req_data", 8 * G, "DRAM: granule data, byte k at [8k +: 8]");
-  m.output("dram_req_strb", G, "DRAM: byte enables");
-  m.input("dram_rsp_valid", 1, "DRAM write acknowledgement");
-  m.output("dram_rsp_ready", 1, "always ready");
+  m.source({"dram_req", "", "DRAM write request", "DRAM write request taken",
+            {{"addr", AW, "DRAM: granule-aligned byte address"},
+             {"data", 8 * G, "DRAM: granule data, byte k at [8k +: 8]"},
+             {"strb", G, "DRAM: byte enables"}}});
+  m.sink({"dram_rsp", "", "DRAM write acknowledgement", "always ready", {}});
   m.output("idle", 1, "every write sent and acknowledged");
   m.output("pending", CW, "DRAM writes sent and not yet acknowledged");
 }
