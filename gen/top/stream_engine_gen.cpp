@@ -27,12 +27,8 @@ void operand_ports(SvModule& m, const std::string& slot, const std::string& what
 // base .. base+count-1, issued as fast as its load unit takes them.
 void csr_stream(SvModule& m, const std::string& s, const std::string& what, const std::string& base,
                 const std::string& count, int WA, int CW) {
-  m.output(s + "_req_valid", 1, what + " stream: a word read");
-  m.input(s + "_req_ready", 1, what + " stream: taken");
-  m.output(s + "_req_word", WA, what + " stream: word address");
-  m.input(s + "_rsp_valid", 1, what + " stream: the oldest word");
-  m.output(s + "_rsp_ready", 1, what + " stream: taken");
-  m.input(s + "_rsp_data", 32, what + " stream: data");
+  m.source({s + "_req", what + " stream", "a word read", "taken", {{"word", WA, "word address"}}});
+  m.sink({s + "_rsp", what + " stream", "the oldest word", "taken", {{"data", 32, "data"}}});
   m.signal(s + "_on_q", 1, what + " stream: reads still to issue");
   m.signal(s + "_idx_q", CW, what + " stream: next word");
   m.signal(s + "_pass_q", CW, what + " stream: pass (column block)");
@@ -105,7 +101,7 @@ EngineDims engine_dims(const StreamEngineShape& s) {
 // Ports: the launch descriptor, done/err, the load unit, the store unit and the gather buffer.
 void engine_ports(SvModule& m, const EngineDims& d) {
   const int WA = d.WA, CW = d.CW, V = d.V, XL = d.XL;
-  top_parts::clock_ports(m);
+  m.clock_reset();
   m.input("start", 1, "launch (pulse): the descriptor below is valid and stays so until done");
   m.input("kind", 2, "0 GEMM pass, 1 GRAM, 2 SPMM, 3 ELTW");
   m.input("relu", 1, "negative results become +0");
@@ -128,16 +124,9 @@ void engine_ports(SvModule& m, const EngineDims& d) {
   m.output("done", 1, "pulse: the launch ended (its last write was taken by the store unit)");
   m.output("err", 1, "pulse with done: a damaged CSR operand stopped the launch");
   m.output("fma_fire", 1, "pulse: the executor issued an FMA");
-  m.output("ld_req_valid", 1, "load unit: a word read");
-  m.input("ld_req_ready", 1, "load unit: taken");
-  m.output("ld_req_word", WA, "load unit: word address");
-  m.input("ld_rsp_valid", 1, "load unit: the word");
-  m.output("ld_rsp_ready", 1, "load unit: taken");
-  m.input("ld_rsp_data", 32, "load unit: data");
-  m.output("st_valid", 1, "store unit: a result word");
-  m.input("st_ready", 1, "store unit: taken");
-  m.output("st_word", WA, "store unit: word address");
-  m.output("st_data", 32, "store unit: data");
+  m.source({"ld_req", "load unit", "a word read", "taken", {{"word", WA, "word address"}}});
+  m.sink({"ld_rsp", "load unit", "the word", "taken", {{"data", 32, "data"}}});
+  m.source({"st", "store unit", "a result word", "taken", {{"word", WA, "word address"}, {"data", 32, "data"}}});
   m.output("xb_we", V, "gather buffer: write lane v (word w goes to lane w mod V, line w / V)");
   m.output("xb_waddr", XL, "gather buffer: line written");
   m.output("xb_wdata", 32, "gather buffer: word written");
