@@ -106,22 +106,17 @@ void top_ports(SvModule& m, const TopShapes& sh) {
   const int AW = sh.mem.addr_bits, G = sh.mem.granule_bytes,
             DT = sh.arb.tag_bits + bits_for(sh.arb.clients - 1);
   const int RB = bits_for(static_cast<long long>(top_counters().size()) + 1);
-  top_parts::clock_ports(m);
-  m.input("cmd_valid", 1, "command port: a word of commands.bin");
-  m.output("cmd_ready", 1, "command port: taken");
-  m.input("cmd_data", 32, "command port: the word (little-endian)");
-  m.input("cmd_last", 1, "command port: the file's final word");
-  m.output("dram_req_valid", 1, "DRAM request");
-  m.input("dram_req_ready", 1, "DRAM request taken");
-  m.output("dram_req_addr", AW, "DRAM: granule-aligned byte address");
-  m.output("dram_req_write", 1, "DRAM: write");
-  m.output("dram_req_wdata", 8 * G, "DRAM: write data, byte k at [8k +: 8]");
-  m.output("dram_req_strb", G, "DRAM: write byte enables");
-  m.output("dram_req_tag", DT, "DRAM: tag, returned with the response");
-  m.input("dram_rsp_valid", 1, "DRAM response (read data, or a write's acknowledgement)");
-  m.output("dram_rsp_ready", 1, "DRAM response taken");
-  m.input("dram_rsp_rdata", 8 * G, "DRAM: read data");
-  m.input("dram_rsp_tag", DT, "DRAM: the request's tag");
+  m.clock_reset();
+  m.sink({"cmd", "command port", "a word of commands.bin", "taken",
+          {{"data", 32, "the word (little-endian)"}, {"last", 1, "the file's final word"}}});
+  m.source({"dram_req", "", "DRAM request", "DRAM request taken",
+            {{"addr", AW, "DRAM: granule-aligned byte address"},
+             {"write", 1, "DRAM: write"},
+             {"wdata", 8 * G, "DRAM: write data, byte k at [8k +: 8]"},
+             {"strb", G, "DRAM: write byte enables"},
+             {"tag", DT, "DRAM: tag, returned with the response"}}});
+  m.sink({"dram_rsp", "", "DRAM response (read data, or a write's acknowledgement)", "DRAM response taken",
+          {{"rdata", 8 * G, "DRAM: read data"}, {"tag", DT, "DRAM: the request's tag"}}});
   m.output("host_req", 1, "HOST: compute host_record's output in DRAM, then pulse host_ack");
   m.output("host_record", 64, "HOST: record index");
   m.input("host_ack", 1, "HOST: done (one-cycle pulse)");

@@ -1,6 +1,6 @@
 // Small helpers shared by the generators of the accelerator top (gen/top/*.cpp
-// only): the clock/reset ports every part has, the register-file RAM instance,
-// and the last step of every part (its block entry and the module itself).
+// only): the register-file RAM instance and the last step of every part (its
+// block entry and the module itself).
 #pragma once
 
 #include <string>
@@ -12,12 +12,6 @@
 #include "gen/sv_module.hpp"
 
 namespace cello::gen::top_parts {
-
-// The clock and synchronous reset inputs every part of the top starts with.
-inline void clock_ports(SvModule& m) {
-  m.input("clk", 1, "clock");
-  m.input("rst_n", 1, "synchronous active-low reset");
-}
 
 // A one-write-port `ram_sram` instance of `depth` words of `width` bits,
 // addressed by `addr_width` bits (its AW parameter), clk on clk and the other
