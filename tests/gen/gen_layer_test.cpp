@@ -70,35 +70,22 @@ TEST_CASE("ready/valid bundles declare valid, ready, then the payload, with dire
   m.sink({"wr", "write", "offered", "taken", {{"addr", 12, "word address"}, {"data", 32, "data"}}});
   m.source({"rsp", "", "response", "response taken", {{"tag", 3, "tag: the request's tag"}}});
   m.sink({"c_req", "client", "requests", "request taken", {{"addr", 2 * 8, "addresses"}}, 2});
-  struct Want {
-    Dir dir;
-    const char* name;
-    int width;
-    const char* comment;
-  };
-  const std::vector<Want> want = {
-      {Dir::In, "clk", 1, "clock"},
-      {Dir::In, "rst_n", 1, "synchronous active-low reset"},
-      {Dir::In, "wr_valid", 1, "write: offered"},
-      {Dir::Out, "wr_ready", 1, "write: taken"},
-      {Dir::In, "wr_addr", 12, "write: word address"},
-      {Dir::In, "wr_data", 32, "write: data"},
-      {Dir::Out, "rsp_valid", 1, "response"},
-      {Dir::In, "rsp_ready", 1, "response taken"},
-      {Dir::Out, "rsp_tag", 3, "tag: the request's tag"},
-      {Dir::In, "c_req_valid", 2, "client: requests"},
-      {Dir::Out, "c_req_ready", 2, "client: request taken"},
-      {Dir::In, "c_req_addr", 16, "client: addresses"},
-  };
-  const auto& ports = m.ports();
-  REQUIRE(ports.size() == want.size());
-  for (size_t i = 0; i < want.size(); ++i) {
-    INFO("port " << i);
-    CHECK(ports[i].dir == want[i].dir);
-    CHECK(ports[i].name == want[i].name);
-    CHECK(ports[i].width == want[i].width);
-    CHECK(ports[i].comment == want[i].comment);
-  }
+  // Each port as "<dir> <name>[<width>] <comment>", in declaration order.
+  std::vector<std::string> got;
+  for (const auto& p : m.ports())
+    got.push_back((p.dir == Dir::In ? "in " : "out ") + p.name + "[" + std::to_string(p.width) + "] " + p.comment);
+  REQUIRE(got.size() == 12);
+  CHECK(got[0] == "in clk[1] clock");
+  CHECK(got[1] == "in rst_n[1] synchronous active-low reset");
+  const std::vector<std::string> sink = {"in wr_valid[1] write: offered", "out wr_ready[1] write: taken",
+                                         "in wr_addr[12] write: word address", "in wr_data[32] write: data"};
+  CHECK(std::vector<std::string>(got.begin() + 2, got.begin() + 6) == sink);
+  const std::vector<std::string> source = {"out rsp_valid[1] response", "in rsp_ready[1] response taken",
+                                           "out rsp_tag[3] tag: the request's tag"};
+  CHECK(std::vector<std::string>(got.begin() + 6, got.begin() + 9) == source);
+  const std::vector<std::string> lanes = {"in c_req_valid[2] client: requests", "out c_req_ready[2] client: request taken",
+                                          "in c_req_addr[16] client: addresses"};
+  CHECK(std::vector<std::string>(got.begin() + 9, got.end()) == lanes);
 }
 
 TEST_CASE("ConfigReader checks types, ranges and unknown keys with key paths") {
