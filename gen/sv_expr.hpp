@@ -1,5 +1,6 @@
 // Width-exact SystemVerilog expression helpers. The generator knows every width,
-// so it pads and compares explicitly and Verilator's WIDTH lint stays quiet.
+// so it pads and compares explicitly and Verilator's WIDTH lint stays quiet; and
+// runs of assignments with their operators aligned, as a hand-written block reads.
 #pragma once
 
 #include <string>

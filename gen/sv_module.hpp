@@ -1,7 +1,8 @@
 // A small structured model of one SystemVerilog module, so module generators
-// declare ports, parameters, signals and instances as data and only write the
-// behavioural bodies as text. render() lays the module out in a fixed, readable
-// order: header comment, port list, localparams, signals, instances, sections.
+// declare ports (single, clock/reset, or whole ready/valid bundles), parameters,
+// signals and instances as data and only write the behavioural bodies as text.
+// render() lays the module out in a fixed, readable order: header comment, port
+// list, localparams, signals, instances, sections.
 #pragma once
 
 #include <nlohmann/json.hpp>

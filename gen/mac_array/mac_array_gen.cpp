@@ -363,10 +363,11 @@ void row_and_column_operands(SvModule& m, const Shape& s) {
                              fmt::arg("CZERO", s.row_bit("row_czero")), fmt::arg("FRESH", s.fresh_cur()),
                              fmt::arg("EMIT", s.row_bit("row_emit")), fmt::arg("LAST", s.row_bit("op_last")))
                : fmt::format(R"(
-  assign {} = ident_all;
-  assign {} = czero_all;
-  assign {}  = emit_all;)",
-                             s.row_bit("row_ident"), s.row_bit("row_czero"), s.row_bit("row_emit"));
+  assign {IDENT} = ident_all;
+  assign {CZERO} = czero_all;
+  assign {EMIT}  = emit_all;)",
+                             fmt::arg("IDENT", s.row_bit("row_ident")), fmt::arg("CZERO", s.row_bit("row_czero")),
+                             fmt::arg("EMIT", s.row_bit("row_emit")));
   std::string bsh = s.c.gram ? "bsel_one ? 32'h3f800000 : (bsel_rf ? rf_rd_data[32*c +: 32] : op_b[32*c +: 32])"
                              : "bsel_rf ? rf_rd_data[32*c +: 32] : op_b[32*c +: 32]";
   m.section("Per-row control and per-column shared operand", fmt::format(R"(
