@@ -526,7 +526,8 @@ void controller_ports(SvModule& m, const Shape& s) {
           {{"id", s.IDW, "tensor id"},
            {"addr", s.AW, "global address (must be the tensor's next address)"},
            {"data", s.WW, "data"}}});
-  m.sink({"rd_req", "read request", "valid", "accepted", {{"id", s.IDW, "tensor id"}, {"addr", s.AW, "global address"}}});
+  m.sink({"rd_req", "read request", "valid", "accepted",
+          {{"id", s.IDW, "tensor id"}, {"addr", s.AW, "global address"}}});
   m.source({"rd_rsp", "read response", "valid (responses in request order)", "taken",
             {{"data", s.WW, "data (0 for an illegal read)"},
              {"hit", 1, "served by the SRAM"},

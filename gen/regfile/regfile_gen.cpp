@@ -43,8 +43,9 @@ always_ff @(posedge clk) begin
   if (!rst_n) loaded_q <= '0;
   else if (ld_we) {SET_LOADED}
 end)",
-                                                        fmt::arg("IN_RANGE", in_range_ld), fmt::arg("RD_LOADED", rd_loaded),
-                                                        fmt::arg("W", W), fmt::arg("SET_LOADED", set_loaded)));
+                                                        fmt::arg("IN_RANGE", in_range_ld),
+                                                        fmt::arg("RD_LOADED", rd_loaded), fmt::arg("W", W),
+                                                        fmt::arg("SET_LOADED", set_loaded)));
   design.primitives.insert("ram_flop");
   m.instantiate("ram_flop", "u_ram")
       .param("DEPTH", "ROWS")

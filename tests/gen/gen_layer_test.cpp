@@ -83,7 +83,8 @@ TEST_CASE("ready/valid bundles declare valid, ready, then the payload, with dire
   const std::vector<std::string> source = {"out rsp_valid[1] response", "in rsp_ready[1] response taken",
                                            "out rsp_tag[3] tag: the request's tag"};
   CHECK(std::vector<std::string>(got.begin() + 6, got.begin() + 9) == source);
-  const std::vector<std::string> lanes = {"in c_req_valid[2] client: requests", "out c_req_ready[2] client: request taken",
+  const std::vector<std::string> lanes = {"in c_req_valid[2] client: requests",
+                                          "out c_req_ready[2] client: request taken",
                                           "in c_req_addr[16] client: addresses"};
   CHECK(std::vector<std::string>(got.begin() + 9, got.end()) == lanes);
 }
