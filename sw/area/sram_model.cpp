@@ -14,22 +14,24 @@ constexpr int kMacroWidth = 32;
 // "!csb0 & !web0" (write).
 constexpr double kReadPj1K = 2.391613 + 2.208443;
 constexpr double kWritePj1K = 2.226912 + 2.371604;
+
+// A macro as its repository publishes it: 32 bits wide, its LEF at
+// <name>/<name>.lef in `repository` ("owner/repo @commit").
+SramMacro published(const std::string& name, uint64_t words, double width_um, double height_um,
+                    const std::string& repository) {
+  return {name, words, kMacroWidth, width_um, height_um, repository + ", " + name + "/" + name + ".lef"};
+}
 }  // namespace
 
 const std::vector<SramMacro>& published_sram_macros() {
+  static const std::string kVlsida = "VLSIDA/sky130_sram_macros @0178860d21d6a73e56d3c1a5e0d4932197d68255";
+  static const std::string kOld = "efabless/sky130_sram_macros_old @30b3ead1e94fdbc1094e708b0f22e9befef6afe3";
+  static const std::string kOld8k = "efabless/sky130_sram_macros_old @33994aa6a781eb2904daf149e901008c1711f06e";
   static const std::vector<SramMacro> m = {
-      {"sky130_sram_1kbyte_1rw1r_32x256_8", 256, 32, 493.38, 400.22,
-       "VLSIDA/sky130_sram_macros @0178860d21d6a73e56d3c1a5e0d4932197d68255, "
-       "sky130_sram_1kbyte_1rw1r_32x256_8/sky130_sram_1kbyte_1rw1r_32x256_8.lef"},
-      {"sky130_sram_2kbyte_1rw1r_32x512_8", 512, 32, 659.98, 398.18,
-       "efabless/sky130_sram_macros_old @30b3ead1e94fdbc1094e708b0f22e9befef6afe3, "
-       "sky130_sram_2kbyte_1rw1r_32x512_8/sky130_sram_2kbyte_1rw1r_32x512_8.lef"},
-      {"sky130_sram_4kbyte_1rw1r_32x1024_8", 1024, 32, 670.86, 651.14,
-       "efabless/sky130_sram_macros_old @30b3ead1e94fdbc1094e708b0f22e9befef6afe3, "
-       "sky130_sram_4kbyte_1rw1r_32x1024_8/sky130_sram_4kbyte_1rw1r_32x1024_8.lef"},
-      {"sky130_sram_8kbyte_1rw1r_32x2048_8", 2048, 32, 1093.82, 720.5,
-       "efabless/sky130_sram_macros_old @33994aa6a781eb2904daf149e901008c1711f06e, "
-       "sky130_sram_8kbyte_1rw1r_32x2048_8/sky130_sram_8kbyte_1rw1r_32x2048_8.lef"},
+      published("sky130_sram_1kbyte_1rw1r_32x256_8", 256, 493.38, 400.22, kVlsida),
+      published("sky130_sram_2kbyte_1rw1r_32x512_8", 512, 659.98, 398.18, kOld),
+      published("sky130_sram_4kbyte_1rw1r_32x1024_8", 1024, 670.86, 651.14, kOld),
+      published("sky130_sram_8kbyte_1rw1r_32x2048_8", 2048, 1093.82, 720.5, kOld8k),
   };
   return m;
 }

@@ -9,7 +9,6 @@
 namespace cello::chord {
 
 namespace {
-uint64_t mask(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
 unsigned bits_for(uint64_t max_value) { return static_cast<unsigned>(cello::bits_for(static_cast<long long>(max_value))); }
 }  // namespace
 
@@ -29,7 +28,7 @@ void Geometry::validate() const {
 
 uint64_t priority_key(const ReuseMeta& m, const Geometry& g) {
   uint64_t live = m.uses != 0 ? 1 : 0;
-  uint64_t nearness = mask(g.dist_bits) - m.next_use;  // larger = sooner
+  uint64_t nearness = low_mask(g.dist_bits) - m.next_use;  // larger = sooner
   if (g.victim == Victim::Uses) return (live << (g.dist_bits + g.uses_bits)) | (uint64_t(m.uses) << g.dist_bits) | nearness;
   return (live << (g.dist_bits + g.uses_bits)) | (nearness << g.uses_bits) | m.uses;
 }
@@ -81,7 +80,7 @@ TensorStats& TensorStats::operator+=(const TensorStats& o) {
 }
 
 ChordModel::ChordModel(const Geometry& g, bool track_data, DramBacking* dram)
-    : g_(g), track_data_(track_data), dram_(dram), word_mask_(mask(g.word_bits)) {
+    : g_(g), track_data_(track_data), dram_(dram), word_mask_(low_mask(g.word_bits)) {
   g_.validate();
   table_.resize(g_.entries);
   for (auto& e : table_) e.runs.resize(g_.extents);
@@ -128,8 +127,8 @@ uint64_t ChordModel::dram_read(uint32_t id, uint64_t addr) {
 }
 
 CommandResult ChordModel::register_tensor(uint32_t id, uint64_t base, uint64_t end, const ReuseMeta& meta) {
-  if (id > mask(g_.id_bits) || base > mask(g_.addr_bits) || end > mask(g_.addr_bits) ||
-      meta.next_use > mask(g_.dist_bits) || meta.uses > mask(g_.uses_bits))
+  if (id > low_mask(g_.id_bits) || base > low_mask(g_.addr_bits) || end > low_mask(g_.addr_bits) ||
+      meta.next_use > low_mask(g_.dist_bits) || meta.uses > low_mask(g_.uses_bits))
     throw std::invalid_argument("register_tensor: a field exceeds its configured width");
   CommandResult r;
   if (find(id) >= 0) {
@@ -163,7 +162,7 @@ CommandResult ChordModel::register_tensor(uint32_t id, uint64_t base, uint64_t e
 }
 
 CommandResult ChordModel::update(uint32_t id, const ReuseMeta& meta) {
-  if (meta.next_use > mask(g_.dist_bits) || meta.uses > mask(g_.uses_bits))
+  if (meta.next_use > low_mask(g_.dist_bits) || meta.uses > low_mask(g_.uses_bits))
     throw std::invalid_argument("update: a field exceeds its configured width");
   CommandResult r;
   r.entry = find(id);

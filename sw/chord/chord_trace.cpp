@@ -4,53 +4,26 @@
 #include <map>
 #include <random>
 
+#include "sw/common/bits.hpp"
+
 namespace cello::chord {
 
 namespace {
-uint64_t mask(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
 
 TraceOp reg(uint32_t id, uint64_t base, uint64_t end, ReuseMeta m) {
-  TraceOp o;
-  o.kind = OpKind::Register;
-  o.id = id;
-  o.base = base;
-  o.end = end;
-  o.meta = m;
-  return o;
+  return {.kind = OpKind::Register, .id = id, .base = base, .end = end, .meta = m};
 }
-TraceOp upd(uint32_t id, ReuseMeta m) {
-  TraceOp o;
-  o.kind = OpKind::Update;
-  o.id = id;
-  o.meta = m;
-  return o;
-}
-TraceOp rel(uint32_t id) {
-  TraceOp o;
-  o.kind = OpKind::Release;
-  o.id = id;
-  return o;
-}
+TraceOp upd(uint32_t id, ReuseMeta m) { return {.kind = OpKind::Update, .id = id, .meta = m}; }
+TraceOp rel(uint32_t id) { return {.kind = OpKind::Release, .id = id}; }
 TraceOp wr(uint32_t id, uint64_t addr, uint64_t data) {
-  TraceOp o;
-  o.kind = OpKind::Write;
-  o.id = id;
-  o.addr = addr;
-  o.data = data;
-  return o;
+  return {.kind = OpKind::Write, .id = id, .addr = addr, .data = data};
 }
-TraceOp rd(uint32_t id, uint64_t addr) {
-  TraceOp o;
-  o.kind = OpKind::Read;
-  o.id = id;
-  o.addr = addr;
-  return o;
-}
+TraceOp rd(uint32_t id, uint64_t addr) { return {.kind = OpKind::Read, .id = id, .addr = addr}; }
 
 // Hands out non-overlapping address ranges, wrapping around the address space.
 class AddressPool {
  public:
-  explicit AddressPool(unsigned addr_bits) : limit_(mask(addr_bits)) {}
+  explicit AddressPool(unsigned addr_bits) : limit_(low_mask(addr_bits)) {}
   uint64_t take(uint64_t size) {
     if (next_ + size + 1 > limit_) next_ = 0;
     uint64_t b = next_;
@@ -99,8 +72,8 @@ class ProgramRunner {
       size_t i = next[t];
       while (i < consumers[t].size() && size_t(consumers[t][i]) < k) ++i;
       uint64_t left = consumers[t].size() - i;
-      m.uses = static_cast<uint32_t>(std::min<uint64_t>(left, mask(g_.uses_bits)));
-      m.next_use = left ? static_cast<uint32_t>(std::min<uint64_t>(consumers[t][i] - k, mask(g_.dist_bits))) : 0;
+      m.uses = static_cast<uint32_t>(std::min<uint64_t>(left, low_mask(g_.uses_bits)));
+      m.next_use = left ? static_cast<uint32_t>(std::min<uint64_t>(consumers[t][i] - k, low_mask(g_.dist_bits))) : 0;
       return m;
     };
     auto bring_up = [&](int t, size_t k) {
@@ -149,7 +122,7 @@ class ProgramRunner {
  private:
   uint32_t fresh_id(const std::vector<bool>& live, const std::vector<uint32_t>& ids) {
     for (;;) {
-      uint32_t c = static_cast<uint32_t>(next_id_++ & mask(g_.id_bits));
+      uint32_t c = static_cast<uint32_t>(next_id_++ & low_mask(g_.id_bits));
       bool used = false;
       for (size_t t = 0; t < live.size(); ++t) used |= live[t] && ids[t] == c;
       if (!used) return c;
@@ -160,7 +133,7 @@ class ProgramRunner {
             const std::vector<uint64_t>& base) {
     uint64_t n = tensors[op.output].size;
     auto read_at = [&](int t, uint64_t i) { out_.push_back(rd(id[t], base[t] + i % tensors[t].size)); };
-    auto data = [&] { return rng_() & mask(g_.word_bits); };
+    auto data = [&] { return rng_() & low_mask(g_.word_bits); };
     switch (op.pattern) {
       case Pattern::Elementwise:
         for (int in : op.inputs)
@@ -239,16 +212,16 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
   out.reserve(ops);
   const uint64_t D = g.sram_words;
   // Keep the address space comfortably larger than the tensors.
-  const uint64_t max_size = std::min<uint64_t>(2 * D, mask(g.addr_bits) / 8);
+  const uint64_t max_size = std::min<uint64_t>(2 * D, low_mask(g.addr_bits) / 8);
   auto meta = [&] {
     ReuseMeta m;
-    m.next_use = static_cast<uint32_t>(std::min<uint64_t>(uni(0, 12), mask(g.dist_bits)));
-    m.uses = chance(0.1) ? 0 : static_cast<uint32_t>(std::min<uint64_t>(uni(1, 4), mask(g.uses_bits)));
+    m.next_use = static_cast<uint32_t>(std::min<uint64_t>(uni(0, 12), low_mask(g.dist_bits)));
+    m.uses = chance(0.1) ? 0 : static_cast<uint32_t>(std::min<uint64_t>(uni(1, 4), low_mask(g.uses_bits)));
     return m;
   };
   auto fresh = [&] {
     for (;;) {
-      uint32_t c = static_cast<uint32_t>(next_id++ & mask(g.id_bits));
+      uint32_t c = static_cast<uint32_t>(next_id++ & low_mask(g.id_bits));
       bool used = false;
       for (auto& l : live) used |= l.id == c;
       if (!used) return c;
@@ -287,8 +260,8 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
     }
     if (chance(mix.error_rate)) {
       switch (uni(0, 3)) {
-        case 0: out.push_back(rd(fresh(), uni(0, mask(g.addr_bits)))); break;   // unregistered
-        case 1: out.push_back(wr(fresh(), 0, rng() & mask(g.word_bits))); break;  // unregistered
+        case 0: out.push_back(rd(fresh(), uni(0, low_mask(g.addr_bits)))); break;   // unregistered
+        case 1: out.push_back(wr(fresh(), 0, rng() & low_mask(g.word_bits))); break;  // unregistered
         case 2: {
           const auto& l = live[uni(0, live.size() - 1)];
           out.push_back(rd(l.id, l.end + uni(0, 3)));  // out of range
@@ -296,7 +269,7 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
         }
         default: {
           const auto& l = live[uni(0, live.size() - 1)];
-          out.push_back(wr(l.id, l.wptr + uni(1, 3), rng() & mask(g.word_bits)));  // out of order
+          out.push_back(wr(l.id, l.wptr + uni(1, 3), rng() & low_mask(g.word_bits)));  // out of order
           break;
         }
       }
@@ -324,7 +297,7 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
       }
       auto& l = live[open[uni(0, open.size() - 1)]];
       uint64_t burst = std::min<uint64_t>(uni(1, 8), l.end - l.wptr);
-      for (uint64_t k = 0; k < burst; ++k) out.push_back(wr(l.id, l.wptr++, rng() & mask(g.word_bits)));
+      for (uint64_t k = 0; k < burst; ++k) out.push_back(wr(l.id, l.wptr++, rng() & low_mask(g.word_bits)));
     }
   }
   return out;

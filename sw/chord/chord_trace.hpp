@@ -19,7 +19,7 @@ struct TraceOp {
   OpKind kind = OpKind::Read;
   uint32_t id = 0;
   uint64_t base = 0, end = 0;  // Register
-  ReuseMeta meta;              // Register, Update
+  ReuseMeta meta{};            // Register, Update
   uint64_t addr = 0;           // Write, Read
   uint64_t data = 0;           // Write
   bool is_command() const { return kind == OpKind::Register || kind == OpKind::Update || kind == OpKind::Release; }

@@ -13,6 +13,7 @@
 #include "sw/cli/area_eval.hpp"
 #include "sw/cli/area_paper.hpp"
 #include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
 #include "sw/common/error.hpp"
 #include "sw/common/run_process.hpp"
 #include "gen/config_reader.hpp"
@@ -181,7 +182,7 @@ void add_area(CLI::App& app) {
   cmd->add_option("--chord-entries", a->chord_entries, "RIFF table entries of the --paper CHORD row")
       ->capture_default_str()->check(CLI::Range(2, 256));
   cmd->add_option("--out", a->out, "work directory (RTL, netlists, logs)")->capture_default_str();
-  cmd->add_option("--json", a->json, "write a JSON report here");
+  add_json_option(cmd, a->json);
   cmd->add_option("--csv", a->csv, "write one CSV row per block (and sweep point) here");
   cmd->add_option("--svg", a->svg, "write the sweep (or --paper) chart here");
   cmd->add_flag("--no-timing", a->no_timing, "skip OpenSTA");

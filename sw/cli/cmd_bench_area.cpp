@@ -7,6 +7,7 @@
 #include "sw/area/liberty.hpp"
 #include "sw/cli/area_paper.hpp"
 #include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
 #include "sw/common/error.hpp"
 #include "sw/common/run_process.hpp"
 
@@ -26,7 +27,7 @@ void add_bench_area(CLI::App& bench) {
   cmd->add_option("--liberty", *liberty, "liberty (.lib or .lib.gz); default: <data>/liberty/");
   cmd->add_option("--chord-entries", *entries, "RIFF table entries of the CHORD row")->capture_default_str()->check(CLI::Range(2, 256));
   cmd->add_option("--svg", *svg, "write the ratio chart here");
-  cmd->add_option("--json", *json, "write a JSON report here");
+  add_json_option(cmd, *json);
   cmd->callback([=] {
     for (const char* tool : {"yosys", "sta"})
       if (!program_available(tool)) throw Error(tool, "", "not found on PATH (scripts/setup.sh installs it)");

@@ -7,6 +7,7 @@
 
 #include "tb/buffet/buffet_sim_runs.hpp"
 #include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
 #include "gen/gen_command.hpp"
 #include "gen/hw_config.hpp"
 #include "sw/synth/yosys_stat.hpp"
@@ -47,7 +48,7 @@ void add_bench_buffet(CLI::App& bench) {
   cmd->add_option("--out", *out, "directory for generated RTL and Yosys logs")->capture_default_str();
   cmd->add_option("--yosys", *yosys, "yosys executable")->capture_default_str();
   cmd->add_flag("--no-synth", *no_synth, "skip the Yosys counts");
-  cmd->add_option("--json", *json, "write a JSON report here");
+  add_json_option(cmd, *json);
   cmd->callback([=] {
     nlohmann::json report = {{"command", "bench buffet"}};
     fmt::print("cello bench buffet: DEPTH=256, 32-bit, update + RAW scoreboard, separate ports, flop RAM\n");

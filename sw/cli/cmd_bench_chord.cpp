@@ -14,6 +14,7 @@
 #include "gen/chord/chord_gen.hpp"
 #include "tb/chord/chord_sim.hpp"
 #include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
 #include "sw/common/error.hpp"
 #include "gen/design.hpp"
 #include "sw/synth/yosys_stat.hpp"
@@ -45,7 +46,7 @@ void add_bench_chord(CLI::App& bench) {
   cmd->add_option("--out", *out, "directory for the generated RTL and yosys logs")->capture_default_str();
   cmd->add_option("--words", *words, "tensor length of the throughput run")->capture_default_str()->check(CLI::Range(64, 1 << 19));
   cmd->add_flag("--no-synth", *no_synth, "skip the Yosys counts");
-  cmd->add_option("--json", *json, "write a JSON report here");
+  add_json_option(cmd, *json);
   cmd->callback([=] {
     gen::ChordConfig c;
     c.name = "bench_chord";

@@ -15,6 +15,7 @@
 #include <random>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
 #include "sw/common/error.hpp"
 #include "gen/design.hpp"
 #include "sw/fp/fp32.hpp"
@@ -174,7 +175,7 @@ void add_datapath(CLI::App& bench) {
   cmd->add_option("--rows", *m, "M: long dimension of the GEMM/Gram/SpMM problems")->capture_default_str()->check(
       CLI::Range(int64_t{64}, int64_t{1000000}));
   cmd->add_flag("--no-synth", *no_synth, "skip the Yosys cell counts");
-  cmd->add_option("--json", *json, "write a JSON report here");
+  add_json_option(cmd, *json);
   cmd->callback([=] { run_bench(*m, *json, !*no_synth); });
 }
 

@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
 #include "sw/common/error.hpp"
 #include "sw/exec/prepare.hpp"
 #include "gen/hw_config.hpp"
@@ -128,7 +129,7 @@ void add_bench_exec(CLI::App& bench) {
   cmd->add_option("--n", a->n, "block width")->capture_default_str();
   cmd->add_option("--iters", a->iters, "CG iterations")->capture_default_str();
   cmd->add_option("--repeat", a->repeat, "timed runs (best is reported)")->capture_default_str();
-  cmd->add_option("--json", a->json, "write a JSON report here");
+  add_json_option(cmd, a->json);
   cmd->callback([a] { run_bench(*a); });
 }
 

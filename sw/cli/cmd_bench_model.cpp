@@ -8,6 +8,7 @@
 #include <map>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
 #include "sw/common/error.hpp"
 #include "sw/traffic/report.hpp"
 
@@ -17,21 +18,18 @@ namespace {
 
 void add_bench_model(CLI::App& bench) {
   auto* cmd = bench.add_subcommand("model", "traffic models: time per configuration and cache accesses/s on --paper");
-  auto data = std::make_shared<std::string>();
-  auto threads = std::make_shared<int>(2);
+  auto o = std::make_shared<StudyBenchOptions>();
   auto budget = std::make_shared<double>(60);
-  auto json = std::make_shared<std::string>();
-  cmd->add_option("--data", *data, "data folder (default: $CELLO_DATA or ../shared/data)");
-  cmd->add_option("--threads", *threads, "worker threads")->capture_default_str()->check(CLI::Range(1, 64));
+  add_study_bench_options(cmd, *o);
   cmd->add_option("--budget", *budget, "wall-time budget in seconds")->capture_default_str();
-  cmd->add_option("--json", *json, "write a JSON report here");
+  add_json_option(cmd, o->json);
   cmd->callback([=] {
     traffic::Study s;
-    const std::string dir = data->empty() ? traffic::find_data_dir() : *data;
+    const std::string dir = o->data.empty() ? traffic::find_data_dir() : o->data;
     const auto t_load = std::chrono::steady_clock::now();
     s.problems = traffic::paper_problems(dir);
     const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_load).count();
-    s.threads = *threads;
+    s.threads = o->threads;
     s.cello_sram_sweep = {1ull << 20, 16ull << 20};
     fmt::print("cello bench model: --paper study, {} problems, {} thread(s), data {}\n", s.problems.size(), s.threads,
                dir);
@@ -119,7 +117,7 @@ void add_bench_model(CLI::App& bench) {
     rep["budget_seconds"] = *budget;
     rep["within_budget"] = ok;
     rep["geomean_speedup"] = r.geomean_speedup;
-    write_json_report(*json, rep);
+    write_json_report(o->json, rep);
   });
 }
 

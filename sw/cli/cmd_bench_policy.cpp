@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
 #include "sw/common/error.hpp"
 #include "sw/traffic/family.hpp"
 #include "sw/traffic/report.hpp"
@@ -17,16 +18,13 @@ namespace {
 
 void add_bench_policy(CLI::App& bench) {
   auto* cmd = bench.add_subcommand("policy", "CHORD policy vs OPT on the problem family, and the --paper orderings");
-  auto data = std::make_shared<std::string>();
-  auto threads = std::make_shared<int>(2);
+  auto o = std::make_shared<StudyBenchOptions>();
   auto iters = std::make_shared<int>(5);
   auto no_paper = std::make_shared<bool>(false);
-  auto json = std::make_shared<std::string>();
-  cmd->add_option("--data", *data, "data folder (default: $CELLO_DATA or ../shared/data)");
-  cmd->add_option("--threads", *threads, "worker threads")->capture_default_str()->check(CLI::Range(1, 64));
+  add_study_bench_options(cmd, *o);
   cmd->add_option("--iters", *iters, "CG iterations of the family")->capture_default_str()->check(CLI::Range(1, 100));
   cmd->add_flag("--no-paper", *no_paper, "skip the --paper orderings");
-  cmd->add_option("--json", *json, "write a JSON report here");
+  add_json_option(cmd, o->json);
   cmd->callback([=] {
     auto progress = [](size_t done, size_t total, const std::string&) {
       if (done % 10 == 0 || done == total) fmt::print(stderr, "  {}/{} runs done\n", done, total);
@@ -36,7 +34,7 @@ void add_bench_policy(CLI::App& bench) {
     traffic::Study f;
     f.problems = traffic::family_problems(false, *iters);
     f.configs = traffic::family_configs();
-    f.threads = *threads;
+    f.threads = o->threads;
     f.bandwidths_gbs = {1000};
     fmt::print("cello bench policy: family of {} problems, CG {} iterations, {} thread(s)\n", f.problems.size(), *iters,
                f.threads);
@@ -51,11 +49,11 @@ void add_bench_policy(CLI::App& bench) {
     j["family_seconds"] = fam_s;
     if (!*no_paper) {
       traffic::Study p;
-      const std::string dir = data->empty() ? traffic::find_data_dir() : *data;
+      const std::string dir = o->data.empty() ? traffic::find_data_dir() : o->data;
       p.problems = traffic::paper_problems(dir);
       p.configs = {traffic::Config::Flexagon, traffic::Config::FlexLRU, traffic::Config::FlexBRRIP,
                    traffic::Config::PreludeOnly, traffic::Config::CELLO};
-      p.threads = *threads;
+      p.threads = o->threads;
       auto t1 = std::chrono::steady_clock::now();
       auto pr = traffic::run_study(p, progress);
       const double paper_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
@@ -75,7 +73,7 @@ void add_bench_policy(CLI::App& bench) {
       j["paper"] = traffic::policy_json(pp);
       j["paper_seconds"] = paper_s;
     }
-    if (!json->empty()) write_json_report(*json, j);
+    if (!o->json.empty()) write_json_report(o->json, j);
   });
 }
 

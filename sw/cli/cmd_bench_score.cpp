@@ -9,6 +9,7 @@
 #include <ctime>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
 #include "sw/common/error.hpp"
 #include "sw/ir/cello_format.hpp"
 #include "sw/mtx/matrix_market.hpp"
@@ -137,7 +138,7 @@ void add_bench_score(CLI::App& bench) {
   auto matrix = std::make_shared<std::string>();
   auto json = std::make_shared<std::string>();
   cmd->add_option("--matrix", *matrix, "Matrix Market file for the CG case (default: HPCG 16^3)");
-  cmd->add_option("--json", *json, "write a JSON report here");
+  add_json_option(cmd, *json);
   cmd->callback([=] { run_bench(*matrix, *json); });
 }
 

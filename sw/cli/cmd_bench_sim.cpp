@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
 #include "sw/cli/output_files.hpp"
 #include "sw/cli/top_sim.hpp"
 #include "sw/common/error.hpp"
@@ -101,7 +102,7 @@ void add_bench_sim(CLI::App& bench) {
   cmd->add_option("--iters", a->iters, "CG iterations")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--max-cycles", a->max_cycles, "fail a run past this many cycles")->capture_default_str();
   cmd->add_option("--cache", a->cache, "simulator cache folder (default: ~/.cache/cello)");
-  cmd->add_option("--json", a->json, "write a JSON report here");
+  add_json_option(cmd, a->json);
   cmd->callback([a] { run_bench(*a); });
 }
 

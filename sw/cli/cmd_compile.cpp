@@ -221,13 +221,13 @@ void add_compile(CLI::App& app) {
       ->capture_default_str()->check(CLI::Range(1, 1000))->excludes(dag);
   cmd->add_option("--target", a->target, "JSON overriding the target sizes SCORE assumes (docs/compile.md)")
       ->check(non_empty());
-  cmd->add_option("--config", a->config, "hardware config with a top section (default: the embedded default design)")
+  add_top_config_option(cmd, a->config)
       ->check(non_empty());
   cmd->add_option("--dataset", a->dataset, "gcn graph: cora:DIR or proteins:DIR")->check(non_empty())->excludes(dag);
   cmd->add_option("--seed", a->seed, "seed of the dense inputs in image.bin")->capture_default_str();
   cmd->add_flag("--no-stream", a->no_stream, "schedule only: no commands.bin (any workload size, resnet)");
   cmd->add_option("--out", a->out, "output directory")->capture_default_str();
-  cmd->add_option("--json", a->json, "write a JSON report here");
+  add_json_option(cmd, a->json);
   cmd->callback([a] { run_compile(*a); });
 }
 

@@ -12,6 +12,7 @@
 
 #include "tb/buffet/buffet_sim_runs.hpp"
 #include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
 #include "sw/cli/top_sim.hpp"
 #include "sw/common/error.hpp"
 #include "sw/exec/prepare.hpp"
@@ -32,7 +33,7 @@ void add_demo(CLI::App& app) {
   cmd->add_option("--out", *out, "directory for the generated design")->capture_default_str();
   cmd->add_option("--ops", *ops, "operations per buffet traffic mix")->capture_default_str()->check(CLI::Range(1, 10000000));
   cmd->add_option("--seed", *seed, "random seed")->capture_default_str();
-  cmd->add_option("--json", *json, "write a JSON report here");
+  add_json_option(cmd, *json);
   cmd->add_option("--rtl-grid", *rtl_grid, "HPCG grid of the CG run on the RTL (N = 8, 5 iterations; 16 = the same problem as step 3)")
       ->capture_default_str()->check(CLI::Range(2, 16));
   cmd->callback([=] {

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
 #include "sw/common/error.hpp"
 #include "sw/exec/prepare.hpp"
 #include "sw/golden/solvers.hpp"
@@ -156,10 +157,10 @@ void add_exec(CLI::App& app) {
   cmd->add_option("--seed", a->seed, "seed of the dense inputs")->capture_default_str();
   cmd->add_option("--stream", a->stream_file, "run this commands.bin instead of compiling");
   cmd->add_option("--image", a->image_file, "initial DRAM image for --stream (image.bin from cello compile)");
-  cmd->add_option("--config", a->config, "hardware config with a top section (default: the embedded default design)");
+  add_top_config_option(cmd, a->config);
   cmd->add_option("--dump-image", a->dump_image, "write the final DRAM image here");
   cmd->add_option("--show", a->show, "tensors listed in the traffic table")->capture_default_str();
-  cmd->add_option("--json", a->json, "write a JSON report here");
+  add_json_option(cmd, a->json);
   cmd->callback([a] { run_exec(*a); });
 }
 

@@ -2,6 +2,7 @@
 #include <fmt/core.h>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
 #include "gen/gen_command.hpp"
 
 namespace cello::cli {
@@ -18,7 +19,7 @@ void add_gen(CLI::App& app) {
   cmd->add_option("--out", *out, "output directory")->capture_default_str();
   cmd->add_option("--period", *period, "clock period in ns for the DIR/<module>.sdc files (default: the config's clock_period_ns, else 10)")
       ->check(CLI::Range(0.1, 1e6));
-  cmd->add_option("--json", *json, "write a JSON report here");
+  add_json_option(cmd, *json);
   cmd->callback([=] {
     auto r = gen::run_gen(*config, *out, *period);
     fmt::print("cello gen: {} -> {} ({} files, config hash {}; {} SDC files at {:g} ns)\n", r.config.name, r.out_dir,

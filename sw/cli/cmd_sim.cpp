@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "sw/cli/commands.hpp"
+#include "sw/cli/options.hpp"
 #include "sw/cli/top_sim.hpp"
 #include "sw/common/error.hpp"
 
@@ -36,7 +37,7 @@ void add_sim(CLI::App& app) {
   o->problem.grid = 4;
   o->problem.n = 1;
   o->problem.iters = 3;
-  cmd->add_option("--config", o->config, "hardware config with a top section (default: the embedded default design)");
+  add_top_config_option(cmd, o->config);
   cmd->add_option("--workload", o->problem.workload, "cg, bicgstab or gcn")->capture_default_str();
   cmd->add_option("--matrix", o->problem.matrix, "Matrix Market file for A (default: HPCG stencil on --grid)");
   cmd->add_option("--dataset", o->problem.dataset, "gcn graph: cora:DIR or proteins:DIR");
@@ -54,7 +55,7 @@ void add_sim(CLI::App& app) {
   cmd->add_option("--counters", o->counters_csv, "write the perf counters here as CSV");
   cmd->add_option("--dump", o->dump_dir, "write B, X0, X and every final tensor here as Matrix Market arrays");
   cmd->add_option("--cache", o->cache, "folder of simulators built at run time (default: ~/.cache/cello)");
-  cmd->add_option("--json", *json, "write a JSON report here");
+  add_json_option(cmd, *json);
   cmd->callback([o, latency, json] {
     if (!latency->empty()) parse_latency(*latency, *o);
     o->problem.seed = o->seed;

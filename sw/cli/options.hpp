@@ -1,7 +1,9 @@
-// Small CLI11 validators shared by the subcommands.
+// Small CLI11 validators, and the options several subcommands declare alike
+// (one help text each).
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace cello::cli {
 
@@ -9,6 +11,30 @@ namespace cello::cli {
 inline CLI::Validator non_empty() {
   return CLI::Validator([](std::string& s) { return s.empty() ? std::string("must not be empty") : std::string(); },
                         "NONEMPTY");
+}
+
+// --json PATH: where the subcommand writes its machine-readable report.
+inline CLI::Option* add_json_option(CLI::App* cmd, std::string& path) {
+  return cmd->add_option("--json", path, "write a JSON report here");
+}
+
+// --config FILE of the commands that run a workload on a top.
+inline CLI::Option* add_top_config_option(CLI::App* cmd, std::string& path) {
+  return cmd->add_option("--config", path,
+                         "hardware config with a top section (default: the embedded default design)");
+}
+
+// What the benches of the traffic models' --paper study take alike.
+struct StudyBenchOptions {
+  std::string data;  // "" = traffic::find_data_dir()
+  int threads = 2;
+  std::string json;
+};
+
+// --data DIR and --threads N (1..64); --json is the caller's to place.
+inline void add_study_bench_options(CLI::App* cmd, StudyBenchOptions& o) {
+  cmd->add_option("--data", o.data, "data folder (default: $CELLO_DATA or ../shared/data)");
+  cmd->add_option("--threads", o.threads, "worker threads")->capture_default_str()->check(CLI::Range(1, 64));
 }
 
 }  // namespace cello::cli

@@ -62,6 +62,35 @@ void check_shapes(const mtx::Csr& a, const Vec& b, int n, const Vec* x0) {
   if (n < 1 || b.size() != static_cast<size_t>(a.rows) * n) throw Error("", "golden", "B must be M x N");
   if (x0 && x0->size() != b.size()) throw Error("", "golden", "X0 must be M x N");
 }
+
+// The state both solvers start from, once the shapes are checked: X = X0 (or 0),
+// the column norms of B, and the residual R = B - A X.
+struct Start {
+  SolveResult res;
+  Vec b_norms;
+  Vec r;
+};
+Start start(const mtx::Csr& a, const Vec& b, int n, const Vec* x0) {
+  check_shapes(a, b, n, x0);
+  Start s;
+  s.res.x = x0 ? *x0 : Vec(b.size(), 0.0);
+  s.b_norms = column_norms(b, a.rows, n);
+  s.r = sub(b, mtx::spmm(a, s.res.x, n));
+  return s;
+}
+
+// Ends a solve, saying why it stopped; only "converged" marks it converged.
+SolveResult stopped(SolveResult& res, const std::string& why) {
+  res.converged = why == "converged";
+  res.stop = why;
+  return std::move(res);
+}
+
+// Records an iteration's residual ratio; true when it has diverged (or is NaN).
+bool diverged_after(SolveResult& res, double ratio) {
+  res.history.push_back(ratio);
+  return !(ratio < kDiverged);
+}
 }  // namespace
 
 bool solve_dense(Vec d, Vec g, int n, int r, Vec& x) {
@@ -98,12 +127,8 @@ double true_relative_residual(const mtx::Csr& a, const Vec& x, const Vec& b, int
 }
 
 SolveResult block_cg(const mtx::Csr& a, const Vec& b, int n, const SolveOptions& o, const Vec* x0) {
-  check_shapes(a, b, n, x0);
+  auto [res, bn, r] = start(a, b, n, x0);  // R = B - A X
   const int64_t m = a.rows;
-  SolveResult res;
-  res.x = x0 ? *x0 : Vec(b.size(), 0.0);
-  const Vec bn = column_norms(b, m, n);
-  Vec r = sub(b, mtx::spmm(a, res.x, n));  // R = B - A X
   Vec gamma = gram(r, r, m, n);           // Gamma = R^T R
   Vec p = r;                              // P = R
   auto done = [&](const Vec& g) {
@@ -111,67 +136,37 @@ SolveResult block_cg(const mtx::Csr& a, const Vec& b, int n, const SolveOptions&
       if (g[j * n + j] > o.tol * o.tol * bn[j] * bn[j]) return false;
     return true;
   };
-  if (done(gamma)) {
-    res.converged = true;
-    res.stop = "converged";
-    return res;
-  }
+  if (done(gamma)) return stopped(res, "converged");
   for (res.iters = 1; res.iters <= o.max_iters; ++res.iters) {
     Vec s = mtx::spmm(a, p, n);            // 1: S = A P
     Vec delta = gram(p, s, m, n);          // 2: Delta = P^T S
     Vec lambda;                            //    Lambda = Delta^-1 Gamma
-    if (!solve_dense(delta, gamma, n, n, lambda)) {
-      res.stop = "breakdown: P^T A P is singular";
-      return res;
-    }
+    if (!solve_dense(delta, gamma, n, n, lambda)) return stopped(res, "breakdown: P^T A P is singular");
     res.x = gemm_acc(res.x, 1.0, p, lambda, m, n);  // 3: X = X + P Lambda
     r = gemm_acc(r, -1.0, s, lambda, m, n);         // 4: R = R - S Lambda
     Vec gamma_prev = gamma;
     gamma = gram(r, r, m, n);                        // 5: Gamma = R^T R
-    res.history.push_back(worst_ratio(r, bn, m, n));
-    if (!(res.history.back() < kDiverged)) {
-      res.stop = "diverged";
-      return res;
-    }
-    if (done(gamma)) {
-      res.converged = true;
-      res.stop = "converged";
-      return res;
-    }
+    if (diverged_after(res, worst_ratio(r, bn, m, n))) return stopped(res, "diverged");
+    if (done(gamma)) return stopped(res, "converged");
     Vec phi;                                         // 6: Phi = Gamma_prev^-1 Gamma
-    if (!solve_dense(gamma_prev, gamma, n, n, phi)) {
-      res.stop = "breakdown: R^T R is singular";
-      return res;
-    }
+    if (!solve_dense(gamma_prev, gamma, n, n, phi)) return stopped(res, "breakdown: R^T R is singular");
     p = gemm_acc(r, 1.0, p, phi, m, n);              // 7: P = R + P Phi
   }
   res.iters = o.max_iters;
-  res.stop = "max_iters";
-  return res;
+  return stopped(res, "max_iters");
 }
 
 SolveResult block_bicgstab(const mtx::Csr& a, const Vec& b, int n, const SolveOptions& o, const Vec* x0) {
-  check_shapes(a, b, n, x0);
+  auto [res, bn, r] = start(a, b, n, x0);
   const int64_t m = a.rows;
-  SolveResult res;
-  res.x = x0 ? *x0 : Vec(b.size(), 0.0);
-  const Vec bn = column_norms(b, m, n);
-  Vec r = sub(b, mtx::spmm(a, res.x, n));
   const Vec r0 = r;  // shadow residual
   Vec p = r;
-  if (worst_ratio(r, bn, m, n) <= o.tol) {
-    res.converged = true;
-    res.stop = "converged";
-    return res;
-  }
+  if (worst_ratio(r, bn, m, n) <= o.tol) return stopped(res, "converged");
   for (res.iters = 1; res.iters <= o.max_iters; ++res.iters) {
     Vec v = mtx::spmm(a, p, n);                      // V = A P
     Vec gv = gram(r0, v, m, n), gr = gram(r0, r, m, n);
     Vec alpha;
-    if (!solve_dense(gv, gr, n, n, alpha)) {
-      res.stop = "breakdown: R0^T A P is singular";
-      return res;
-    }
+    if (!solve_dense(gv, gr, n, n, alpha)) return stopped(res, "breakdown: R0^T A P is singular");
     Vec s = gemm_acc(r, -1.0, v, alpha, m, n);       // S = R - V alpha
     Vec t = mtx::spmm(a, s, n);                      // T = A S
     Vec ts = gram(t, s, m, n), tt = gram(t, t, m, n);
@@ -180,40 +175,23 @@ SolveResult block_bicgstab(const mtx::Csr& a, const Vec& b, int n, const SolveOp
     if (!(trt > 0)) {
       // T = 0 means S = 0: X + P alpha is the solution.
       res.x = gemm_acc(res.x, 1.0, p, alpha, m, n);
-      res.converged = true;
-      res.stop = "converged";
-      return res;
+      return stopped(res, "converged");
     }
     const double omega = trs / trt;
     Vec om(static_cast<size_t>(n) * n, 0.0);
     for (int j = 0; j < n; ++j) om[j * n + j] = omega;
     res.x = gemm_acc(gemm_acc(res.x, 1.0, p, alpha, m, n), 1.0, s, om, m, n);  // X += P alpha + S omega
     r = gemm_acc(s, -1.0, t, om, m, n);                                          // R = S - T omega
-    res.history.push_back(worst_ratio(r, bn, m, n));
-    if (!(res.history.back() < kDiverged)) {
-      res.stop = "diverged";
-      return res;
-    }
-    if (res.history.back() <= o.tol) {
-      res.converged = true;
-      res.stop = "converged";
-      return res;
-    }
-    if (omega == 0) {
-      res.stop = "breakdown: omega = 0";
-      return res;
-    }
+    if (diverged_after(res, worst_ratio(r, bn, m, n))) return stopped(res, "diverged");
+    if (res.history.back() <= o.tol) return stopped(res, "converged");
+    if (omega == 0) return stopped(res, "breakdown: omega = 0");
     Vec gt = gram(r0, t, m, n), beta;
-    if (!solve_dense(gv, gt, n, n, beta)) {
-      res.stop = "breakdown: R0^T A P is singular";
-      return res;
-    }
+    if (!solve_dense(gv, gt, n, n, beta)) return stopped(res, "breakdown: R0^T A P is singular");
     Vec pt = gemm_acc(p, -1.0, v, om, m, n);        // Pt = P - V omega
     p = gemm_acc(r, -1.0, pt, beta, m, n);          // P = R - Pt beta
   }
   res.iters = o.max_iters;
-  res.stop = "max_iters";
-  return res;
+  return stopped(res, "max_iters");
 }
 
 }  // namespace cello::golden

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cerrno>
 #include <set>
+#include <span>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -107,6 +108,18 @@ std::string f32_text(uint32_t bits) {
   return fmt::format("{}", f);
 }
 
+// The binds and uses fields: one slot per role (out, a, b, c), `width` bits
+// apart, each printed by name ("?" past the table), comma-separated.
+std::string role_slots_text(uint64_t v, int width, std::span<const char* const> names) {
+  std::string s;
+  for (int k = 0; k < 4; ++k) {
+    const uint64_t x = v >> (width * k) & ((uint64_t{1} << width) - 1);
+    if (k) s += ',';
+    s += x < names.size() ? names[x] : "?";
+  }
+  return s;
+}
+
 // Field value -> text (the disassembler).
 std::string field_text(const Record& r, const FieldSpec& f) {
   const uint64_t v = f.kind == FieldKind::Text ? 0 : r.get(f.offset, f.bytes);
@@ -126,24 +139,8 @@ std::string field_text(const Record& r, const FieldSpec& f) {
       return s;
     }
     case FieldKind::Text: return fmt::format("\"{}\"", r.text());
-    case FieldKind::Binds: {
-      std::string s;
-      for (int k = 0; k < 4; ++k) {
-        const uint64_t b = v >> (4 * k) & 0xf;
-        if (k) s += ',';
-        s += b < 5 ? kBindNames[b] : "?";
-      }
-      return s;
-    }
-    case FieldKind::Uses: {
-      std::string s;
-      for (int k = 0; k < 4; ++k) {
-        const uint64_t u = v >> (2 * k) & 3;
-        if (k) s += ',';
-        s += u < 3 ? kUseNames[u] : "?";
-      }
-      return s;
-    }
+    case FieldKind::Binds: return role_slots_text(v, 4, kBindNames);
+    case FieldKind::Uses: return role_slots_text(v, 2, kUseNames);
   }
   return "?";
 }

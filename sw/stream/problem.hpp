@@ -16,13 +16,13 @@
 namespace cello::stream {
 
 struct ProblemSpec {
-  std::string workload;  // cg, bicgstab, gcn (a built-in workload)
-  std::string matrix;    // Matrix Market file (cg, bicgstab, gcn), or "" for the generated one
-  std::string dataset;   // gcn: "cora:DIR" or "proteins:DIR" (graph data set folder)
-  int grid = 16;         // HPCG stencil grid when no matrix is given (cg, bicgstab)
-  int n = 0, o = 0;      // 0 = the workload's default
+  std::string workload{};  // cg, bicgstab, gcn (a built-in workload)
+  std::string matrix{};    // Matrix Market file (cg, bicgstab, gcn), or "" for the generated one
+  std::string dataset{};   // gcn: "cora:DIR" or "proteins:DIR" (graph data set folder)
+  int grid = 16;           // HPCG stencil grid when no matrix is given (cg, bicgstab)
+  int n = 0, o = 0;        // 0 = the workload's default
   int iters = 1;
-  uint64_t seed = 1;     // dense inputs
+  uint64_t seed = 1;       // dense inputs
 };
 
 struct Problem {

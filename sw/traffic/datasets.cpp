@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <random>
 #include <sstream>
 #include <unordered_map>
@@ -42,6 +43,16 @@ std::string first_existing(const std::string& dir, std::initializer_list<const c
   throw Error(dir, "", "none of " + list + " found");
 }
 
+// Calls `f(line, place)` for each line of the file at `path` (gzipped or not);
+// place is "line N", for the errors `f` throws.
+void for_each_line(const std::string& path,
+                   const std::function<void(const std::string& line, const std::string& place)>& f) {
+  std::istringstream in(mtx::read_maybe_gzip(path));
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) f(line, fmt::format("line {}", ++lineno));
+}
+
 }  // namespace
 
 Dataset load_matrix_market(const std::string& path) {
@@ -59,39 +70,27 @@ Dataset load_cora(const std::string& dir) {
   const std::string content = first_existing(dir, {"cora.content.gz", "cora.content"});
   const std::string cites = first_existing(dir, {"cora.cites"});
   std::unordered_map<std::string, int32_t> index;
-  {
-    std::istringstream in(mtx::read_maybe_gzip(content));
-    std::string line;
-    int lineno = 0;
-    while (std::getline(in, line)) {
-      ++lineno;
-      std::istringstream ls(line);
-      std::string id;
-      if (!(ls >> id)) continue;
-      if (index.size() == static_cast<uint64_t>(mtx::kMaxCsrCols))
-        throw Error(content, fmt::format("line {}", lineno), "more than 2^31 papers");
-      if (!index.emplace(id, static_cast<int32_t>(index.size())).second)
-        throw Error(content, fmt::format("line {}", lineno), "paper id '" + id + "' listed twice");
-    }
-  }
+  for_each_line(content, [&](const std::string& line, const std::string& place) {
+    std::istringstream ls(line);
+    std::string id;
+    if (!(ls >> id)) return;
+    if (index.size() == static_cast<uint64_t>(mtx::kMaxCsrCols)) throw Error(content, place, "more than 2^31 papers");
+    if (!index.emplace(id, static_cast<int32_t>(index.size())).second)
+      throw Error(content, place, "paper id '" + id + "' listed twice");
+  });
   if (index.empty()) throw Error(content, "", "no papers");
   std::vector<std::vector<int32_t>> rows(index.size());
-  std::istringstream in(mtx::read_maybe_gzip(cites));
-  std::string line;
-  int lineno = 0;
-  while (std::getline(in, line)) {
-    ++lineno;
+  for_each_line(cites, [&](const std::string& line, const std::string& place) {
     std::istringstream ls(line);
     std::string a, b;
-    if (!(ls >> a)) continue;
-    if (!(ls >> b)) throw Error(cites, fmt::format("line {}", lineno), "expected '<cited> <citing>'");
+    if (!(ls >> a)) return;
+    if (!(ls >> b)) throw Error(cites, place, "expected '<cited> <citing>'");
     auto ia = index.find(a), ib = index.find(b);
-    if (ia == index.end() || ib == index.end())
-      throw Error(cites, fmt::format("line {}", lineno), "paper id not in cora.content");
-    if (ia->second == ib->second) continue;
+    if (ia == index.end() || ib == index.end()) throw Error(cites, place, "paper id not in cora.content");
+    if (ia->second == ib->second) return;
     rows[ia->second].push_back(ib->second);
     rows[ib->second].push_back(ia->second);
-  }
+  });
   Dataset d;
   d.name = "cora";
   d.source = dir;
@@ -103,43 +102,33 @@ Dataset load_tu_graphs(const std::string& dir, const std::string& prefix, int gr
   const std::string ind_path = first_existing(dir, {(prefix + "_graph_indicator.txt").c_str()});
   const std::string a_path = first_existing(dir, {(prefix + "_A.txt.gz").c_str(), (prefix + "_A.txt").c_str()});
   uint64_t m = 0;
-  {
-    std::istringstream in(mtx::read_maybe_gzip(ind_path));
-    std::string line;
-    int lineno = 0;
-    while (std::getline(in, line)) {
-      ++lineno;
-      if (line.empty()) continue;
-      long g = 0;
-      try {
-        g = std::stol(line);
-      } catch (...) {
-        throw Error(ind_path, fmt::format("line {}", lineno), "expected a graph number");
-      }
-      if (g <= graphs) ++m;
+  for_each_line(ind_path, [&](const std::string& line, const std::string& place) {
+    if (line.empty()) return;
+    long g = 0;
+    try {
+      g = std::stol(line);
+    } catch (...) {
+      throw Error(ind_path, place, "expected a graph number");
     }
-  }
+    if (g <= graphs) ++m;
+  });
   if (m == 0) throw Error(ind_path, "", "no nodes in the selected graphs");
   if (m > static_cast<uint64_t>(mtx::kMaxCsrCols)) throw Error(ind_path, "", "more than 2^31 nodes in the selected graphs");
   std::vector<std::vector<int32_t>> rows(m);
-  std::istringstream in(mtx::read_maybe_gzip(a_path));
-  std::string line;
-  int lineno = 0;
-  while (std::getline(in, line)) {
-    ++lineno;
-    if (line.empty()) continue;
+  for_each_line(a_path, [&](const std::string& line, const std::string& place) {
+    if (line.empty()) return;
     auto comma = line.find(',');
-    if (comma == std::string::npos) throw Error(a_path, fmt::format("line {}", lineno), "expected 'a, b'");
+    if (comma == std::string::npos) throw Error(a_path, place, "expected 'a, b'");
     uint64_t a = 0, b = 0;
     try {
       a = std::stoull(line.substr(0, comma));
       b = std::stoull(line.substr(comma + 1));
     } catch (...) {
-      throw Error(a_path, fmt::format("line {}", lineno), "expected two node numbers");
+      throw Error(a_path, place, "expected two node numbers");
     }
-    if (a == 0 || b == 0) throw Error(a_path, fmt::format("line {}", lineno), "node numbers start at 1");
+    if (a == 0 || b == 0) throw Error(a_path, place, "node numbers start at 1");
     if (a <= m && b <= m) rows[a - 1].push_back(static_cast<int32_t>(b - 1));
-  }
+  });
   Dataset d;
   d.name = fmt::format("{} ({} graphs)", prefix, graphs);
   d.source = dir;

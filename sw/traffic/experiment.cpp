@@ -222,44 +222,16 @@ std::vector<Problem> paper_problems(const std::string& data_dir) {
   cg_sets.push_back(load_matrix_market((d / "suitesparse" / "nasa4704.mtx.gz").string()));
   std::vector<Problem> out;
   for (const auto& ds : cg_sets)
-    for (int n : {1, 16}) {
-      Problem p;
-      p.workload = "cg";
-      p.dataset = ds;
-      p.n = n;
-      p.iters = 10;
-      out.push_back(p);
-    }
-  {
-    Problem p;
-    p.workload = "gcn";
-    p.dataset = load_cora((d / "graphs" / "cora").string());
-    p.n = 1433;
-    p.o = 7;
-    p.iters = 1;
-    out.push_back(p);
-  }
-  {
-    Problem p;
-    p.workload = "gcn";
-    p.dataset = load_tu_graphs((d / "graphs" / "PROTEINS").string(), "PROTEINS", 64);
-    p.dataset.name = "protein";
-    p.n = 29;
-    p.o = 2;
-    p.iters = 1;
-    out.push_back(p);
-  }
-  {
-    Problem p;
-    p.workload = "resnet";
-    p.dataset.name = "conv3_x block 1";
-    p.dataset.source = "generated: ResNet basic block, 28x28x128";
-    p.n = 128;
-    p.hw = 28;
-    p.iters = 1;
-    p.word_bytes = 2;
-    out.push_back(p);
-  }
+    for (int n : {1, 16}) out.push_back({.workload = "cg", .dataset = ds, .n = n, .iters = 10});
+  out.push_back(
+      {.workload = "gcn", .dataset = load_cora((d / "graphs" / "cora").string()), .n = 1433, .o = 7, .iters = 1});
+  Dataset protein = load_tu_graphs((d / "graphs" / "PROTEINS").string(), "PROTEINS", 64);
+  protein.name = "protein";
+  out.push_back({.workload = "gcn", .dataset = protein, .n = 29, .o = 2, .iters = 1});
+  Dataset block;
+  block.name = "conv3_x block 1";
+  block.source = "generated: ResNet basic block, 28x28x128";
+  out.push_back({.workload = "resnet", .dataset = block, .n = 128, .hw = 28, .iters = 1, .word_bytes = 2});
   return out;
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <functional>
+
 #include "sw/plot/svg.hpp"
 
 namespace cello::traffic {
@@ -167,38 +169,34 @@ std::string to_svg(const StudyResult& r, const std::string& title) {
   for (const auto& pr : r.problems) groups.push_back(pr.problem.label() + (pr.problem.dataset.proxy ? " (proxy)" : ""));
   if (!r.problems.empty())
     for (const auto& c : r.problems.front().configs) series.push_back(c.name);
-  auto value = [&](const ProblemResult& pr, const std::string& name, auto f) {
-    const ConfigResult* c = pr.find(name);
-    return c ? f(*c) : 0.0;
-  };
-  for (size_t b = 0; b < r.bandwidths_gbs.size(); ++b) {
+  // One panel of the configurations' value relative to Flexagon-like (the
+  // dashed line at 1) per problem, on a log scale; 0 where a problem lacks a
+  // configuration.
+  auto relative_panel = [&](const std::string& panel_title, const std::string& y_label,
+                            const std::function<double(const ConfigResult&)>& f) {
     plot::BarPanel p;
-    p.title = fmt::format("Speedup over Flexagon-like at {:g} GB/s (roofline; higher is better)", r.bandwidths_gbs[b]);
-    p.y_label = "speedup";
+    p.title = panel_title;
+    p.y_label = y_label;
     p.log_y = true;
     p.reference = 1;
     p.groups = groups;
     p.series = series;
     for (const auto& pr : r.problems) {
       std::vector<double> row;
-      for (const auto& s : series) row.push_back(value(pr, s, [&](const ConfigResult& c) { return c.speedup[b]; }));
+      for (const auto& s : series) {
+        const ConfigResult* c = pr.find(s);
+        row.push_back(c ? f(*c) : 0.0);
+      }
       p.values.push_back(row);
     }
-    panels.push_back(p);
-  }
-  plot::BarPanel e;
-  e.title = "Off-chip energy relative to Flexagon-like (lower is better)";
-  e.y_label = "relative energy";
-  e.log_y = true;
-  e.reference = 1;
-  e.groups = groups;
-  e.series = series;
-  for (const auto& pr : r.problems) {
-    std::vector<double> row;
-    for (const auto& s : series) row.push_back(value(pr, s, [](const ConfigResult& c) { return c.energy_rel; }));
-    e.values.push_back(row);
-  }
-  panels.push_back(e);
+    return p;
+  };
+  for (size_t b = 0; b < r.bandwidths_gbs.size(); ++b)
+    panels.push_back(relative_panel(
+        fmt::format("Speedup over Flexagon-like at {:g} GB/s (roofline; higher is better)", r.bandwidths_gbs[b]),
+        "speedup", [b](const ConfigResult& c) { return c.speedup[b]; }));
+  panels.push_back(relative_panel("Off-chip energy relative to Flexagon-like (lower is better)", "relative energy",
+                                  [](const ConfigResult& c) { return c.energy_rel; }));
   return plot::bar_chart_svg(title, panels);
 }
 

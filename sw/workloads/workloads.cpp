@@ -8,6 +8,7 @@
 
 namespace cello::workloads {
 
+// Each workload's text up to its output line (workload_text adds it).
 std::string cg_text(const Params& p);
 std::string bicgstab_text(const Params& p);
 std::string gcn_text(const Params& p);
@@ -46,10 +47,12 @@ std::string workload_text(const std::string& name, const Params& p) {
     if (p.nnz < 0 || static_cast<double>(p.nnz) > static_cast<double>(p.m) * static_cast<double>(p.m))
       throw Error("", name, "nnz out of range 0..M*M");
   }
-  if (name == "cg") return cg_text(p);
-  if (name == "bicgstab") return bicgstab_text(p);
-  if (name == "gcn") return gcn_text(p);
-  if (name == "resnet") return resnet_text(p);
+  // Every built-in workload's output is its last iterate, X.<iterations>.
+  const std::string output = fmt::format("output X.{}\n", p.iters);
+  if (name == "cg") return cg_text(p) + output;
+  if (name == "bicgstab") return bicgstab_text(p) + output;
+  if (name == "gcn") return gcn_text(p) + output;
+  if (name == "resnet") return resnet_text(p) + output;
   throw Error("", "--workload", "unknown workload '" + name + "' (cg, bicgstab, gcn, resnet)");
 }
 
@@ -57,20 +60,34 @@ ir::Program make_workload(const std::string& name, const Params& p) {
   return ir::parse_cello(workload_text(name, p), "<workload " + name + ">");
 }
 
-// CELLO Algorithm 1. Greek tensors: Delta, Lambda, Gamma, Phi; n2 stands for n'.
-// Lines 2 and 6 each end in a tiny N x N solve that runs on the host (op l2h/l6).
-// "P = R" before the loop is a rename, so iteration 1 reads R.0 where it reads P.
-std::string cg_text(const Params& p) {
-  std::string s = fmt::format(
-      "# block CG, CELLO Algorithm 1: M={} nnz={} N={} iterations={}\n"
-      "workload cg\n"
+namespace {
+
+// The start both block Krylov solvers share: the title comment, the ranks (n2
+// and j stand for N), the inputs A, B and X.0, and the initial residual
+// R.0 = B - A X.0.
+std::string krylov_preamble(const std::string& title, const std::string& workload, const Params& p) {
+  return fmt::format(
+      "# {}: M={} nnz={} N={} iterations={}\n"
+      "workload {}\n"
       "rank m = {}\nrank k = m\nrank n = {}\nrank n2 = n\nrank j = n\n"
       "input A[m,k] csr nnz={}\ninput B[m,n]\ninput X.0[m,n]\n"
-      "op r0 line=0: R.0[m,n] = B[m,n] - A[m,k] * X.0[k,n]\n"
-      "op g0 line=0: Gamma.0[n2,n] = R.0[k,n2] * R.0[k,n]\n",
-      p.m, p.nnz, p.n, p.iters, p.m, p.n, p.nnz);
+      "op r0 line=0: R.0[m,n] = B[m,n] - A[m,k] * X.0[k,n]\n",
+      title, p.m, p.nnz, p.n, p.iters, workload, p.m, p.n, p.nnz);
+}
+
+// The search direction iteration i reads: "P = R" before the loop is a rename,
+// so iteration 1 reads R.0 and iteration i > 1 the P.(i-1) its predecessor wrote.
+std::string direction_read_in(int i) { return i == 1 ? "R.0" : fmt::format("P.{}", i - 1); }
+
+}  // namespace
+
+// CELLO Algorithm 1. Greek tensors: Delta, Lambda, Gamma, Phi; n2 stands for n'.
+// Lines 2 and 6 each end in a tiny N x N solve that runs on the host (op l2h/l6).
+std::string cg_text(const Params& p) {
+  std::string s = krylov_preamble("block CG, CELLO Algorithm 1", "cg", p) +
+                  "op g0 line=0: Gamma.0[n2,n] = R.0[k,n2] * R.0[k,n]\n";
   for (int i = 1; i <= p.iters; ++i) {
-    const std::string P = i == 1 ? "R.0" : fmt::format("P.{}", i - 1);
+    const std::string P = direction_read_in(i);
     const int q = i - 1;
     s += fmt::format(
         "op l1.{0} iter={0} line=1: S.{0}[m,n] = A[m,k] * {1}[k,n]\n"
@@ -83,7 +100,6 @@ std::string cg_text(const Params& p) {
         "op l7.{0} iter={0} line=7: P.{0}[m,n] = R.{0}[m,n] + {1}[m,j] * Phi.{0}[j,n]\n",
         i, P, q);
   }
-  s += fmt::format("output X.{}\n", p.iters);
   return s;
 }
 
@@ -93,15 +109,9 @@ std::string cg_text(const Params& p) {
 //   R = S - T omega; beta = (R0^T V)^-1 R0^T T; P = R - (P - V omega) beta.
 // For N = 1 this is textbook BiCGStab. Host ops: solve (A^-1 B), omega.
 std::string bicgstab_text(const Params& p) {
-  std::string s = fmt::format(
-      "# block BiCGStab: M={} nnz={} N={} iterations={}\n"
-      "workload bicgstab\n"
-      "rank m = {}\nrank k = m\nrank n = {}\nrank n2 = n\nrank j = n\n"
-      "input A[m,k] csr nnz={}\ninput B[m,n]\ninput X.0[m,n]\n"
-      "op r0 line=0: R.0[m,n] = B[m,n] - A[m,k] * X.0[k,n]\n",
-      p.m, p.nnz, p.n, p.iters, p.m, p.n, p.nnz);
+  std::string s = krylov_preamble("block BiCGStab", "bicgstab", p);
   for (int i = 1; i <= p.iters; ++i) {
-    const std::string P = i == 1 ? "R.0" : fmt::format("P.{}", i - 1);
+    const std::string P = direction_read_in(i);
     s += fmt::format(
         "op b1.{0} iter={0} line=1: V.{0}[m,n] = A[m,k] * {1}[k,n]\n"
         "op b2.{0} iter={0} line=2: Gv.{0}[n2,n] = R.0[k,n2] * V.{0}[k,n]\n"
@@ -121,7 +131,6 @@ std::string bicgstab_text(const Params& p) {
         "op b13.{0} iter={0} line=13: P.{0}[m,n] = R.{0}[m,n] - Pt.{0}[m,j] * Beta.{0}[j,n]\n",
         i, P, i - 1);
   }
-  s += fmt::format("output X.{}\n", p.iters);
   return s;
 }
 
@@ -143,7 +152,6 @@ std::string gcn_text(const Params& p) {
         "op comb.{0} iter={0} line=2: X.{0}[m,o] = relu(Z.{0}[m,{3}] * W.{0}[{3},o])\n",
         l, l - 1, f, c);
   }
-  s += fmt::format("output X.{}\n", p.iters);
   return s;
 }
 
@@ -165,7 +173,6 @@ std::string resnet_text(const Params& p) {
         "op conv2.{0} iter={0} line=2: Y2.{0}[h,w,k] = Y1.{0}[h+r,w+s,c] * W2.{0}[r,s,c,k]\n"
         "op add.{0} iter={0} line=3: X.{0}[h,w,k] = relu(Y2.{0}[h,w,k] + X.{1}[h,w,k])\n",
         b, b - 1);
-  s += fmt::format("output X.{}\n", p.iters);
   return s;
 }
 

@@ -5,6 +5,7 @@
 #include "gen/chord/chord_config.hpp"
 #include "gen/chord/chord_gen.hpp"
 #include "sw/common/error.hpp"
+#include "tests/common/error_message.hpp"
 #include "gen/hw_config.hpp"
 
 using cello::gen::ChordConfig;
@@ -12,12 +13,7 @@ using cello::gen::parse_hw_config;
 
 namespace {
 std::string error_of(const nlohmann::json& j) {
-  try {
-    parse_hw_config(j, "cfg.json");
-  } catch (const cello::Error& e) {
-    return e.what();
-  }
-  return "";
+  return cello::test::error_message([&] { parse_hw_config(j, "cfg.json"); });
 }
 nlohmann::json one(const nlohmann::json& chord) { return {{"name", "t"}, {"chord", {chord}}}; }
 }  // namespace

@@ -14,6 +14,33 @@
 #include "gen/sv_module.hpp"
 
 using namespace cello::gen;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh, empty folder `name` in the system's temporary folder.
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / name;
+  fs::remove_all(dir);
+  return dir;
+}
+
+// A design of one module, top_a, with its manifest block.
+Design one_module_design() {
+  Design d;
+  d.modules.emplace_back("top_a", "Top.");
+  d.blocks.push_back({{"kind", "test"}, {"module", "top_a"}});
+  return d;
+}
+
+std::string text_of(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
 
 TEST_CASE("width helpers") {
   CHECK(bits_for(0) == 1);
@@ -106,22 +133,15 @@ TEST_CASE("ConfigReader checks types, ranges and unknown keys with key paths") {
 }
 
 TEST_CASE("write_design lays out files, filelist and manifest") {
-  namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() / "cello_gen_layer_test";
-  fs::remove_all(dir);
-  Design d;
-  d.modules.emplace_back("top_a", "Top.");
+  const fs::path dir = fresh_dir("cello_gen_layer_test");
+  Design d = one_module_design();
   d.primitives.insert("ram_flop");
-  d.blocks.push_back({{"kind", "test"}, {"module", "top_a"}});
   nlohmann::json cfg = {{"name", "t"}};
   auto files = write_design(d, cfg, dir);
   REQUIRE(files.size() == 2);
   CHECK(files[0].filename() == "ram_flop.sv");  // primitives first: dependency order
   CHECK(files[1].filename() == "top_a.sv");
-  std::ifstream fl(dir / "files.f");
-  std::stringstream ss;
-  ss << fl.rdbuf();
-  CHECK(ss.str().find((dir / "top_a.sv").string()) != std::string::npos);
+  CHECK(text_of(dir / "files.f").find((dir / "top_a.sv").string()) != std::string::npos);
   auto manifest = parse_json_file((dir / "manifest.json").string());
   CHECK(manifest["config_hash"] == config_hash(cfg));
   CHECK(manifest["blocks"][0]["module"] == "top_a");
@@ -134,12 +154,8 @@ TEST_CASE("write_design lays out files, filelist and manifest") {
 TEST_CASE("write_design leaves unchanged files untouched and rewrites changed ones") {
   // Regenerating an unchanged design must not make downstream Verilator builds
   // stale: a file whose text is the same keeps its modification time.
-  namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() / "cello_gen_layer_unchanged_test";
-  fs::remove_all(dir);
-  Design d;
-  d.modules.emplace_back("top_a", "Top.");
-  d.blocks.push_back({{"kind", "test"}, {"module", "top_a"}});
+  const fs::path dir = fresh_dir("cello_gen_layer_unchanged_test");
+  Design d = one_module_design();
   const nlohmann::json cfg = {{"name", "t"}};
   write_design(d, cfg, dir);
   const auto old_time = fs::file_time_type::clock::now() - std::chrono::hours(1);
@@ -155,9 +171,6 @@ TEST_CASE("write_design leaves unchanged files untouched and rewrites changed on
   write_design(d, cfg, dir);
   CHECK(fs::last_write_time(dir / "top_a.sv") != old_time);
   CHECK(fs::last_write_time(dir / "files.f") == old_time);
-  std::ifstream in(dir / "top_a.sv");
-  std::stringstream text;
-  text << in.rdbuf();
-  CHECK(text.str().find("a change") != std::string::npos);
+  CHECK(text_of(dir / "top_a.sv").find("a change") != std::string::npos);
   fs::remove_all(dir);
 }

@@ -122,17 +122,27 @@ void compare_on_random_trace(const CacheConfig& cfg, uint64_t seed, int n, uint6
   CHECK(fast.stats().accesses == static_cast<uint64_t>(n));
 }
 
+// A cache of one set: `ways` lines of 16 bytes.
+CacheConfig one_set(Policy policy, uint32_t ways) {
+  return {.capacity_bytes = ways * 16ull, .line_bytes = 16, .ways = ways, .policy = policy};
+}
+
+// Reads lines 0 .. lines-1 in order, `reps` times over.
+void cyclic_scan(SetAssocCache& cache, uint64_t lines, int reps) {
+  for (int rep = 0; rep < reps; ++rep)
+    for (uint64_t l = 0; l < lines; ++l) cache.access(l * 16, false);
+}
+
 }  // namespace
 
 TEST_CASE("LRU simulator matches the brute-force reference on random traces", "[cache]") {
   for (unsigned ways : {1u, 2u, 4u, 8u})
     for (uint64_t sets : {1ull, 4ull, 6ull}) {
-      CacheConfig c;
-      c.policy = Policy::LRU;
-      c.ways = ways;
-      c.line_bytes = 16;
-      c.capacity_bytes = sets * ways * 16;
-      c.fetch_on_write_miss = (sets == 6);
+      const CacheConfig c{.capacity_bytes = sets * ways * 16,
+                          .line_bytes = 16,
+                          .ways = ways,
+                          .policy = Policy::LRU,
+                          .fetch_on_write_miss = (sets == 6)};
       compare_on_random_trace(c, 1000 + ways * 10 + sets, 20000, sets * ways * 3);
     }
 }
@@ -141,12 +151,11 @@ TEST_CASE("BRRIP simulator matches the brute-force reference on random traces", 
   for (unsigned ways : {1u, 2u, 4u, 8u})
     for (uint64_t sets : {1ull, 4ull, 6ull})
       for (unsigned bits : {1u, 2u, 3u}) {
-        CacheConfig c;
-        c.policy = Policy::BRRIP;
-        c.ways = ways;
-        c.rrpv_bits = bits;
-        c.capacity_bytes = sets * ways * 16;
-        c.brrip_long_inverse = (bits == 3) ? 4 : 32;
+        const CacheConfig c{.capacity_bytes = sets * ways * 16,
+                            .ways = ways,
+                            .policy = Policy::BRRIP,
+                            .rrpv_bits = bits,
+                            .brrip_long_inverse = (bits == 3) ? 4u : 32u};
         compare_on_random_trace(c, 77 + ways * 100 + sets * 10 + bits, 20000, sets * ways * 3);
       }
 }
@@ -154,13 +163,8 @@ TEST_CASE("BRRIP simulator matches the brute-force reference on random traces", 
 TEST_CASE("LRU hand-computed: a cyclic scan one line larger than a set always misses", "[cache]") {
   // 1 set, 4 ways; scanning 5 distinct lines cyclically evicts the next line
   // every time under LRU (the classic LRU pathology): every access misses.
-  CacheConfig c;
-  c.policy = Policy::LRU;
-  c.ways = 4;
-  c.capacity_bytes = 4 * 16;
-  SetAssocCache cache(c);
-  for (int rep = 0; rep < 10; ++rep)
-    for (uint64_t l = 0; l < 5; ++l) cache.access(l * 16, false);
+  SetAssocCache cache(one_set(Policy::LRU, 4));
+  cyclic_scan(cache, 5, 10);
   CHECK(cache.stats().hits == 0);
   CHECK(cache.stats().fills == 50);
 }
@@ -170,27 +174,19 @@ TEST_CASE("BRRIP hand-computed: scan resistance keeps part of a cyclic working s
   // distant RRPV (probability of long = 0 is approximated by a huge inverse),
   // the victim is always way 0 once the set is full: lines in ways 1..3 stay,
   // so after warm-up 3 of every 5 accesses hit.
-  CacheConfig c;
-  c.policy = Policy::BRRIP;
-  c.ways = 4;
-  c.capacity_bytes = 4 * 16;
+  CacheConfig c = one_set(Policy::BRRIP, 4);
   c.brrip_long_inverse = 1u << 30;
   SetAssocCache cache(c);
-  for (uint64_t l = 0; l < 5; ++l) cache.access(l * 16, false);  // warm-up: 5 misses
+  cyclic_scan(cache, 5, 1);  // warm-up: 5 misses
   // State now: ways = {4, 1, 2, 3}, RRPVs all 3. Line 0 misses (evicts way 0 = 4),
   // lines 1,2,3 hit (RRPV 0), line 4 misses: ways 1..3 now 0, way 0 is the only 3.
-  for (int rep = 0; rep < 10; ++rep)
-    for (uint64_t l = 0; l < 5; ++l) cache.access(l * 16, false);
+  cyclic_scan(cache, 5, 10);
   CHECK(cache.stats().hits == 30);
   CHECK(cache.stats().misses == 25);
 }
 
 TEST_CASE("write-back accounting: dirty lines are written back on eviction and flush", "[cache]") {
-  CacheConfig c;
-  c.policy = Policy::LRU;
-  c.ways = 2;
-  c.capacity_bytes = 2 * 16;  // one set, two ways
-  SetAssocCache cache(c);
+  SetAssocCache cache(one_set(Policy::LRU, 2));
   cache.access(0, true);    // miss, no fetch (write-validate), dirty
   cache.access(16, false);  // miss, fill
   cache.access(32, false);  // miss, evicts line 0 (dirty) -> 1 writeback

@@ -40,6 +40,23 @@ ModelParams params(uint64_t sram_bytes) {
   return p;
 }
 
+// A (input) -> op1 -> B -> op2 -> C (output), B on an edge of class `b_class`;
+// op2 also reads A when `op2_reads_a`. 256 MACs per operand read.
+Workload two_ops(const std::string& name, bool op2_reads_a, EdgeClass b_class) {
+  Workload w;
+  w.name = name;
+  int A = w.add_tensor(dense("A", true));
+  int B = w.add_tensor(dense("B"));
+  int C = w.add_tensor(dense("C", false, true));
+  w.ops.push_back(mkop("op1", {{A, Use::Stream, -1}}, B, Use::Stream, 256));
+  if (op2_reads_a)
+    w.ops.push_back(mkop("op2", {{A, Use::Stream, -1}, {B, Use::Stream, -1}}, C, Use::Stream, 512));
+  else
+    w.ops.push_back(mkop("op2", {{B, Use::Stream, -1}}, C, Use::Stream, 256));
+  w.edges = {{0, 1, B, b_class}};
+  return w;
+}
+
 // A -> op1 -> B -> op2 -> C -> op3 -> D, and B also read by op3 (delayed).
 Workload delayed(EdgeClass delayed_class) {
   Workload w;
@@ -59,14 +76,7 @@ Workload delayed(EdgeClass delayed_class) {
 
 TEST_CASE("pipelined chain: hand-computed traffic per configuration", "[traffic]") {
   // A (input) -> op1 -> B -> op2 -> C (output); B pipelineable.
-  Workload w;
-  w.name = "chain";
-  int A = w.add_tensor(dense("A", true));
-  int B = w.add_tensor(dense("B"));
-  int C = w.add_tensor(dense("C", false, true));
-  w.ops.push_back(mkop("op1", {{A, Use::Stream, -1}}, B, Use::Stream, 256));
-  w.ops.push_back(mkop("op2", {{B, Use::Stream, -1}}, C, Use::Stream, 256));
-  w.edges = {{0, 1, B, EdgeClass::Pipelineable}};
+  const Workload w = two_ops("chain", false, EdgeClass::Pipelineable);
   auto big = params(4 << 20);
   // Flexagon: A 64 + B written 64 and read 64 + C 64 = 256 granules.
   CHECK(granules(run_model(w, Config::Flexagon, big)) == 256);
@@ -115,14 +125,7 @@ TEST_CASE("op-by-op through a cache: hand-computed fills and write-backs", "[tra
   // op1: B = f(A); op2: C = g(A, B). A 4 KB cache holds everything: A is filled
   // once (64), B and C are written without fetch and written back at the final
   // flush (64 + 64): 192 granules; Flexagon moves 64+64 + 64+64 + 64 = 320.
-  Workload w;
-  w.name = "reuse";
-  int A = w.add_tensor(dense("A", true));
-  int B = w.add_tensor(dense("B"));
-  int C = w.add_tensor(dense("C", false, true));
-  w.ops.push_back(mkop("op1", {{A, Use::Stream, -1}}, B, Use::Stream, 256));
-  w.ops.push_back(mkop("op2", {{A, Use::Stream, -1}, {B, Use::Stream, -1}}, C, Use::Stream, 512));
-  w.edges = {{0, 1, B, EdgeClass::Sequential}};
+  const Workload w = two_ops("reuse", true, EdgeClass::Sequential);
   auto p = params(4096);
   CHECK(granules(run_model(w, Config::FlexLRU, p)) == 192);
   CHECK(granules(run_model(w, Config::FlexBRRIP, p)) == 192);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sw/common/error.hpp"
+#include "tests/common/error_message.hpp"
 #include "sw/ir/cello_format.hpp"
 #include "sw/ir/dag.hpp"
 #include "sw/workloads/workloads.hpp"
@@ -14,12 +15,7 @@ namespace {
 
 // The error message of parsing `text` (empty when it parses).
 std::string error_of(const std::string& text) {
-  try {
-    ir::parse_cello(text, "t.cello");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_message([&] { ir::parse_cello(text, "t.cello"); });
 }
 
 const char* kHeader =

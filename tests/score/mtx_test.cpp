@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sw/common/error.hpp"
+#include "tests/common/error_message.hpp"
 #include "sw/mtx/hpcg.hpp"
 #include "sw/mtx/matrix_market.hpp"
 
@@ -17,12 +18,7 @@ using namespace cello;
 namespace {
 
 std::string error_of(const std::string& text, bool square = false) {
-  try {
-    mtx::parse_matrix_market(text, "m.mtx", square);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_message([&] { mtx::parse_matrix_market(text, "m.mtx", square); });
 }
 
 double at(const mtx::Csr& a, int64_t r, int64_t c) {

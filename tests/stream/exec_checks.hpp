@@ -76,5 +76,15 @@ inline void check_converges_like_double(const test::Run& r, const std::string& m
   CHECK(hist.back() < hist.front());
 }
 
+// Compiles and runs a CG or BiCGStab problem and checks the run against all
+// three references: bit-exact with the golden fp32 replay, traffic equal to the
+// model, and convergence like the double-precision solver.
+inline test::Run check_solver_run(const stream::ProblemSpec& spec, const arch::Arch& a) {
+  test::Run r = test::compile_and_run(spec, a);
+  check_bit_exact(r, a);
+  check_traffic(r, a);
+  check_converges_like_double(r, spec.workload, spec.n, spec.iters);
+  return r;
+}
 
 }  // namespace cello::test

@@ -19,15 +19,7 @@ TEST_CASE("CG on fv1: bit-exact, converges like double, traffic equal to the mod
   const arch::Arch a = test::arch_from();
   for (int n : {1, 4, 8}) {
     INFO("N=" << n);
-    stream::ProblemSpec spec;
-    spec.workload = "cg";
-    spec.matrix = kFv1;
-    spec.n = n;
-    spec.iters = 10;
-    const test::Run r = test::compile_and_run(spec, a);
-    check_bit_exact(r, a);
-    check_traffic(r, a);
-    check_converges_like_double(r, "cg", n, 10);
+    check_solver_run({.workload = "cg", .matrix = kFv1, .n = n, .iters = 10}, a);
   }
 }
 

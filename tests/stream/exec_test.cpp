@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "sw/common/error.hpp"
+#include "tests/common/error_message.hpp"
 #include "sw/exec/random_program.hpp"
 #include "sw/golden/solvers.hpp"
 #include "tests/stream/exec_checks.hpp"
@@ -24,15 +25,7 @@ TEST_CASE("CG on the HPCG stencil: bit-exact with the golden fp32 replay, traffi
   const arch::Arch a = test::arch_from();
   for (int n : {1, 4, 8}) {
     INFO("N=" << n);
-    stream::ProblemSpec spec;
-    spec.workload = "cg";
-    spec.grid = 12;
-    spec.n = n;
-    spec.iters = 10;
-    const test::Run r = test::compile_and_run(spec, a);
-    check_bit_exact(r, a);
-    check_traffic(r, a);
-    check_converges_like_double(r, "cg", n, 10);
+    const test::Run r = check_solver_run({.workload = "cg", .grid = 12, .n = n, .iters = 10}, a);
     CHECK(r.result.cycles >= r.result.roofline_cycles);
     CHECK(r.result.macs > 0);
   }
@@ -47,22 +40,9 @@ TEST_CASE("BiCGStab and GCN (with register-file passes) run bit-exact on several
   for (const auto& patch : patches) {
     const arch::Arch a = test::arch_from(patch);
     INFO(patch.dump());
-    stream::ProblemSpec cg;
-    cg.workload = "bicgstab";
-    cg.grid = 10;
-    cg.n = 4;
-    cg.iters = 4;
-    const test::Run r = test::compile_and_run(cg, a);
-    check_bit_exact(r, a);
-    check_traffic(r, a);
-    check_converges_like_double(r, "bicgstab", 4, 4);
-    stream::ProblemSpec gcn;
-    gcn.workload = "gcn";
-    gcn.grid = 14;
-    gcn.n = 17;  // K = 17 > rf_rows: several register-file passes
-    gcn.o = 5;
-    gcn.iters = 2;
-    const test::Run g = test::compile_and_run(gcn, a);
+    check_solver_run({.workload = "bicgstab", .grid = 10, .n = 4, .iters = 4}, a);
+    // K = 17 > rf_rows: several register-file passes
+    const test::Run g = test::compile_and_run({.workload = "gcn", .grid = 14, .n = 17, .o = 5, .iters = 2}, a);
     check_bit_exact(g, a);
     check_traffic(g, a);
   }
@@ -73,11 +53,7 @@ TEST_CASE("a top without CHORD moves every operand through DRAM (Flexagon-like)"
   j["top"].erase("chord");
   const arch::Arch a = gen::arch_of(gen::parse_hw_config(j, "t"), "t");
   REQUIRE(!a.has_chord());
-  stream::ProblemSpec spec;
-  spec.workload = "cg";
-  spec.grid = 10;
-  spec.n = 4;
-  spec.iters = 2;
+  const stream::ProblemSpec spec{.workload = "cg", .grid = 10, .n = 4, .iters = 2};
   const test::Run r = test::compile_and_run(spec, a);
   check_bit_exact(r, a);
   check_traffic(r, a);
@@ -87,12 +63,7 @@ TEST_CASE("a top without CHORD moves every operand through DRAM (Flexagon-like)"
 
 TEST_CASE("the final DRAM image holds every output, and inputs whose region is not reused, bit for bit", "[exec]") {
   const arch::Arch a = test::arch_from();
-  stream::ProblemSpec spec;
-  spec.workload = "cg";
-  spec.grid = 10;
-  spec.n = 4;
-  spec.iters = 3;
-  const test::Run r = test::compile_and_run(spec, a);
+  const test::Run r = test::compile_and_run({.workload = "cg", .grid = 10, .n = 4, .iters = 3}, a);
   const auto& prog = r.result.program;
   for (size_t t = 0; t < prog.tensors.size(); ++t) {
     const auto& d = prog.tensors[t];
@@ -115,21 +86,11 @@ namespace {
 // Runs a stream edited by `edit` and returns the error (empty: it ran).
 std::string exec_error(const std::function<void(stream::Stream&)>& edit) {
   const arch::Arch a = test::arch_from();
-  stream::ProblemSpec spec;
-  spec.workload = "cg";
-  spec.grid = 10;
-  spec.n = 4;
-  spec.iters = 1;
-  auto pr = stream::make_problem(spec);
+  auto pr = stream::make_problem({.workload = "cg", .grid = 10, .n = 4, .iters = 1});
   auto prep = exec::prepare(pr, a);
   stream::Stream s = prep.compiled.stream;
   edit(s);
-  try {
-    exec::execute(s, "c.bin", a, prep.image, "img.bin");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_message([&] { exec::execute(s, "c.bin", a, prep.image, "img.bin"); });
 }
 
 size_t find(const stream::Stream& s, Opcode op, size_t from = 0) {
@@ -193,11 +154,7 @@ TEST_CASE("semantically bad streams are refused before anything runs, naming rec
 
 TEST_CASE("a corrupt CSR matrix in the image is refused before anything runs", "[exec]") {
   const arch::Arch a = test::arch_from();
-  stream::ProblemSpec spec;
-  spec.workload = "cg";
-  spec.grid = 10;
-  spec.n = 1;
-  auto pr = stream::make_problem(spec);
+  auto pr = stream::make_problem({.workload = "cg", .grid = 10, .n = 1});
   auto prep = exec::prepare(pr, a);
   auto img = prep.image;
   const size_t t = static_cast<size_t>(*prep.schedule.program.find_tensor("A"));
@@ -212,10 +169,7 @@ TEST_CASE("a corrupt CSR matrix in the image is refused before anything runs", "
 TEST_CASE("the encoder names the op and the limit when an op cannot run", "[exec]") {
   nlohmann::json patch = {{"mac_arrays", {{{"name", "mac"}, {"spmm", false}}}}};
   const arch::Arch a = test::arch_from(patch);
-  stream::ProblemSpec spec;
-  spec.workload = "cg";
-  spec.grid = 4;
-  spec.n = 2;
+  stream::ProblemSpec spec{.workload = "cg", .grid = 4, .n = 2};
   CHECK_THROWS_WITH(exec::prepare(stream::make_problem(spec), a),
                     Catch::Matches("op r0: the MAC array was built without SpMM \\(mac_arrays\\[\\]\\.spmm\\)"));
   spec.workload = "resnet";

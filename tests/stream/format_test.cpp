@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "sw/common/error.hpp"
+#include "tests/common/error_message.hpp"
 #include "tests/stream/stream_test_util.hpp"
 
 using namespace cello;
@@ -23,22 +24,29 @@ stream::Stream compiled(const std::string& workload, int iters, int n = 4, const
   return exec::prepare(stream::make_problem(spec), test::arch_from()).compiled.stream;
 }
 
+// A NAME record giving tensor `id` the name `text`.
+stream::Record name_record(uint64_t id, const std::string& text) {
+  stream::Record nm = stream::Record::make(Opcode::Name);
+  nm.set_field("id", id);
+  nm.set_text(text);
+  return nm;
+}
+
+// A stream of `records` and END over a 1 MB memory.
+stream::Stream stream_of(std::vector<stream::Record> records) {
+  stream::Stream s;
+  s.header.memory_bytes = 1u << 20;
+  s.records = std::move(records);
+  s.records.push_back(stream::Record::make(Opcode::End));
+  return s;
+}
+
 std::string decode_error(const std::vector<uint8_t>& bytes, std::optional<uint64_t> hash = std::nullopt) {
-  try {
-    stream::decode(bytes, "s.bin", hash);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_message([&] { stream::decode(bytes, "s.bin", hash); });
 }
 
 std::string asm_error(const std::string& text) {
-  try {
-    stream::assemble(text, "s.txt");
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test::error_message([&] { stream::assemble(text, "s.txt"); });
 }
 
 }  // namespace
@@ -60,16 +68,12 @@ TEST_CASE("encode/decode and asm/disasm round-trip every compiled workload byte 
 }
 
 TEST_CASE("every field value prints and parses back, including edge values", "[stream]") {
-  stream::Stream s;
-  s.header.config_hash = 0xfedcba9876543210ull;
-  s.header.memory_bytes = 1u << 20;
   stream::Record t = stream::Record::make(Opcode::Tensor);
   t.set_field("id", 65535);
   t.set_field("rows", 0xffffffffu);
   t.set_field("cols", 1);
   t.set_field("flags", 7);
   t.set_field("base", 0xfffffffffffffff0ull);
-  s.records.push_back(t);
   stream::Record g = stream::Record::make(Opcode::Gemm);
   g.set_field("tile", 1);
   g.set_f32("alpha", -0.0f);
@@ -77,12 +81,8 @@ TEST_CASE("every field value prints and parses back, including edge values", "[s
   g.set_field("binds", 0x4321);
   g.set_field("uses", 0b10011001);
   g.set_field("flags", 7);
-  s.records.push_back(g);
-  stream::Record nm = stream::Record::make(Opcode::Name);
-  nm.set_field("id", 3);
-  nm.set_text("R.10_x-y");
-  s.records.push_back(nm);
-  s.records.push_back(stream::Record::make(Opcode::End));
+  stream::Stream s = stream_of({t, g, name_record(3, "R.10_x-y")});
+  s.header.config_hash = 0xfedcba9876543210ull;
   const auto bin = stream::encode(s);
   CHECK(stream::encode(stream::decode(bin, "s.bin")) == bin);
   CHECK(stream::encode(stream::assemble(stream::disassemble(s), "s.txt")) == bin);
@@ -93,13 +93,7 @@ TEST_CASE("every field value prints and parses back, including edge values", "[s
 // Found by the decoder fuzzer: a NAME text may hold '#', which the assembler
 // took for the start of a comment. A comment after the record still works.
 TEST_CASE("a name containing '#' survives disassembly and assembly", "[stream]") {
-  stream::Stream s;
-  s.header.memory_bytes = 1u << 20;
-  stream::Record nm = stream::Record::make(Opcode::Name);
-  nm.set_field("id", 7);
-  nm.set_text("5#type#");
-  s.records.push_back(nm);
-  s.records.push_back(stream::Record::make(Opcode::End));
+  const stream::Stream s = stream_of({name_record(7, "5#type#")});
   const auto bin = stream::encode(s);
   const std::string dis = stream::disassemble(s);
   REQUIRE(dis.find("text=\"5#type#\"") != std::string::npos);
