@@ -5,8 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <iterator>
 #include <cstdint>
 #include <limits>
 #include <string_view>
@@ -15,28 +13,21 @@ namespace cello::gen {
 
 namespace {
 
-// C++20 keywords: a parameter or module of that name gets a trailing '_'
-// (config names are [A-Za-z0-9_] identifiers already, see ConfigReader).
-constexpr std::string_view kCppKeywords[] = {
-    "alignas",   "alignof",      "and",          "and_eq",      "asm",       "auto",          "bitand",
-    "bitor",     "bool",         "break",        "case",        "catch",     "char",          "char8_t",
-    "char16_t",  "char32_t",     "class",        "compl",       "concept",   "const",         "consteval",
-    "constexpr", "constinit",    "const_cast",   "continue",    "co_await",  "co_return",     "co_yield",
-    "decltype",  "default",      "delete",       "do",          "double",    "dynamic_cast",  "else",
-    "enum",      "explicit",     "export",       "extern",      "false",     "float",         "for",
-    "friend",    "goto",         "if",           "inline",      "int",       "long",          "mutable",
-    "namespace", "new",          "noexcept",     "not",         "not_eq",    "nullptr",       "operator",
-    "or",        "or_eq",        "private",      "protected",   "public",    "register",      "reinterpret_cast",
-    "requires",  "return",       "short",        "signed",      "sizeof",    "static",        "static_assert",
-    "static_cast", "struct",     "switch",       "template",    "this",      "thread_local",  "throw",
-    "true",      "try",          "typedef",      "typeid",      "typename",  "union",         "unsigned",
-    "using",     "virtual",      "void",         "volatile",    "wchar_t",   "while",         "xor",
-    "xor_eq",    "final",        "override",     "import",      "module",    "ports"};
+// C++20 keywords, space-separated: a parameter or module of that name gets a
+// trailing '_' (config names are [A-Za-z0-9_] identifiers already, see
+// ConfigReader), and so does "ports", the nested namespace of port widths.
+constexpr std::string_view kReservedNames =
+    " alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t"
+    " class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield"
+    " decltype default delete do double dynamic_cast else enum explicit export extern false float for friend"
+    " goto if import inline int long module mutable namespace new noexcept not not_eq nullptr operator or"
+    " or_eq private protected public register reinterpret_cast requires return short signed sizeof static"
+    " static_assert static_cast struct switch template this thread_local throw true try typedef typeid"
+    " typename union unsigned using virtual void volatile wchar_t while xor xor_eq final override ports ";
 
-// A C++ name for a config identifier: keywords (and "ports", the nested
-// namespace of port widths) get a trailing underscore.
+// A C++ name for a config identifier: reserved names get a trailing underscore.
 std::string cpp_name(const std::string& name) {
-  bool taken = std::find(std::begin(kCppKeywords), std::end(kCppKeywords), name) != std::end(kCppKeywords);
+  bool taken = kReservedNames.find(" " + name + " ") != std::string_view::npos;
   return taken ? name + "_" : name;
 }
 
