@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "gen/params_header.hpp"
 #include "sw/common/error.hpp"
 
 namespace cello::gen {
@@ -24,6 +25,14 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   if (!out) throw Error(path.string(), "", "cannot write file");
   out << text;
   if (!out) throw Error(path.string(), "", "write failed");
+}
+
+// The design's name, the config's "name" ("design" when a caller passes a
+// config without one, e.g. a test's bare module list).
+std::string design_name(const nlohmann::json& config) {
+  if (config.is_object() && config.contains("name") && config["name"].is_string())
+    return config["name"].get<std::string>();
+  return "design";
 }
 }  // namespace
 
@@ -63,19 +72,24 @@ std::vector<std::filesystem::path> write_design(const Design& design, const nloh
     write_text(files.back(), m.render());
     modules.push_back(m.name());
   }
+  const std::string hash = config_hash(config);
   std::string filelist;
   for (const auto& f : files) filelist += std::filesystem::absolute(f).lexically_normal().string() + "\n";
   write_text(out_dir / "files.f", filelist);
 
   nlohmann::json manifest = {
       {"generator", "cello gen"},
-      {"config_hash", config_hash(config)},
+      {"config_hash", hash},
       {"config", config},
       {"primitives", design.primitives},
       {"modules", modules},
       {"blocks", design.blocks},
   };
   write_text(out_dir / "manifest.json", manifest.dump(2) + "\n");
+
+  // The C++ view of the same block entries, for testbenches (not in files.f).
+  const std::string name = design_name(config);
+  write_text(out_dir / params_header_name(name), params_header(name, hash, design.blocks));
   return files;
 }
 

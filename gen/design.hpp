@@ -1,6 +1,8 @@
 // A generated design: the specialised modules of one hardware config plus the
 // hand-written rtl/ primitives they instantiate. write_design() lays it out as
-// DIR/<module>.sv (one module per file), DIR/files.f and DIR/manifest.json.
+// DIR/<module>.sv (one module per file), DIR/files.f, DIR/manifest.json and
+// DIR/<design>_params.hpp (gen/params_header.hpp), <design> being the config's
+// "name".
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -24,7 +26,8 @@ struct Design {
 // The manifest entry of a generated block: kind, module name, params and ports.
 nlohmann::json block_entry(const SvModule& m, const std::string& kind, const nlohmann::json& params);
 
-// Writes the design; returns the list of files in filelist order.
+// Writes the design; returns the list of files in filelist order (the RTL, not
+// the manifest or the parameter header).
 std::vector<std::filesystem::path> write_design(const Design& design, const nlohmann::json& config,
                                                 const std::filesystem::path& out_dir);
 

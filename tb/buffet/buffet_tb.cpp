@@ -1,12 +1,23 @@
 // Randomised differential test of one generated buffet configuration. Built once
-// per configuration by tb/buffet/CMakeLists.txt, which passes the configuration
-// as BUFFET_* macros and verilates the matching RTL as class Vbuffet.
+// per configs/tb/buffet/<name>.json by tb/buffet/CMakeLists.txt, which verilates
+// the generated RTL as class Vbuffet and names the module (CELLO_TB_MODULE) and
+// the parameter header `cello gen` wrote beside it (CELLO_TB_PARAMS): every size
+// and option below comes from that header.
 #include <catch2/catch.hpp>
 
+#include CELLO_TB_PARAMS
 #include "sw/common/bits.hpp"
 #include "Vbuffet.h"
-#if BUFFET_BASE_BOUND
+// A buffet with a runtime region (base/bound ports) gets the RAM inspection test.
+#if CELLO_HAS_PORT(CELLO_TB_MODULE, cfg_base)
+#define BUFFET_BASE_BOUND 1
 #include "Vbuffet___024root.h"
+// The verilated RAM array of the module (visible through --public-flat-rw).
+#define BUFFET_MEM_OF(module) BUFFET_MEM_OF_I(module)
+#define BUFFET_MEM_OF_I(module) module##__DOT__u_ram__DOT__mem
+#define BUFFET_MEM BUFFET_MEM_OF(CELLO_TB_MODULE)
+#else
+#define BUFFET_BASE_BOUND 0
 #endif
 #include "tb/buffet/buffet_bench.hpp"
 #include "sw/common/skip_test.hpp"
@@ -15,16 +26,18 @@ using namespace cello::tb;
 
 namespace {
 
-constexpr BuffetFeatures kFeatures{BUFFET_DEPTH,         BUFFET_WIDTH,       BUFFET_INDEX_WIDTH,
-                                   BUFFET_UPDATE != 0,   BUFFET_SCOREBOARD != 0, BUFFET_SHARED != 0,
-                                   BUFFET_SHRINK_SYNC != 0, BUFFET_BASE_BOUND != 0, BUFFET_SRAM != 0,
-                                   BUFFET_SB_ENTRIES};
+namespace P = cello::params::CELLO_TB_MODULE;
+static_assert(P::base_bound == (BUFFET_BASE_BOUND != 0), "base_bound and the cfg_base port disagree");
+
+constexpr BuffetFeatures kFeatures{P::depth,       P::data_width, P::index_width, P::update,
+                                   P::scoreboard,  P::write_port == "shared",    P::shrink_sync,
+                                   P::base_bound,  P::ram == "sram",             P::scoreboard_entries};
 using Bench = BuffetBench<Vbuffet, kFeatures>;
 
 // Runtime region used when the buffet has base/bound: a strict sub-range when the
 // RAM is big enough, so that slot arithmetic is offset and wraps early.
-constexpr unsigned kBase = BUFFET_BASE_BOUND ? 1 : 0;
-constexpr unsigned kBound = BUFFET_BASE_BOUND && BUFFET_DEPTH >= 4 ? BUFFET_DEPTH - 1 : BUFFET_DEPTH;
+constexpr unsigned kBase = kFeatures.base_bound ? 1 : 0;
+constexpr unsigned kBound = kFeatures.base_bound && kFeatures.depth >= 4 ? kFeatures.depth - 1 : kFeatures.depth;
 
 // A program for this configuration's features (a CAM config caps the
 // outstanding will_update reads at its entries).

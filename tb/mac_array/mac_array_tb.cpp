@@ -1,6 +1,8 @@
 // Randomised differential test of one generated MAC-array configuration against
 // the bit-exact replay (sw/mac/mac_reference.hpp). tb/mac_array/CMakeLists.txt
-// builds it once per configuration (MAC_* macros) and verilates the RTL as Vmac.
+// builds it once per configs/tb/mac_array/<name>.json and verilates the RTL as
+// Vmac; the shape and options come from the parameter header `cello gen` wrote
+// beside it (CELLO_TB_PARAMS, namespace of module CELLO_TB_MODULE).
 // Every run stalls the command, operand and result streams at random rates
 // (one segment in three without stalls) and compares every result bit for bit.
 #include <catch2/catch.hpp>
@@ -9,7 +11,9 @@
 #include <cmath>
 #include <cstdlib>
 
+#include CELLO_TB_PARAMS
 #include "sw/common/bits.hpp"
+#include "sw/common/skip_test.hpp"
 #include "Vmac.h"
 #include "sw/fp/fp32.hpp"
 #include "sw/mac/mac_reference.hpp"
@@ -22,8 +26,19 @@ using namespace cello::tb;
 
 namespace {
 
-const mac::ArrayShape kShape{MAC_R, MAC_C, MAC_L, MAC_RF};
-using Driver = MacArrayDriver<Vmac, MAC_SPMM != 0>;
+namespace P = cello::params::CELLO_TB_MODULE;
+constexpr int kRows = P::rows, kCols = P::cols, kStages = P::fma_stages, kRfRows = P::rf_rows;
+constexpr bool kGram = P::gram, kSpmm = P::spmm;
+// The SpMM row ports (op_last, op_pad) exist only on an array built with SpMM.
+#define MAC_SPMM_PORTS CELLO_HAS_PORT(CELLO_TB_MODULE, op_last)
+#if MAC_SPMM_PORTS
+static_assert(kSpmm, "an array without SpMM has no op_last port");
+#else
+static_assert(!kSpmm, "an array with SpMM has an op_last port");
+#endif
+
+const mac::ArrayShape kShape{kRows, kCols, kStages, kRfRows};
+using Driver = MacArrayDriver<Vmac, kSpmm>;
 
 // CELLO_MAC_SCALE=0.1 shrinks the large shapes for quick runs.
 double scale() {
@@ -136,7 +151,7 @@ TEST_CASE("skinny GEMM with accumulate, CG shapes", "[mac][gemm]") {
     int seg = 0;
     for (int64_t n : {1, 2, 4, 8, 16}) {
       for (int64_t m : {int64_t{1}, int64_t{37}, scaled(n == 16 || n == 1 ? 10000 : 1500)}) {
-        int64_t k = std::min<int64_t>(n, MAC_RF);
+        int64_t k = std::min<int64_t>(n, kRfRows);
         auto A = b.rng.chance(0.5) ? random_matrix(b.rng, m, k) : random_matrix(b.rng, m, k, true);
         auto B = random_matrix(b.rng, k, n);
         auto C = random_matrix(b.rng, m, n);
@@ -153,9 +168,9 @@ TEST_CASE("plain GEMM without C, every K", "[mac][gemm]") {
   Bench b(102);
   run_checked(b, [&] {
     int seg = 0;
-    for (int64_t k = 1; k <= MAC_RF; ++k) {
-      int64_t n = static_cast<int64_t>(b.rng.range(1, 2 * MAC_C + 1));
-      int64_t m = static_cast<int64_t>(b.rng.range(1, 5 * MAC_R * MAC_L));
+    for (int64_t k = 1; k <= kRfRows; ++k) {
+      int64_t n = static_cast<int64_t>(b.rng.range(1, 2 * kCols + 1));
+      int64_t m = static_cast<int64_t>(b.rng.range(1, 5 * kRows * kStages));
       auto A = random_matrix(b.rng, m, k, true), B = random_matrix(b.rng, k, n, true);
       auto p = mac::plan_gemm(kShape, A, B, nullptr, 0.0f);
       b.check(p, mac::gemm_replay(A, B, nullptr, 0.0f), seg++, fmt::format("GEMM M={} K={} N={}", m, k, n));
@@ -167,28 +182,27 @@ TEST_CASE("plain GEMM without C, every K", "[mac][gemm]") {
   });
 }
 
-#if MAC_GRAM
 TEST_CASE("Gram / long reduction, CG shapes", "[mac][gram]") {
+  if (!kGram) cello::skip_test("the array is built without the Gram hardware");
   Bench b(201);
   run_checked(b, [&] {
     int seg = 0;
     for (int64_t n : {1, 2, 4, 8, 16}) {
-      for (int64_t m : {int64_t{0}, int64_t{1}, int64_t{MAC_L - 1 > 0 ? MAC_L - 1 : 1}, int64_t{53},
+      for (int64_t m : {int64_t{0}, int64_t{1}, int64_t{kStages - 1 > 0 ? kStages - 1 : 1}, int64_t{53},
                         scaled(n == 16 || n == 1 ? 10000 : 2000)}) {
         auto A = random_matrix(b.rng, m, n), B = random_matrix(b.rng, m, n);
         auto p = mac::plan_gram(kShape, A, B);
-        b.check(p, mac::gram_replay(A, B, MAC_L), seg++, fmt::format("Gram M={} N={}", m, n));
+        b.check(p, mac::gram_replay(A, B, kStages), seg++, fmt::format("Gram M={} N={}", m, n));
       }
     }
     // Different widths (P^T S with different blocks) and special values.
     auto A = random_matrix(b.rng, 300, 3, true), B = random_matrix(b.rng, 300, 7, true);
     auto p = mac::plan_gram(kShape, A, B);
-    b.check(p, mac::gram_replay(A, B, MAC_L), seg++, "Gram 300x3 by 300x7");
+    b.check(p, mac::gram_replay(A, B, kStages), seg++, "Gram 300x3 by 300x7");
   });
 }
-#endif
 
-#if MAC_SPMM
+#if MAC_SPMM_PORTS
 TEST_CASE("CSR SpMM rows: ragged, empty and stencil rows, CG shapes", "[mac][spmm]") {
   Bench b(301);
   run_checked(b, [&] {
@@ -226,24 +240,24 @@ TEST_CASE("mixed command sequence with results in flight across modes", "[mac]")
       std::vector<mac::Matrix> expect;
       for (int i = 0; i < 5; ++i) {
         uint64_t kind = b.rng.below(3);
-        if (kind == 1 && !MAC_GRAM) kind = 0;
-        if (kind == 2 && !MAC_SPMM) kind = 0;
+        if (kind == 1 && !kGram) kind = 0;
+        if (kind == 2 && !kSpmm) kind = 0;
         if (kind == 0) {
-          int64_t k = static_cast<int64_t>(b.rng.range(1, MAC_RF)), n = static_cast<int64_t>(b.rng.range(1, MAC_C));
-          int64_t m = static_cast<int64_t>(b.rng.range(1, 3 * MAC_R * MAC_L));
+          int64_t k = static_cast<int64_t>(b.rng.range(1, kRfRows)), n = static_cast<int64_t>(b.rng.range(1, kCols));
+          int64_t m = static_cast<int64_t>(b.rng.range(1, 3 * kRows * kStages));
           auto A = random_matrix(b.rng, m, k), B = random_matrix(b.rng, k, n), C = random_matrix(b.rng, m, n);
           bool with_c = b.rng.chance(0.5);
           parts.push_back(mac::plan_gemm(kShape, A, B, with_c ? &C : nullptr, 0.5f));
           expect.push_back(mac::gemm_replay(A, B, with_c ? &C : nullptr, 0.5f));
         } else if (kind == 1) {
           int64_t m = static_cast<int64_t>(b.rng.range(0, 40));
-          auto A = random_matrix(b.rng, m, static_cast<int64_t>(b.rng.range(1, MAC_R)));
-          auto B = random_matrix(b.rng, m, static_cast<int64_t>(b.rng.range(1, MAC_C)));
+          auto A = random_matrix(b.rng, m, static_cast<int64_t>(b.rng.range(1, kRows)));
+          auto B = random_matrix(b.rng, m, static_cast<int64_t>(b.rng.range(1, kCols)));
           parts.push_back(mac::plan_gram(kShape, A, B));
-          expect.push_back(mac::gram_replay(A, B, MAC_L));
+          expect.push_back(mac::gram_replay(A, B, kStages));
         } else {
           auto A = random_csr(b.rng, static_cast<int64_t>(b.rng.range(1, 30)), 20, 8, 0.3);
-          auto B = random_matrix(b.rng, 20, static_cast<int64_t>(b.rng.range(1, MAC_C)));
+          auto B = random_matrix(b.rng, 20, static_cast<int64_t>(b.rng.range(1, kCols)));
           parts.push_back(mac::plan_spmm(kShape, A, B));
           expect.push_back(mac::spmm_replay(A, B));
         }
@@ -279,14 +293,14 @@ TEST_CASE("illegal commands are reported and dropped, never hang", "[mac]") {
     };
     std::vector<Bad> bad = {
         {"GEMM with K = 0 and no C", {mac::Mode::Gemm, 1, 0, false, 0}},
-        {"LOAD_RF of more rows than the register file has", {mac::Mode::LoadRf, MAC_RF + 1, 0, false, 0}},
+        {"LOAD_RF of more rows than the register file has", {mac::Mode::LoadRf, kRfRows + 1, 0, false, 0}},
     };
     // cmd_k is just wide enough for rf_rows; K = rf_rows + 1 only exists when it fits.
-    const int k_bits = cello::bits_for(MAC_RF);
-    if (MAC_RF + 1 < (1 << k_bits))
-      bad.push_back({"GEMM with K beyond the register file", {mac::Mode::Gemm, 1, MAC_RF + 1, false, 0}});
-    if (!MAC_GRAM) bad.push_back({"Gram on an array built without it", {mac::Mode::Gram, 4, 0, false, 0}});
-    if (!MAC_SPMM) bad.push_back({"SpMM on an array built without it", {mac::Mode::Spmm, 4, 0, false, 0}});
+    const int k_bits = cello::bits_for(kRfRows);
+    if (kRfRows + 1 < (1 << k_bits))
+      bad.push_back({"GEMM with K beyond the register file", {mac::Mode::Gemm, 1, kRfRows + 1, false, 0}});
+    if (!kGram) bad.push_back({"Gram on an array built without it", {mac::Mode::Gram, 4, 0, false, 0}});
+    if (!kSpmm) bad.push_back({"SpMM on an array built without it", {mac::Mode::Spmm, 4, 0, false, 0}});
     for (const auto& x : bad) {
       Bench fresh(502);
       INFO(x.what);
@@ -294,7 +308,7 @@ TEST_CASE("illegal commands are reported and dropped, never hang", "[mac]") {
       CHECK(fresh.sim.dut().busy == 0);
       // The array still works afterwards (the error bit is sticky, so read it once).
     }
-#if MAC_SPMM
+#if MAC_SPMM_PORTS
     // An SpMM command that stops inside a row sets bit 1.
     {
       Bench fresh(503);
@@ -326,20 +340,20 @@ TEST_CASE("unstalled streams keep the array busy", "[mac][perf]") {
   run_checked(b, [&] {
     // Shapes that fill the array: N = C columns, K = register-file rows, M long.
     const int64_t m = scaled(4000);
-    auto A = random_matrix(b.rng, m, MAC_RF), B = random_matrix(b.rng, MAC_RF, MAC_C), C = random_matrix(b.rng, m, MAC_C);
+    auto A = random_matrix(b.rng, m, kRfRows), B = random_matrix(b.rng, kRfRows, kCols), C = random_matrix(b.rng, m, kCols);
     std::vector<std::vector<uint32_t>> beats;
     auto pg = mac::plan_gemm(kShape, A, B, &C, 1.0f);
     auto st = b.drv.run(pg, MacRates{}, beats);
-    double util = static_cast<double>(st.useful_macs) / (static_cast<double>(st.cycles) * MAC_R * MAC_C);
+    double util = static_cast<double>(st.useful_macs) / (static_cast<double>(st.cycles) * kRows * kCols);
     INFO("GEMM utilisation " << util);
     CHECK(util >= 0.95);
-#if MAC_GRAM
-    auto G1 = random_matrix(b.rng, m, MAC_R), G2 = random_matrix(b.rng, m, MAC_C);
-    auto pr = mac::plan_gram(kShape, G1, G2);
-    st = b.drv.run(pr, MacRates{}, beats);
-    util = static_cast<double>(st.useful_macs) / (static_cast<double>(st.cycles) * MAC_R * MAC_C);
-    INFO("Gram utilisation " << util);
-    CHECK(util >= 0.95);
-#endif
+    if (kGram) {
+      auto G1 = random_matrix(b.rng, m, kRows), G2 = random_matrix(b.rng, m, kCols);
+      auto pr = mac::plan_gram(kShape, G1, G2);
+      st = b.drv.run(pr, MacRates{}, beats);
+      util = static_cast<double>(st.useful_macs) / (static_cast<double>(st.cycles) * kRows * kCols);
+      INFO("Gram utilisation " << util);
+      CHECK(util >= 0.95);
+    }
   });
 }

@@ -5,7 +5,9 @@
 // is accepted before its element can be in the buffer; the producer never gets
 // more than DEPTH + TILE * (tiles finished by every consumer) elements in, i.e.
 // no tile is shrunk (and overwritten) before the delayed consumer read it.
-// Built per configuration (PB_TILE, PB_HOLD, PB_WIDTH) as Vpb.
+// Built per configs/tb/pipeline_buffer/<name>.json as Vpb; the tile, hold depth
+// and width come from the parameter header `cello gen` wrote beside the RTL
+// (CELLO_TB_PARAMS, namespace of module CELLO_TB_MODULE).
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
@@ -14,6 +16,7 @@
 #include <deque>
 #include <vector>
 
+#include CELLO_TB_PARAMS
 #include "sw/common/bits.hpp"
 #include "Vpb.h"
 #include "tb/harness/rng.hpp"
@@ -28,10 +31,20 @@ using namespace cello::tb;
 
 namespace {
 
-constexpr bool kDelayed = PB_HOLD > 0;
+namespace P = cello::params::CELLO_TB_MODULE;
+constexpr int kTile = P::tile, kHold = P::hold_tiles, kWidth = P::data_width;
+// The delayed consumer's ports (del_*) exist only when tiles are held.
+#define PB_DELAYED_PORTS CELLO_HAS_PORT(CELLO_TB_MODULE, del_req_valid)
+
+constexpr bool kDelayed = kHold > 0;
+#if PB_DELAYED_PORTS
+static_assert(kDelayed, "a pipeline buffer that holds no tile has no del_* ports");
+#else
+static_assert(!kDelayed, "a pipeline buffer that holds tiles has del_* ports");
+#endif
 constexpr int kConsumers = kDelayed ? 2 : 1;
-constexpr int kIdxBits = std::max(1, cello::ceil_log2(PB_TILE));
-constexpr uint64_t kDataMask = PB_WIDTH >= 64 ? ~0ULL : ((1ULL << PB_WIDTH) - 1);
+constexpr int kIdxBits = std::max(1, cello::ceil_log2(kTile));
+constexpr uint64_t kDataMask = kWidth >= 64 ? ~0ULL : ((1ULL << kWidth) - 1);
 
 struct Req {
   int idx = 0;
@@ -45,12 +58,12 @@ enum class Pattern { Sequential, Permuted, Subset };
 std::vector<Req> tile_requests(Rng& rng, Pattern p) {
   std::vector<Req> out;
   if (p == Pattern::Subset) {
-    int n = static_cast<int>(rng.range(1, 2 * PB_TILE));
-    for (int i = 0; i < n; ++i) out.push_back({static_cast<int>(rng.below(PB_TILE)), false});
+    int n = static_cast<int>(rng.range(1, 2 * kTile));
+    for (int i = 0; i < n; ++i) out.push_back({static_cast<int>(rng.below(kTile)), false});
   } else {
-    for (int i = 0; i < PB_TILE; ++i) out.push_back({i, false});
+    for (int i = 0; i < kTile; ++i) out.push_back({i, false});
     if (p == Pattern::Permuted)
-      for (int i = PB_TILE - 1; i > 0; --i) std::swap(out[static_cast<size_t>(i)], out[rng.below(static_cast<uint64_t>(i + 1))]);
+      for (int i = kTile - 1; i > 0; --i) std::swap(out[static_cast<size_t>(i)], out[rng.below(static_cast<uint64_t>(i + 1))]);
   }
   out.back().last = true;
   return out;
@@ -67,12 +80,12 @@ struct Stats {
 
 class PbBench {
  public:
-  explicit PbBench(uint64_t seed) : rng(seed_from_env(seed)), model_(PB_TILE, PB_HOLD) {
+  explicit PbBench(uint64_t seed) : rng(seed_from_env(seed)), model_(kTile, kHold) {
     auto& d = sim.dut();
     d.prod_valid = 0;
     d.imm_req_valid = 0;
     d.imm_rsp_ready = 0;
-#if PB_HOLD > 0
+#if PB_DELAYED_PORTS
     d.del_req_valid = 0;
     d.del_rsp_ready = 0;
 #endif
@@ -83,7 +96,7 @@ class PbBench {
   Stats run(uint64_t tiles, const Rates& rates, Pattern pat, uint64_t del_pause = 0) {
     auto& d = sim.dut();
     Source<uint64_t> prod(rng, rates.prod);
-    for (uint64_t i = 0; i < tiles * PB_TILE; ++i) prod.push(rng.bits(64) & kDataMask);
+    for (uint64_t i = 0; i < tiles * kTile; ++i) prod.push(rng.bits(64) & kDataMask);
     std::array<Source<Req>*, 2> req{};
     Source<Req> r0(rng, rates.req[0]), r1(rng, rates.req[1]);
     req[0] = &r0;
@@ -117,7 +130,7 @@ class PbBench {
         d.imm_req_last = req[0]->item().last;
       }
       d.imm_rsp_ready = rsp[0].drive();
-#if PB_HOLD > 0
+#if PB_DELAYED_PORTS
       d.del_req_valid = qv[1];
       if (qv[1]) {
         d.del_req_idx = static_cast<unsigned>(req[1]->item().idx);
@@ -142,7 +155,7 @@ class PbBench {
         sim.note("consumer response", st.reads);
       };
       check_rsp(0, d.imm_rsp_valid, d.imm_rsp_ready, d.imm_rsp_data, hold_imm);
-#if PB_HOLD > 0
+#if PB_DELAYED_PORTS
       check_rsp(1, d.del_rsp_valid, d.del_rsp_ready, d.del_rsp_data, hold_del);
 #else
       (void)hold_del;
@@ -157,7 +170,7 @@ class PbBench {
       }
       prod.complete(d.prod_ready);
       bool rr[2] = {static_cast<bool>(d.imm_req_ready), false};
-#if PB_HOLD > 0
+#if PB_DELAYED_PORTS
       rr[1] = d.del_req_ready;
 #endif
       for (int c = 0; c < kConsumers; ++c) {
@@ -221,34 +234,34 @@ TEST_CASE("tiles stream producer -> consumer(s) under random back-pressure", "[p
   run_checked(b, [&] {
     for (int seg = 0; seg < 24; ++seg) {
       Pattern p = seg % 3 == 0 ? Pattern::Sequential : (seg % 3 == 1 ? Pattern::Permuted : Pattern::Subset);
-      b.run(static_cast<uint64_t>(std::max(6, 6000 / PB_TILE)), random_rates(b.rng, seg), p);
+      b.run(static_cast<uint64_t>(std::max(6, 6000 / kTile)), random_rates(b.rng, seg), p);
     }
   });
 }
 
-#if PB_HOLD > 0
+#if PB_DELAYED_PORTS
 TEST_CASE("delayed hold: a paused delayed consumer holds DEPTH_TILES tiles, then catches up", "[pipeline_buffer]") {
   PbBench b(2);
   run_checked(b, [&] {
     Rates r;  // no stalls except the pause
-    uint64_t tiles = PB_HOLD + 6;
-    auto st = b.run(tiles, r, Pattern::Sequential, 200 + 4 * PB_TILE * (PB_HOLD + 2));
+    uint64_t tiles = kHold + 6;
+    auto st = b.run(tiles, r, Pattern::Sequential, 200 + 4 * kTile * (kHold + 2));
     INFO("immediate consumer led by up to " << st.max_lead << " tiles");
     // The immediate consumer gets exactly hold + 2 tiles ahead, never more.
-    CHECK(st.max_lead == static_cast<uint64_t>(PB_HOLD + 2));
+    CHECK(st.max_lead == static_cast<uint64_t>(kHold + 2));
   });
 }
 #endif
 
 TEST_CASE("unstalled streaming moves one element per cycle", "[pipeline_buffer]") {
-  if (PB_TILE < 8) {
+  if (kTile < 8) {
     cello::skip_test("tiles shorter than the shrink/credit round trip are not expected to stream at full rate");
   }
   PbBench b(3);
   run_checked(b, [&] {
-    uint64_t tiles = static_cast<uint64_t>(std::max(8, 8000 / PB_TILE));
+    uint64_t tiles = static_cast<uint64_t>(std::max(8, 8000 / kTile));
     auto st = b.run(tiles, Rates{}, Pattern::Sequential);
-    double per_cycle = static_cast<double>(tiles * PB_TILE) / static_cast<double>(st.cycles);
+    double per_cycle = static_cast<double>(tiles * kTile) / static_cast<double>(st.cycles);
     INFO("elements per cycle " << per_cycle);
     // One buffet read port serves both consumers, so each gets half when delayed.
     CHECK(per_cycle >= (kDelayed ? 0.45 : 0.9));

@@ -2,6 +2,7 @@
 // design writing (files.f, manifest, config hash).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -145,6 +146,8 @@ TEST_CASE("write_design lays out files, filelist and manifest") {
   auto manifest = parse_json_file((dir / "manifest.json").string());
   CHECK(manifest["config_hash"] == config_hash(cfg));
   CHECK(manifest["blocks"][0]["module"] == "top_a");
+  CHECK(fs::exists(dir / "t_params.hpp"));  // the parameter header, named after the design
+  CHECK(std::find(files.begin(), files.end(), dir / "t_params.hpp") == files.end());  // not in files.f
   CHECK(config_hash(cfg) != config_hash({{"name", "u"}}));
   CHECK(rtl_primitive("ram_sram").find("module ram_sram") != std::string::npos);
   CHECK_THROWS_AS(rtl_primitive("nope"), cello::Error);
@@ -159,10 +162,11 @@ TEST_CASE("write_design leaves unchanged files untouched and rewrites changed on
   const nlohmann::json cfg = {{"name", "t"}};
   write_design(d, cfg, dir);
   const auto old_time = fs::file_time_type::clock::now() - std::chrono::hours(1);
-  for (const char* f : {"top_a.sv", "files.f", "manifest.json"}) fs::last_write_time(dir / f, old_time);
+  const auto written = {"top_a.sv", "files.f", "manifest.json", "t_params.hpp"};
+  for (const char* f : written) fs::last_write_time(dir / f, old_time);
 
   write_design(d, cfg, dir);
-  for (const char* f : {"top_a.sv", "files.f", "manifest.json"}) {
+  for (const char* f : written) {
     INFO(f);
     CHECK(fs::last_write_time(dir / f) == old_time);
   }
