@@ -21,8 +21,8 @@ nlohmann::json HwConfig::to_json() const {
   j["buffets"] = nlohmann::json::array();
   for (const auto& b : buffets) j["buffets"].push_back(b.to_json());
   if (!chords.empty()) {
-    j["chord"] = nlohmann::json::array();
-    for (const auto& ch : chords) j["chord"].push_back(ch.to_json());
+    j["chords"] = nlohmann::json::array();
+    for (const auto& ch : chords) j["chords"].push_back(ch.to_json());
   }
   if (!mac_arrays.empty()) {
     j["mac_arrays"] = nlohmann::json::array();
@@ -66,7 +66,8 @@ HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
       b.fail("name", "duplicate module name \"" + c.buffets.back().name + "\"");
     check_not_primitive(b, c.buffets.back().name);
   }
-  for (auto& ch : r.objects("chord")) {
+  if (r.has("chord")) r.fail("chord", "renamed to \"chords\" (every list of blocks has a plural key)");
+  for (auto& ch : r.objects("chords")) {
     c.chords.push_back(ChordConfig::parse(ch));
     const std::string& n = c.chords.back().name;
     for (const std::string& m : {n, n + "_riff_table", n + "_prelude"})

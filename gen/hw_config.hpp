@@ -25,7 +25,7 @@ struct HwConfig {
   double clock_period_ns = kDefaultClockPeriodNs;
   static constexpr double kDefaultClockPeriodNs = 10.0;
   std::vector<BuffetConfig> buffets;
-  std::vector<ChordConfig> chords;  // "chord": CHORD buffers (docs/config.md)
+  std::vector<ChordConfig> chords;  // "chords": CHORD buffers (docs/config.md)
 
   std::vector<MacArrayConfig> mac_arrays;  // "mac_arrays": MAC arrays (docs/config.md)
   std::vector<RegfileConfig> regfiles;     // "regfiles": stand-alone register files

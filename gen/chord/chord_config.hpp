@@ -1,4 +1,4 @@
-// Design-time options of one CHORD buffer (see docs/config.md, "chord", and
+// Design-time options of one CHORD buffer (see docs/config.md, "chords", and
 // docs/chord.md). The functional model (sw/chord) takes the same parameters.
 #pragma once
 

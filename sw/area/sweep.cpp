@@ -1,14 +1,18 @@
 #include "sw/area/sweep.hpp"
 
-#include <set>
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sw/common/error.hpp"
 
 namespace cello::area {
 
 namespace {
-const std::set<std::string>& sections() {
-  static const std::set<std::string> s = {"buffets", "chord", "mac_arrays", "regfiles", "pipeline_buffers"};
+// The block lists of the hardware config (gen/hw_config.cpp) a sweep may vary.
+const std::vector<std::string>& sections() {
+  static const std::vector<std::string> s = {"buffets", "chords", "mac_arrays", "regfiles", "pipeline_buffers"};
   return s;
 }
 
@@ -32,9 +36,9 @@ SweepAxis parse_sweep(const std::string& spec) {
   } else {
     a.section = path.substr(0, dot);
     a.key = path.substr(dot + 1);
-    if (!sections().count(a.section))
+    if (std::find(sections().begin(), sections().end(), a.section) == sections().end())
       throw Error("--sweep", spec,
-                  "unknown section \"" + a.section + "\" (one of buffets, chord, mac_arrays, regfiles, pipeline_buffers)");
+                  fmt::format("unknown section \"{}\" (one of {})", a.section, fmt::join(sections(), ", ")));
     if (a.key.empty() || a.key.find('.') != std::string::npos) throw Error("--sweep", spec, "expected SECTION.KEY");
   }
   size_t start = 0;

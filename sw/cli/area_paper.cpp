@@ -55,7 +55,7 @@ nlohmann::json run_paper_table(const AreaOptions& o, const PaperOptions& p, cons
        {{{"name", b8n}, {"depth", 2048}, {"ram", "sram"}},
         // a per-slot scoreboard of 1M flops is not a design anyone builds (docs/area.md)
         {{"name", b4n}, {"depth", four_mb_words}, {"ram", "sram"}, {"scoreboard", false}}}},
-      {"chord", {{{"name", chn}, {"depth", four_mb_words}, {"entries", p.chord_entries}, {"ram", "sram"}}}},
+      {"chords", {{{"name", chn}, {"depth", four_mb_words}, {"entries", p.chord_entries}, {"ram", "sram"}}}},
       {"mac_arrays", {{{"name", man}, {"rows", p.mac_rows}, {"cols", p.mac_cols}}}}};
   gen::HwConfig cfg = gen::parse_hw_config(hw, "--paper");
   const gen::ChordConfig& ch = cfg.chords.front();

@@ -93,7 +93,7 @@ void add_bench_chord(CLI::App& bench) {
     if (!*no_synth) {
       gen::Design d;
       gen::add_chord(d, c);
-      nlohmann::json hw = {{"name", "bench_chord"}, {"chord", {c.to_json()}}};
+      nlohmann::json hw = {{"name", "bench_chord"}, {"chords", {c.to_json()}}};
       auto files = gen::write_design(d, hw, *out);
       fmt::print("  synthesising (Yosys generic synth, RAM excluded; this takes a while)...\n");
       std::fflush(stdout);

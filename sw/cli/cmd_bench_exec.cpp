@@ -78,7 +78,7 @@ void run_bench(const BenchExecArgs& a) {
              best / best_golden);
 
   const traffic::Workload w = traffic::from_schedule(prep.schedule, pr.pattern, arch.word_bytes);
-  const traffic::Traffic m = traffic::run_model(w, traffic::Config::CELLO, arch::model_params_of(arch));
+  const traffic::Traffic m = traffic::run_model(w, traffic::MemorySystem::CELLO, arch::model_params_of(arch));
   const uint64_t bytes = r.read_bytes + r.write_bytes;
   fmt::print("  DRAM bytes: executor {} , cello model CELLO {} ({})\n", bytes, m.total_bytes(),
              bytes == m.total_bytes() ? "equal" : fmt::format("ratio {:.4f}", static_cast<double>(bytes) / static_cast<double>(m.total_bytes())));

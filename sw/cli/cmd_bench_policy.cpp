@@ -33,7 +33,7 @@ void add_bench_policy(CLI::App& bench) {
     j["command"] = "bench policy";
     traffic::Study f;
     f.problems = traffic::family_problems(false, *iters);
-    f.configs = traffic::family_configs();
+    f.configs = traffic::family_systems();
     f.threads = o->threads;
     f.bandwidths_gbs = {1000};
     fmt::print("cello bench policy: family of {} problems, CG {} iterations, {} thread(s)\n", f.problems.size(), *iters,
@@ -51,8 +51,8 @@ void add_bench_policy(CLI::App& bench) {
       traffic::Study p;
       const std::string dir = o->data.empty() ? traffic::find_data_dir() : o->data;
       p.problems = traffic::paper_problems(dir);
-      p.configs = {traffic::Config::Flexagon, traffic::Config::FlexLRU, traffic::Config::FlexBRRIP,
-                   traffic::Config::PreludeOnly, traffic::Config::CELLO};
+      p.configs = {traffic::MemorySystem::Flexagon, traffic::MemorySystem::FlexLRU, traffic::MemorySystem::FlexBRRIP,
+                   traffic::MemorySystem::PreludeOnly, traffic::MemorySystem::CELLO};
       p.threads = o->threads;
       auto t1 = std::chrono::steady_clock::now();
       auto pr = traffic::run_study(p, progress);

@@ -82,7 +82,7 @@ void add_demo(CLI::App& app) {
       for (size_t e = 0; e < gold[t].size() && e < r.values[t].size(); ++e, ++words)
         mismatches += std::bit_cast<uint32_t>(gold[t][e]) != std::bit_cast<uint32_t>(r.values[t][e]);
     const traffic::Traffic m = traffic::run_model(traffic::from_schedule(prep.schedule, pr.pattern, arch.word_bytes),
-                                                  traffic::Config::CELLO, arch::model_params_of(arch));
+                                                  traffic::MemorySystem::CELLO, arch::model_params_of(arch));
     const auto hist = exec::residual_history(prep.schedule.program, r, r.values[static_cast<size_t>(*prep.schedule.program.find_tensor("B"))]);
     const bool exact = mismatches == 0, traffic_ok = m.total_bytes() == r.read_bytes + r.write_bytes;
     fmt::print("  {} records, {} MACs; residual {:.3e} -> {:.3e} in {} iterations\n", prep.compiled.stream.records.size(),

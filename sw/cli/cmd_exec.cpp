@@ -91,7 +91,7 @@ void run_exec(const ExecArgs& a) {
   std::optional<traffic::Traffic> model;
   if (prep && arch.has_chord()) {
     const traffic::Workload w = traffic::from_schedule(prep->schedule, problem->pattern, arch.word_bytes);
-    model = traffic::run_model(w, traffic::Config::CELLO, arch::model_params_of(arch));
+    model = traffic::run_model(w, traffic::MemorySystem::CELLO, arch::model_params_of(arch));
   }
   fmt::print("  DRAM traffic: {} read, {} written", mb(r.read_bytes), mb(r.write_bytes));
   if (model)

@@ -316,7 +316,7 @@ class Runner {
       traffic::ModelParams mp = arch::model_params_of(a_);
       traffic::ChordHooks hooks;
       hooks.dram_write = [this](int t, uint64_t lo, uint64_t hi) { dram_write(t, lo, hi); };
-      const traffic::Traffic t = traffic::run_model(w, traffic::Config::CELLO, mp, &hooks);
+      const traffic::Traffic t = traffic::run_model(w, traffic::MemorySystem::CELLO, mp, &hooks);
       r_.tensor_read_bytes = t.tensor_read_bytes;
       r_.tensor_write_bytes = t.tensor_write_bytes;
       for (size_t i = 0; i < p.ops.size(); ++i) {

@@ -73,7 +73,7 @@ double geomean(const std::vector<double>& v) {
 
 struct Job {
   size_t problem;
-  Config config;
+  MemorySystem config;
   uint64_t sram;
   std::string name;
   double cost;
@@ -87,9 +87,9 @@ StudyResult run_study(const Study& s, const Progress& progress) {
   R.bandwidths_gbs = s.bandwidths_gbs;
   std::vector<Workload> work;
   std::vector<Job> jobs;
-  std::vector<Config> configs = s.configs;
-  if (std::find(configs.begin(), configs.end(), Config::Flexagon) == configs.end())
-    configs.insert(configs.begin(), Config::Flexagon);
+  std::vector<MemorySystem> configs = s.configs;
+  if (std::find(configs.begin(), configs.end(), MemorySystem::Flexagon) == configs.end())
+    configs.insert(configs.begin(), MemorySystem::Flexagon);
   for (size_t i = 0; i < s.problems.size(); ++i) {
     const Problem& p = s.problems[i];
     ProblemResult pr;
@@ -108,14 +108,14 @@ StudyResult run_study(const Study& s, const Progress& progress) {
     for (const auto& op : w.ops)
       for (const auto& in : op.in) words += static_cast<double>(w.tensors[static_cast<size_t>(in.tensor)].words());
     for (auto c : configs) {
-      const double weight = (c == Config::FlexLRU || c == Config::FlexBRRIP)  ? 3.0
-                            : (c == Config::CELLO || c == Config::PreludeOnly) ? 1.0
-                            : c == Config::OPT                                 ? 1.5
+      const double weight = (c == MemorySystem::FlexLRU || c == MemorySystem::FlexBRRIP)  ? 3.0
+                            : (c == MemorySystem::CELLO || c == MemorySystem::PreludeOnly) ? 1.0
+                            : c == MemorySystem::OPT                                 ? 1.5
                                                                                 : 0.001;
       jobs.push_back({i, c, mp.sram_bytes, to_string(c), words * weight});
     }
     for (uint64_t sram : s.cello_sram_sweep)
-      jobs.push_back({i, Config::CELLO, sram, fmt::format("CELLO@{}MB", sram >> 20), words});
+      jobs.push_back({i, MemorySystem::CELLO, sram, fmt::format("CELLO@{}MB", sram >> 20), words});
     R.problems.push_back(std::move(pr));
   }
   R.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -168,7 +168,7 @@ StudyResult run_study(const Study& s, const Progress& progress) {
   std::vector<std::string> wl_order;
   std::vector<std::vector<double>> wl_energy, wl_speedup;
   for (auto& pr : R.problems) {
-    const ConfigResult* flex = pr.find(to_string(Config::Flexagon));
+    const ConfigResult* flex = pr.find(to_string(MemorySystem::Flexagon));
     for (auto& c : pr.configs) {
       for (double bw : s.bandwidths_gbs) {
         perf::Machine m = s.machine;
@@ -185,7 +185,7 @@ StudyResult run_study(const Study& s, const Progress& progress) {
                          ? static_cast<double>(c.traffic.total_bytes()) / static_cast<double>(flex->traffic.total_bytes())
                          : 0;
     }
-    if (const ConfigResult* ce = pr.find(to_string(Config::CELLO))) {
+    if (const ConfigResult* ce = pr.find(to_string(MemorySystem::CELLO))) {
       for (double x : ce->speedup) speedups.push_back(x);
       all_energy.push_back(ce->energy_rel);
       auto it = std::find(wl_order.begin(), wl_order.end(), pr.problem.workload);

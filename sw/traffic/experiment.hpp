@@ -27,7 +27,7 @@ struct Problem {
 
 struct Study {
   std::vector<Problem> problems;
-  std::vector<Config> configs = all_configs();
+  std::vector<MemorySystem> configs = all_systems();
   ModelParams params;                       // SRAM (4 MB), line, ways, CHORD table
   std::vector<uint64_t> cello_sram_sweep;   // extra CELLO runs at these SRAM sizes
   std::vector<double> bandwidths_gbs{250, 1000};

@@ -65,9 +65,9 @@ std::vector<Problem> family_problems(bool smallest, int iters) {
   return v;
 }
 
-std::vector<Config> family_configs() {
-  return {Config::Flexagon, Config::FlexLRU, Config::FlexBRRIP, Config::PreludeOnly,
-          Config::CELLO,    Config::Ideal,   Config::OPT};
+std::vector<MemorySystem> family_systems() {
+  return {MemorySystem::Flexagon, MemorySystem::FlexLRU, MemorySystem::FlexBRRIP, MemorySystem::PreludeOnly,
+          MemorySystem::CELLO,    MemorySystem::Ideal,   MemorySystem::OPT};
 }
 
 PolicySummary summarize_policy(const StudyResult& r) {
@@ -75,18 +75,18 @@ PolicySummary summarize_policy(const StudyResult& r) {
   double logsum = 0;
   int n = 0;
   for (const auto& pr : r.problems) {
-    auto bytes = [&](Config c) {
+    auto bytes = [&](MemorySystem c) {
       const ConfigResult* x = pr.find(to_string(c));
       return x ? x->traffic.total_bytes() : 0;
     };
     PolicyRow row;
     row.label = pr.problem.label();
-    row.opt_bytes = bytes(Config::OPT);
-    row.cello_bytes = bytes(Config::CELLO);
-    row.prelude_bytes = bytes(Config::PreludeOnly);
-    row.lru_bytes = bytes(Config::FlexLRU);
-    row.brrip_bytes = bytes(Config::FlexBRRIP);
-    row.ideal_bytes = bytes(Config::Ideal);
+    row.opt_bytes = bytes(MemorySystem::OPT);
+    row.cello_bytes = bytes(MemorySystem::CELLO);
+    row.prelude_bytes = bytes(MemorySystem::PreludeOnly);
+    row.lru_bytes = bytes(MemorySystem::FlexLRU);
+    row.brrip_bytes = bytes(MemorySystem::FlexBRRIP);
+    row.ideal_bytes = bytes(MemorySystem::Ideal);
     row.bound_bytes = pr.bound_bytes;
     row.cello_opt = ratio(row.cello_bytes, row.opt_bytes);
     row.prelude_opt = ratio(row.prelude_bytes, row.opt_bytes);

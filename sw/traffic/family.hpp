@@ -17,7 +17,7 @@ namespace cello::traffic {
 std::vector<Problem> family_problems(bool smallest = false, int iters = 5);
 
 // The configurations the family compares (Flexagon-like is always run too).
-std::vector<Config> family_configs();
+std::vector<MemorySystem> family_systems();
 
 // Per problem: each policy's DRAM bytes over OPT's, and the orderings the
 // targets ask for (CELLO <= PRELUDE-only, <= Flex+LRU, <= Flex+BRRIP).

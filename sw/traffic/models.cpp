@@ -13,44 +13,44 @@
 
 namespace cello::traffic {
 
-const char* to_string(Config c) {
+const char* to_string(MemorySystem c) {
   switch (c) {
-    case Config::Flexagon: return "Flexagon-like";
-    case Config::FlexLRU: return "Flex+LRU";
-    case Config::FlexBRRIP: return "Flex+BRRIP";
-    case Config::FLAT: return "FLAT-like";
-    case Config::SET: return "SET-like";
-    case Config::PreludeOnly: return "PRELUDE-only";
-    case Config::CELLO: return "CELLO";
-    case Config::Ideal: return "Ideal";
-    case Config::OPT: return "OPT";
+    case MemorySystem::Flexagon: return "Flexagon-like";
+    case MemorySystem::FlexLRU: return "Flex+LRU";
+    case MemorySystem::FlexBRRIP: return "Flex+BRRIP";
+    case MemorySystem::FLAT: return "FLAT-like";
+    case MemorySystem::SET: return "SET-like";
+    case MemorySystem::PreludeOnly: return "PRELUDE-only";
+    case MemorySystem::CELLO: return "CELLO";
+    case MemorySystem::Ideal: return "Ideal";
+    case MemorySystem::OPT: return "OPT";
   }
   return "?";
 }
 
-const char* key(Config c) {
+const char* key(MemorySystem c) {
   switch (c) {
-    case Config::Flexagon: return "flexagon";
-    case Config::FlexLRU: return "flex_lru";
-    case Config::FlexBRRIP: return "flex_brrip";
-    case Config::FLAT: return "flat";
-    case Config::SET: return "set";
-    case Config::PreludeOnly: return "prelude";
-    case Config::CELLO: return "cello";
-    case Config::Ideal: return "ideal";
-    case Config::OPT: return "opt";
+    case MemorySystem::Flexagon: return "flexagon";
+    case MemorySystem::FlexLRU: return "flex_lru";
+    case MemorySystem::FlexBRRIP: return "flex_brrip";
+    case MemorySystem::FLAT: return "flat";
+    case MemorySystem::SET: return "set";
+    case MemorySystem::PreludeOnly: return "prelude";
+    case MemorySystem::CELLO: return "cello";
+    case MemorySystem::Ideal: return "ideal";
+    case MemorySystem::OPT: return "opt";
   }
   return "?";
 }
 
-std::vector<Config> all_configs() {
-  return {Config::Flexagon, Config::FlexLRU, Config::FlexBRRIP, Config::FLAT,
-          Config::SET,      Config::PreludeOnly, Config::CELLO, Config::Ideal};
+std::vector<MemorySystem> all_systems() {
+  return {MemorySystem::Flexagon, MemorySystem::FlexLRU, MemorySystem::FlexBRRIP, MemorySystem::FLAT,
+          MemorySystem::SET,      MemorySystem::PreludeOnly, MemorySystem::CELLO, MemorySystem::Ideal};
 }
 
-bool parse_config(const std::string& s, Config& out) {
-  auto every = all_configs();
-  every.push_back(Config::OPT);
+bool parse_system(const std::string& s, MemorySystem& out) {
+  auto every = all_systems();
+  every.push_back(MemorySystem::OPT);
   for (auto c : every)
     if (s == key(c) || s == to_string(c)) {
       out = c;
@@ -83,7 +83,7 @@ struct Counter {
   explicit Counter(size_t n) : rd(n, 0), wr(n, 0) {}
 };
 
-Traffic finish(Config c, const ModelParams& p, const Counter& k, const Workload&) {
+Traffic finish(MemorySystem c, const ModelParams& p, const Counter& k, const Workload&) {
   Traffic t;
   t.config = c;
   t.sram_bytes = p.sram_bytes;
@@ -97,18 +97,18 @@ Traffic finish(Config c, const ModelParams& p, const Counter& k, const Workload&
 }
 
 // Op-by-op explicit dataflows and Ideal: closed form over the DAG.
-Traffic explicit_model(const Workload& w, Config c, const ModelParams& p, const Analysis& a, const Footprint& f) {
+Traffic explicit_model(const Workload& w, MemorySystem c, const ModelParams& p, const Analysis& a, const Footprint& f) {
   Counter k(w.tensors.size());
   auto on_chip = [&](size_t t) {
     if (w.tensors[t].input || w.tensors[t].output || a.consumers[t].empty()) return false;
     for (auto cls : a.classes[t]) {
-      if (c == Config::FLAT && cls != EdgeClass::Pipelineable) return false;
-      if (c == Config::SET && !pipelined(cls)) return false;
-      if (c == Config::Flexagon) return false;
+      if (c == MemorySystem::FLAT && cls != EdgeClass::Pipelineable) return false;
+      if (c == MemorySystem::SET && !pipelined(cls)) return false;
+      if (c == MemorySystem::Flexagon) return false;
     }
     return true;
   };
-  if (c == Config::Ideal) {
+  if (c == MemorySystem::Ideal) {
     for (size_t t = 0; t < w.tensors.size(); ++t) {
       if (w.tensors[t].input && !a.consumers[t].empty()) k.rd[t] += f.granules[t];
       if (w.tensors[t].output) k.wr[t] += f.granules[t];
@@ -148,12 +148,12 @@ class CacheSink : public Sink {
   std::vector<uint64_t> fills_;
 };
 
-Traffic cache_model(const Workload& w, Config c, const ModelParams& p, const Analysis& a, const Footprint& f) {
+Traffic cache_model(const Workload& w, MemorySystem c, const ModelParams& p, const Analysis& a, const Footprint& f) {
   cache::CacheConfig cfg;
   cfg.capacity_bytes = p.sram_bytes;
   cfg.line_bytes = p.line_bytes;
   cfg.ways = p.ways;
-  cfg.policy = c == Config::FlexLRU ? cache::Policy::LRU : cache::Policy::BRRIP;
+  cfg.policy = c == MemorySystem::FlexLRU ? cache::Policy::LRU : cache::Policy::BRRIP;
   Layout L = layout(w, a, f);
   CacheSink sink(cfg, L, w.tensors.size());
   walk(w, f, sink);
@@ -368,7 +368,7 @@ class ChordSink : public Sink {
       k_.rd[t] += m.tensor_reads[t];
       if (!w_.tensors[t].input) k_.wr[t] += m.tensor_writes[t];
     }
-    Traffic r = finish(Config::OPT, p, k_, w_);
+    Traffic r = finish(MemorySystem::OPT, p, k_, w_);
     r.chord_accesses = accesses_;
     r.chord_read_hits = m.hits;
     r.chord_spills = m.spills;
@@ -377,7 +377,7 @@ class ChordSink : public Sink {
     return r;
   }
 
-  Traffic finish_run(Config c, const ModelParams& p) {
+  Traffic finish_run(MemorySystem c, const ModelParams& p) {
     for (size_t t = 0; t < w_.tensors.size(); ++t)
       if (state_[t] == State::Live) retire(t, false);
     for (size_t t = 0; t < w_.tensors.size(); ++t)
@@ -516,22 +516,22 @@ class ChordSink : public Sink {
   OptTrace* rec_ = nullptr;
 };
 
-Traffic chord_model(const Workload& w, Config c, const ModelParams& p, const Analysis& a, const Footprint& f,
+Traffic chord_model(const Workload& w, MemorySystem c, const ModelParams& p, const Analysis& a, const Footprint& f,
                     const ChordHooks* hooks) {
   Layout L = layout(w, a, f);
-  const bool cello = c == Config::CELLO || c == Config::OPT;
+  const bool cello = c == MemorySystem::CELLO || c == MemorySystem::OPT;
   ChordPlan plan = cello && w.score ? plan_from_score(w) : plan_derived(w, a, !cello);
   OptTrace trace;
-  ChordSink sink(w, f, L, p, cello, std::move(plan), hooks, c == Config::OPT ? &trace : nullptr);
+  ChordSink sink(w, f, L, p, cello, std::move(plan), hooks, c == MemorySystem::OPT ? &trace : nullptr);
   WalkOptions opt;
   opt.gather_as_stream = true;  // oracle intra-op reuse, as Flexagon-like
   walk(w, f, sink, opt);
-  return c == Config::OPT ? sink.finish_opt(p) : sink.finish_run(c, p);
+  return c == MemorySystem::OPT ? sink.finish_opt(p) : sink.finish_run(c, p);
 }
 
 }  // namespace
 
-Traffic run_model(const Workload& w, Config c, const ModelParams& p, const ChordHooks* hooks) {
+Traffic run_model(const Workload& w, MemorySystem c, const ModelParams& p, const ChordHooks* hooks) {
   w.validate();
   p.validate(w.word_bytes);
   auto t0 = std::chrono::steady_clock::now();
@@ -545,11 +545,11 @@ Traffic run_model(const Workload& w, Config c, const ModelParams& p, const Chord
   const Footprint f = footprint(w, p.line_bytes / w.word_bytes);
   Traffic t;
   switch (c) {
-    case Config::FlexLRU:
-    case Config::FlexBRRIP: t = cache_model(w, c, p, a, f); break;
-    case Config::PreludeOnly:
-    case Config::CELLO:
-    case Config::OPT: t = chord_model(w, c, p, a, f, hooks); break;
+    case MemorySystem::FlexLRU:
+    case MemorySystem::FlexBRRIP: t = cache_model(w, c, p, a, f); break;
+    case MemorySystem::PreludeOnly:
+    case MemorySystem::CELLO:
+    case MemorySystem::OPT: t = chord_model(w, c, p, a, f, hooks); break;
     default: t = explicit_model(w, c, p, a, f); break;
   }
   t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

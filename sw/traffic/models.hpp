@@ -44,11 +44,13 @@
 
 namespace cello::traffic {
 
-enum class Config { Flexagon, FlexLRU, FlexBRRIP, FLAT, SET, PreludeOnly, CELLO, Ideal, OPT };
-const char* to_string(Config c);  // the label used in tables ("Flexagon-like", ...)
-const char* key(Config c);        // short machine name ("flexagon", "flex_lru", ...)
-std::vector<Config> all_configs();  // CELLO Table IV + Ideal (OPT is asked for by name)
-bool parse_config(const std::string& s, Config& out);
+// The on-chip memory organisations the study compares (CELLO Table IV: the
+// baselines, PRELUDE-only and CELLO), plus the Ideal and OPT references.
+enum class MemorySystem { Flexagon, FlexLRU, FlexBRRIP, FLAT, SET, PreludeOnly, CELLO, Ideal, OPT };
+const char* to_string(MemorySystem c);  // the label used in tables ("Flexagon-like", ...)
+const char* key(MemorySystem c);        // short machine name ("flexagon", "flex_lru", ...)
+std::vector<MemorySystem> all_systems();  // CELLO Table IV + Ideal (OPT is asked for by name)
+bool parse_system(const std::string& s, MemorySystem& out);
 
 struct ModelParams {
   uint64_t sram_bytes = 4ull << 20;
@@ -66,7 +68,7 @@ struct ModelParams {
 };
 
 struct Traffic {
-  Config config = Config::Flexagon;
+  MemorySystem config = MemorySystem::Flexagon;
   uint64_t sram_bytes = 0;
   uint64_t read_bytes = 0, write_bytes = 0;
   std::vector<uint64_t> tensor_read_bytes, tensor_write_bytes;  // per tensor (caches: reads = fills)
@@ -91,7 +93,7 @@ struct ChordHooks {
   std::function<void(int t, uint64_t lo, uint64_t hi)> dram_write;
 };
 
-Traffic run_model(const Workload& w, Config c, const ModelParams& p, const ChordHooks* hooks = nullptr);
+Traffic run_model(const Workload& w, MemorySystem c, const ModelParams& p, const ChordHooks* hooks = nullptr);
 
 // Compulsory traffic of the DAG (the large-buffer limit of any fused bound):
 // every application input read once, every final output written once.

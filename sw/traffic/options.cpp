@@ -121,8 +121,8 @@ Study study_from_options(const ModelOptions& o) {
   if (!o.configs.empty()) {
     s.configs.clear();
     for (const auto& c : o.configs) {
-      Config x;
-      if (!parse_config(c, x))
+      MemorySystem x;
+      if (!parse_system(c, x))
         throw Error("", "--configs",
                     fmt::format("unknown configuration '{}' (flexagon, flex_lru, flex_brrip, flat, set, prelude, "
                                 "cello, ideal, opt)",
@@ -148,10 +148,10 @@ Study study_from_options(const ModelOptions& o) {
     // need gigabytes for it, so it runs there only when asked for.
   } else if (o.family || o.family_small) {
     s.problems = family_problems(o.family_small, o.iters > 0 ? o.iters : 5);
-    if (o.configs.empty()) s.configs = family_configs();
+    if (o.configs.empty()) s.configs = family_systems();
   } else {
     s.problems.push_back(problem_from_options(o));
-    if (o.configs.empty()) s.configs.push_back(Config::OPT);
+    if (o.configs.empty()) s.configs.push_back(MemorySystem::OPT);
   }
   if (o.sweep || o.paper)
     for (uint64_t mb : {1ull, 16ull})

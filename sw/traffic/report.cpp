@@ -51,8 +51,8 @@ std::string table_text(const StudyResult& r) {
       for (double x : c.speedup) s += fmt::format(" {:>8.2f}x", x);
       s += fmt::format(" {:>8.3f}  {}\n", c.energy_rel, detail(c));
     }
-    const ConfigResult* opt = pr.find(to_string(Config::OPT));
-    const ConfigResult* cel = pr.find(to_string(Config::CELLO));
+    const ConfigResult* opt = pr.find(to_string(MemorySystem::OPT));
+    const ConfigResult* cel = pr.find(to_string(MemorySystem::CELLO));
     if (opt && cel && opt->traffic.total_bytes())
       s += fmt::format("   CELLO / OPT = {:.3f} (OPT: Belady MIN with bypass on CHORD's trace at the same capacity)\n",
                        static_cast<double>(cel->traffic.total_bytes()) / static_cast<double>(opt->traffic.total_bytes()));

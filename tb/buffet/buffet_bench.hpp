@@ -34,6 +34,14 @@ struct BuffetFeatures {
   unsigned sb_entries = 0;  // scoreboard CAM entries (0: one bit per slot)
 };
 
+// The features of a generated buffet, from its namespace in the parameter header
+// `cello gen` writes (<design>_params.hpp, docs/config.md "Generated files").
+#define CELLO_BUFFET_FEATURES(P)                                                                  \
+  ::cello::tb::BuffetFeatures {                                                                   \
+    P::depth, P::data_width, P::index_width, P::update, P::scoreboard, P::write_port == "shared", \
+        P::shrink_sync, P::base_bound, P::ram == "sram", P::scoreboard_entries                    \
+  }
+
 // Probability per cycle that each agent offers (valid) or accepts (ready).
 struct BuffetRates {
   double fill = 1, read = 1, update = 1, shrink = 1, rsp = 1, credit = 1;

@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include "bench_buffet256_params.hpp"
+#include "cello_default_params.hpp"
 #include "Vbench_buffet256.h"
 #include "Vdemo_buffet.h"
 #include "tb/buffet/buffet_bench.hpp"
@@ -9,9 +11,9 @@
 namespace cello::tb {
 
 namespace {
-// Must match default_hw_config_json() (gen/hw_config.cpp) and bench_buffet256.json.
-constexpr BuffetFeatures kDefault{64, 32, 6, true, true, false, true, false, false};
-constexpr BuffetFeatures kBench{256, 32, 8, true, true, false, true, false, false};
+// The embedded default design's buffet and configs/bench/bench_buffet256.json, as generated.
+constexpr BuffetFeatures kDefault = CELLO_BUFFET_FEATURES(cello::params::buffet_default);
+constexpr BuffetFeatures kBench = CELLO_BUFFET_FEATURES(cello::params::bench_buffet256);
 
 template <class Bench>
 BuffetStreamFigures timed_run(Bench& bench, std::vector<BuffetOp> ops, const BuffetRates& rates) {

@@ -29,9 +29,7 @@ namespace {
 namespace P = cello::params::CELLO_TB_MODULE;
 static_assert(P::base_bound == (BUFFET_BASE_BOUND != 0), "base_bound and the cfg_base port disagree");
 
-constexpr BuffetFeatures kFeatures{P::depth,       P::data_width, P::index_width, P::update,
-                                   P::scoreboard,  P::write_port == "shared",    P::shrink_sync,
-                                   P::base_bound,  P::ram == "sram",             P::scoreboard_entries};
+constexpr BuffetFeatures kFeatures = CELLO_BUFFET_FEATURES(P);
 using Bench = BuffetBench<Vbuffet, kFeatures>;
 
 // Runtime region used when the buffet has base/bound: a strict sub-range when the

@@ -3,13 +3,15 @@
 #include <chrono>
 
 #include "Vbench_mac.h"
+#include "bench_mac_params.hpp"
 #include "sw/fp/fp32.hpp"
 #include "tb/mac_array/mac_array_driver.hpp"
 
 namespace cello::tb {
 
 namespace {
-const mac::ArrayShape kBenchShape{4, 4, 3, 16};
+namespace P = cello::params::bench_mac;  // configs/bench/bench_mac.json, as generated
+const mac::ArrayShape kBenchShape{P::rows, P::cols, P::fma_stages, P::rf_rows};
 }
 
 mac::ArrayShape bench_mac_shape() { return kBenchShape; }

@@ -93,7 +93,7 @@ TEST_CASE("cello area on three small configs: positive areas, control/RAM falls 
                          {{"name", "b4096"}, {"depth", 4096}, {"ram", "sram"}, {"scoreboard", false}}}}};
   // 2. A small CHORD and a register file.
   json b = {{"name", "area_chord"},
-            {"chord", {{{"name", "ch"}, {"depth", 256}, {"entries", 2}, {"extents", 1}}}},
+            {"chords", {{{"name", "ch"}, {"depth", 256}, {"entries", 2}, {"extents", 1}}}},
             {"regfiles", {{{"name", "rf"}, {"rows", 2}, {"cols", 2}}}}};
   // 3. A pipeline buffer with a flop RAM (the MAC array is in the next test).
   json c = {{"name", "area_pipe"}, {"pipeline_buffers", {{{"name", "pb"}, {"tile", 4}}}}};
@@ -136,7 +136,7 @@ TEST_CASE("every block meets the stated period at its default config", "[area][c
   json cfg = {{"name", "defaults"},
               {"clock_period_ns", period},
               {"buffets", {json::object()}},
-              {"chord", {{{"entries", 2}, {"extents", 1}, {"depth", 256}}}},
+              {"chords", {{{"entries", 2}, {"extents", 1}, {"depth", 256}}}},
               {"mac_arrays", {{{"rows", 1}, {"cols", 1}}}},
               {"regfiles", {json::object()}},
               {"pipeline_buffers", {json::object()}}};
@@ -190,6 +190,6 @@ TEST_CASE("a bad --sweep key or value exits with 2", "[area][cli][errors]") {
   fs::create_directories(kWork);
   const fs::path no_chord = kWork / "no_chord.json";
   std::ofstream(no_chord) << json{{"name", "no_chord"}, {"buffets", {{{"name", "b"}, {"depth", 64}}}}}.dump();
-  check_one_line_error(run_cello({"area", "--config", no_chord.string(), "--sweep", "chord.entries=4"}, "sweep_absent"),
-                       "no \"chord\" blocks");
+  check_one_line_error(run_cello({"area", "--config", no_chord.string(), "--sweep", "chords.entries=4"}, "sweep_absent"),
+                       "no \"chords\" blocks");
 }

@@ -13,7 +13,7 @@ TEST_CASE("sweep specs parse into typed values", "[area][sweep]") {
   CHECK(a.values[1] == 256);
   auto b = parse_sweep("buffets.scoreboard=true,false");
   CHECK(b.values[0] == true);
-  auto c = parse_sweep("chord.ram=flop,sram");
+  auto c = parse_sweep("chords.ram=flop,sram");
   CHECK(c.values[0] == "flop");
   auto d = parse_sweep("clock_period_ns=2.5,5");
   CHECK(d.section.empty());
@@ -37,5 +37,5 @@ TEST_CASE("sweeps expand to the cartesian product, every block of the section se
   CHECK(pts[1].config["buffets"][1]["update"] == false);
   CHECK(pts[2].config["buffets"][0]["depth"] == 32);
   CHECK(expand_sweeps(base, {}).size() == 1);
-  CHECK_THROWS_AS(expand_sweeps(base, {parse_sweep("chord.entries=4,8")}), cello::Error);
+  CHECK_THROWS_AS(expand_sweeps(base, {parse_sweep("chords.entries=4,8")}), cello::Error);
 }

@@ -1,4 +1,4 @@
-// The "chord" section of the hardware config: defaults, derived widths, the
+// The "chords" section of the hardware config: defaults, derived widths, the
 // entry width, and one-line errors for impossible values.
 #include <catch2/catch.hpp>
 
@@ -15,7 +15,7 @@ namespace {
 std::string error_of(const nlohmann::json& j) {
   return cello::test::error_message([&] { parse_hw_config(j, "cfg.json"); });
 }
-nlohmann::json one(const nlohmann::json& chord) { return {{"name", "t"}, {"chord", {chord}}}; }
+nlohmann::json one(const nlohmann::json& chord) { return {{"name", "t"}, {"chords", {chord}}}; }
 }  // namespace
 
 TEST_CASE("chord config: defaults and entry width", "[chord][config]") {
@@ -31,22 +31,25 @@ TEST_CASE("chord config: defaults and entry width", "[chord][config]") {
   CHECK(big.entry_bits() == 325);  // docs/chord.md: fits the paper's 512-bit budget
   big.extents = 1;
   CHECK(big.entry_bits() == 200);
-  CHECK(c.to_json()["chord"][0]["depth"] == 1024);
+  CHECK(c.to_json()["chords"][0]["depth"] == 1024);
 }
 
 TEST_CASE("chord config: impossible values are one-line errors naming the key", "[chord][config]") {
-  CHECK_THAT(error_of(one({{"read_queue", 3}})), Catch::Contains("chord[0].read_queue") && Catch::Contains("power of two"));
+  CHECK_THAT(error_of(one({{"read_queue", 3}})), Catch::Contains("chords[0].read_queue") && Catch::Contains("power of two"));
   CHECK_THAT(error_of(one({{"depth", 4096}, {"addr_width", 8}})), Catch::Contains("addr_width"));
   CHECK_THAT(error_of(one({{"extents", 9}})), Catch::Contains("extents"));
   CHECK_THAT(error_of(one({{"ram", "dram"}})), Catch::Contains("ram"));
   CHECK_THAT(error_of(one({{"depht", 16}})), Catch::Contains("depht"));
   CHECK_THAT(error_of(one({{"depth", 1 << 20}, {"counter_width", 16}})), Catch::Contains("counter_width"));
-  CHECK_THAT(error_of({{"chord", {{{"name", "a"}}, {{"name", "a"}}}}}), Catch::Contains("duplicate"));
+  CHECK_THAT(error_of({{"chords", {{{"name", "a"}}, {{"name", "a"}}}}}), Catch::Contains("duplicate"));
   CHECK(error_of(one({{"name", "ok"}})).empty());
-  CHECK_THAT(error_of(one({{"victim", "lru"}})), Catch::Contains("chord[0].victim"));
+  CHECK_THAT(error_of(one({{"victim", "lru"}})), Catch::Contains("chords[0].victim"));
   CHECK_THAT(error_of(one({{"refill", true}})), Catch::Contains("refill") && Catch::Contains("model-only"));
   CHECK_THAT(error_of(one({{"clean", true}})), Catch::Contains("clean") && Catch::Contains("model-only"));
   CHECK(error_of(one({{"victim", "uses"}, {"refill", false}, {"clean", false}})).empty());
+  // The old singular key names its replacement instead of a bare "unknown key".
+  CHECK_THAT(error_of({{"name", "t"}, {"chord", {{{"name", "a"}}}}}),
+             Catch::Contains("cfg.json: chord: renamed to \"chords\""));
 }
 
 TEST_CASE("chord generator: three modules, the configuration in every header", "[chord][config]") {

@@ -201,7 +201,7 @@ TEST_CASE("OPT: a dead word is free, a dirty victim read again costs its write-b
 TEST_CASE("family: the smallest problems meet the orderings, and OPT is below every policy", "[opt][family]") {
   Study s;
   s.problems = family_problems(true, 3);
-  s.configs = family_configs();
+  s.configs = family_systems();
   s.threads = 2;
   s.bandwidths_gbs = {1000};
   StudyResult r = run_study(s);

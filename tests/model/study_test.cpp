@@ -39,10 +39,10 @@ TEST_CASE("CG through SCORE at the paper's settings: CELLO <= PRELUDE-only <= Fl
     for (int n : {1, 16}) {
       ModelParams mp;
       Workload w = build_workload(cg(grid, n, 3), mp);
-      const uint64_t flex = run_model(w, Config::Flexagon, mp).total_bytes();
-      const uint64_t prelude = run_model(w, Config::PreludeOnly, mp).total_bytes();
-      const uint64_t cello = run_model(w, Config::CELLO, mp).total_bytes();
-      const uint64_t ideal = run_model(w, Config::Ideal, mp).total_bytes();
+      const uint64_t flex = run_model(w, MemorySystem::Flexagon, mp).total_bytes();
+      const uint64_t prelude = run_model(w, MemorySystem::PreludeOnly, mp).total_bytes();
+      const uint64_t cello = run_model(w, MemorySystem::CELLO, mp).total_bytes();
+      const uint64_t ideal = run_model(w, MemorySystem::Ideal, mp).total_bytes();
       INFO("grid " << grid << " N=" << n);
       CHECK(cello <= prelude);
       CHECK(prelude <= flex);
@@ -60,23 +60,23 @@ TEST_CASE("CG through SCORE at any SRAM size: every configuration >= Ideal, CHOR
       ModelParams mp;
       mp.sram_bytes = sram;
       Workload w = build_workload(cg(8, n, 3), mp);
-      std::map<Config, uint64_t> t;
-      for (auto c : all_configs()) t[c] = run_model(w, c, mp).total_bytes();
+      std::map<MemorySystem, uint64_t> t;
+      for (auto c : all_systems()) t[c] = run_model(w, c, mp).total_bytes();
       INFO("N=" << n << " SRAM " << sram);
-      CHECK(t[Config::PreludeOnly] <= t[Config::Flexagon]);
-      CHECK(t[Config::CELLO] <= t[Config::Flexagon]);
-      for (auto c : all_configs()) CHECK(t[c] >= t[Config::Ideal]);
-      CHECK(t[Config::Ideal] >= algorithmic_minimum_bytes(w, mp));
+      CHECK(t[MemorySystem::PreludeOnly] <= t[MemorySystem::Flexagon]);
+      CHECK(t[MemorySystem::CELLO] <= t[MemorySystem::Flexagon]);
+      for (auto c : all_systems()) CHECK(t[c] >= t[MemorySystem::Ideal]);
+      CHECK(t[MemorySystem::Ideal] >= algorithmic_minimum_bytes(w, mp));
       // Every CG intermediate has a delayed consumer: FLAT and SET gain nothing (CELLO Sec. VII-C).
-      CHECK(t[Config::FLAT] == t[Config::Flexagon]);
-      CHECK(t[Config::SET] == t[Config::Flexagon]);
+      CHECK(t[MemorySystem::FLAT] == t[MemorySystem::Flexagon]);
+      CHECK(t[MemorySystem::SET] == t[MemorySystem::Flexagon]);
     }
 }
 
 TEST_CASE("CG whose tensors all fit: CELLO reaches the compulsory traffic", "[study]") {
   ModelParams mp;  // 4 MB
   Workload w = build_workload(cg(8, 16, 3), mp);
-  CHECK(run_model(w, Config::CELLO, mp).total_bytes() == algorithmic_minimum_bytes(w, mp));
+  CHECK(run_model(w, MemorySystem::CELLO, mp).total_bytes() == algorithmic_minimum_bytes(w, mp));
 }
 
 TEST_CASE("Flexagon-like CG traffic, hand-computed from the algorithm", "[study]") {
@@ -95,9 +95,9 @@ TEST_CASE("Flexagon-like CG traffic, hand-computed from the algorithm", "[study]
   // total = 709+68+645+132+12+196+196+68+12+196 = 2234 bursts.
   ModelParams mp;
   Workload w = build_workload(cg(4, 4, 1), mp);
-  CHECK(run_model(w, Config::Flexagon, mp).total_bytes() == 2234 * 16);
+  CHECK(run_model(w, MemorySystem::Flexagon, mp).total_bytes() == 2234 * 16);
   // Ideal: A, B, X.0 read once, X.1 written once: 517 + 64 + 64 + 64.
-  CHECK(run_model(w, Config::Ideal, mp).total_bytes() == 709 * 16);
+  CHECK(run_model(w, MemorySystem::Ideal, mp).total_bytes() == 709 * 16);
 }
 
 TEST_CASE("study bookkeeping: Flexagon is the 1x reference; speedup and energy follow the roofline", "[study]") {
@@ -122,9 +122,9 @@ TEST_CASE("study bookkeeping: Flexagon is the 1x reference; speedup and energy f
   CHECK(r.geomean_speedup == Approx(std::sqrt(cello->speedup[0] * cello->speedup[1])));
   // Reports carry every configuration.
   auto j = to_json(s, r);
-  CHECK(j["problems"][0]["configs"].size() == all_configs().size());
+  CHECK(j["problems"][0]["configs"].size() == all_systems().size());
   auto csv = to_csv(r);
-  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + static_cast<long>(all_configs().size() * 2));
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + static_cast<long>(all_systems().size() * 2));
   auto svg = to_svg(r, "t");
   CHECK(svg.rfind("<svg", 0) == 0);
   CHECK(svg.find("</svg>") != std::string::npos);
@@ -182,8 +182,8 @@ TEST_CASE("paper study on real fv1: CELLO beats every baseline (skipped without 
   p.iters = 2;
   ModelParams mp;
   Workload w = build_workload(p, mp);
-  const uint64_t cello = run_model(w, Config::CELLO, mp).total_bytes();
-  for (auto c : {Config::Flexagon, Config::FlexLRU, Config::FlexBRRIP, Config::FLAT, Config::SET, Config::PreludeOnly})
+  const uint64_t cello = run_model(w, MemorySystem::CELLO, mp).total_bytes();
+  for (auto c : {MemorySystem::Flexagon, MemorySystem::FlexLRU, MemorySystem::FlexBRRIP, MemorySystem::FLAT, MemorySystem::SET, MemorySystem::PreludeOnly})
     CHECK(cello <= run_model(w, c, mp).total_bytes());
 }
 

@@ -79,46 +79,46 @@ TEST_CASE("pipelined chain: hand-computed traffic per configuration", "[traffic]
   const Workload w = two_ops("chain", false, EdgeClass::Pipelineable);
   auto big = params(4 << 20);
   // Flexagon: A 64 + B written 64 and read 64 + C 64 = 256 granules.
-  CHECK(granules(run_model(w, Config::Flexagon, big)) == 256);
+  CHECK(granules(run_model(w, MemorySystem::Flexagon, big)) == 256);
   // FLAT / SET / CELLO / Ideal: B never leaves the chip: 64 + 64.
-  CHECK(granules(run_model(w, Config::FLAT, big)) == 128);
-  CHECK(granules(run_model(w, Config::SET, big)) == 128);
-  CHECK(granules(run_model(w, Config::CELLO, big)) == 128);
-  CHECK(granules(run_model(w, Config::Ideal, big)) == 128);
+  CHECK(granules(run_model(w, MemorySystem::FLAT, big)) == 128);
+  CHECK(granules(run_model(w, MemorySystem::SET, big)) == 128);
+  CHECK(granules(run_model(w, MemorySystem::CELLO, big)) == 128);
+  CHECK(granules(run_model(w, MemorySystem::Ideal, big)) == 128);
   // PRELUDE-only, big SRAM: B lives in CHORD, C is written back at the end.
-  CHECK(granules(run_model(w, Config::PreludeOnly, big)) == 128);
+  CHECK(granules(run_model(w, MemorySystem::PreludeOnly, big)) == 128);
   // PRELUDE-only, 32-granule SRAM: B keeps its first 32 granules and spills 32,
   // op2 misses on those 32; C is written while B still holds the SRAM (B is
   // released after op2), so all 64 spill: A 64 + B 32+32 + C 64 = 192.
-  CHECK(granules(run_model(w, Config::PreludeOnly, params(512))) == 192);
+  CHECK(granules(run_model(w, MemorySystem::PreludeOnly, params(512))) == 192);
 }
 
 TEST_CASE("delayed-writeback DAG: hand-computed traffic per configuration", "[traffic]") {
   Workload w = delayed(EdgeClass::DelayedWriteback);
   auto big = params(4 << 20), small = params(512);
   // Flexagon: A 64 + B (64 + 2x64) + C (64 + 64) + D 64 = 448.
-  CHECK(granules(run_model(w, Config::Flexagon, big)) == 448);
+  CHECK(granules(run_model(w, MemorySystem::Flexagon, big)) == 448);
   // FLAT and SET cannot keep B (a delayed write-back consumer): only C stays: 320.
-  CHECK(granules(run_model(w, Config::FLAT, big)) == 320);
-  CHECK(granules(run_model(w, Config::SET, big)) == 320);
+  CHECK(granules(run_model(w, MemorySystem::FLAT, big)) == 320);
+  CHECK(granules(run_model(w, MemorySystem::SET, big)) == 320);
   // CELLO, big SRAM: B in CHORD, C pipelined: A 64 + D 64 = Ideal.
-  CHECK(granules(run_model(w, Config::CELLO, big)) == 128);
-  CHECK(granules(run_model(w, Config::Ideal, big)) == 128);
+  CHECK(granules(run_model(w, MemorySystem::CELLO, big)) == 128);
+  CHECK(granules(run_model(w, MemorySystem::Ideal, big)) == 128);
   // CELLO, 32 granules: B stores 32 and spills 32; op3 misses 32; D has no
   // reader, so RIFF sends it straight to DRAM: 64 + 32 + 32 + 64 = 192.
-  CHECK(granules(run_model(w, Config::CELLO, small)) == 192);
+  CHECK(granules(run_model(w, MemorySystem::CELLO, small)) == 192);
   // PRELUDE-only, 32 granules: B 32 stored / 32 spilled, read twice with 32
   // misses each; C finds no space (64 spills, 64 misses); D is written while B
   // still holds the SRAM (64 spills): 64 + 96 + 128 + 64 = 352.
-  CHECK(granules(run_model(w, Config::PreludeOnly, small)) == 352);
+  CHECK(granules(run_model(w, MemorySystem::PreludeOnly, small)) == 352);
 }
 
 TEST_CASE("delayed-hold DAG: SET keeps the held tensor, FLAT does not", "[traffic]") {
   Workload w = delayed(EdgeClass::DelayedHold);
   auto big = params(4 << 20);
-  CHECK(granules(run_model(w, Config::FLAT, big)) == 320);
-  CHECK(granules(run_model(w, Config::SET, big)) == 128);
-  CHECK(granules(run_model(w, Config::CELLO, big)) == 128);
+  CHECK(granules(run_model(w, MemorySystem::FLAT, big)) == 320);
+  CHECK(granules(run_model(w, MemorySystem::SET, big)) == 128);
+  CHECK(granules(run_model(w, MemorySystem::CELLO, big)) == 128);
 }
 
 TEST_CASE("op-by-op through a cache: hand-computed fills and write-backs", "[traffic]") {
@@ -127,9 +127,9 @@ TEST_CASE("op-by-op through a cache: hand-computed fills and write-backs", "[tra
   // flush (64 + 64): 192 granules; Flexagon moves 64+64 + 64+64 + 64 = 320.
   const Workload w = two_ops("reuse", true, EdgeClass::Sequential);
   auto p = params(4096);
-  CHECK(granules(run_model(w, Config::FlexLRU, p)) == 192);
-  CHECK(granules(run_model(w, Config::FlexBRRIP, p)) == 192);
-  CHECK(granules(run_model(w, Config::Flexagon, p)) == 320);
+  CHECK(granules(run_model(w, MemorySystem::FlexLRU, p)) == 192);
+  CHECK(granules(run_model(w, MemorySystem::FlexBRRIP, p)) == 192);
+  CHECK(granules(run_model(w, MemorySystem::Flexagon, p)) == 320);
 }
 
 TEST_CASE("SpMM gather through the cache follows the column indices", "[traffic]") {
@@ -164,9 +164,9 @@ TEST_CASE("SpMM gather through the cache follows the column indices", "[traffic]
   // Gather touches P lines 0 and 1 (rows 0-3, 4-7), each filled once: the
   // cache fills A 3 + P 2 and writes back Z 1 = 6 granules.
   auto p = params(4096);
-  CHECK(granules(run_model(w, Config::FlexLRU, p)) == 6);
-  CHECK(granules(run_model(w, Config::Flexagon, p)) == 6);
-  CHECK(granules(run_model(w, Config::Ideal, p)) == 6);
+  CHECK(granules(run_model(w, MemorySystem::FlexLRU, p)) == 6);
+  CHECK(granules(run_model(w, MemorySystem::Flexagon, p)) == 6);
+  CHECK(granules(run_model(w, MemorySystem::Ideal, p)) == 6);
 }
 
 TEST_CASE("random DAGs: every configuration >= Ideal >= bound; explicit orderings hold", "[traffic]") {
@@ -213,20 +213,20 @@ TEST_CASE("random DAGs: every configuration >= Ideal >= bound; explicit ordering
     }
     const uint64_t sram = 512ull << (rng() % 6);
     auto p = params(sram);
-    std::map<Config, uint64_t> t;
-    for (auto c : all_configs()) t[c] = run_model(w, c, p).total_bytes();
+    std::map<MemorySystem, uint64_t> t;
+    for (auto c : all_systems()) t[c] = run_model(w, c, p).total_bytes();
     const uint64_t bound = algorithmic_minimum_bytes(w, p);
     INFO("trial " << trial << " sram " << sram);
-    CHECK(t[Config::Ideal] >= bound);
-    for (auto c : all_configs()) CHECK(t[c] >= t[Config::Ideal]);
-    CHECK(t[Config::FLAT] <= t[Config::Flexagon]);
-    CHECK(t[Config::SET] <= t[Config::FLAT]);
-    CHECK(t[Config::PreludeOnly] <= t[Config::Flexagon]);
-    CHECK(t[Config::CELLO] <= t[Config::Flexagon]);
+    CHECK(t[MemorySystem::Ideal] >= bound);
+    for (auto c : all_systems()) CHECK(t[c] >= t[MemorySystem::Ideal]);
+    CHECK(t[MemorySystem::FLAT] <= t[MemorySystem::Flexagon]);
+    CHECK(t[MemorySystem::SET] <= t[MemorySystem::FLAT]);
+    CHECK(t[MemorySystem::PreludeOnly] <= t[MemorySystem::Flexagon]);
+    CHECK(t[MemorySystem::CELLO] <= t[MemorySystem::Flexagon]);
     // With a buffer holding everything, CELLO reaches the pipelined ideal of SET
     // or better, and PRELUDE-only the ideal of op-by-op with on-chip reuse.
     auto huge = params(16ull << 20);
-    CHECK(run_model(w, Config::CELLO, huge).total_bytes() <= run_model(w, Config::SET, huge).total_bytes());
+    CHECK(run_model(w, MemorySystem::CELLO, huge).total_bytes() <= run_model(w, MemorySystem::SET, huge).total_bytes());
   }
 }
 
@@ -239,11 +239,11 @@ TEST_CASE("malformed workloads are rejected with a one-line error", "[traffic]")
   w.ops.push_back(mkop("op1", {{A, Use::Stream, -1}}, B, Use::Stream, 1));
   w.ops.push_back(mkop("op2", {{B, Use::Stream, -1}}, C, Use::Stream, 1));
   auto p = params(4096);
-  CHECK_THROWS_AS(run_model(w, Config::Flexagon, p), cello::Error);  // missing edge B: op1 -> op2
+  CHECK_THROWS_AS(run_model(w, MemorySystem::Flexagon, p), cello::Error);  // missing edge B: op1 -> op2
   w.edges = {{0, 1, B, EdgeClass::Sequential}};
-  CHECK_NOTHROW(run_model(w, Config::Flexagon, p));
+  CHECK_NOTHROW(run_model(w, MemorySystem::Flexagon, p));
   w.ops[0].in[0].tensor = C;  // reads C before it is produced
-  CHECK_THROWS_AS(run_model(w, Config::Flexagon, p), cello::Error);
+  CHECK_THROWS_AS(run_model(w, MemorySystem::Flexagon, p), cello::Error);
   w.ops[0].in[0].tensor = A;
-  CHECK_THROWS_AS(run_model(w, Config::Flexagon, params(1000)), cello::Error);  // not a cache geometry
+  CHECK_THROWS_AS(run_model(w, MemorySystem::Flexagon, params(1000)), cello::Error);  // not a cache geometry
 }

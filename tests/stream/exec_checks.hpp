@@ -39,7 +39,7 @@ inline void check_traffic(const test::Run& r, const arch::Arch& a) {
   const traffic::Workload w = traffic::from_schedule(r.prep.schedule, r.problem.pattern, a.word_bytes);
   traffic::ModelParams mp = arch::model_params_of(a);
   if (!a.has_chord()) mp.sram_bytes = traffic::ModelParams{}.sram_bytes;  // Flexagon-like ignores the SRAM
-  const auto m = traffic::run_model(w, a.has_chord() ? traffic::Config::CELLO : traffic::Config::Flexagon, mp);
+  const auto m = traffic::run_model(w, a.has_chord() ? traffic::MemorySystem::CELLO : traffic::MemorySystem::Flexagon, mp);
   REQUIRE(m.tensor_read_bytes.size() == r.result.tensor_read_bytes.size());
   for (size_t t = 0; t < m.tensor_read_bytes.size(); ++t) {
     INFO(w.tensors[t].name);

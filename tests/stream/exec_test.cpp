@@ -35,7 +35,7 @@ TEST_CASE("BiCGStab and GCN (with register-file passes) run bit-exact on several
   const std::vector<nlohmann::json> patches = {
       nlohmann::json::object(),
       {{"mac_arrays", {{{"name", "mac"}, {"rows", 2}, {"cols", 8}, {"fma_stages", 5}, {"rf_rows", 8}}}}},
-      {{"chord", {{{"name", "chord"}, {"depth", 2048}, {"word_width", 32}, {"entries", 16}, {"riff", false}}}}},
+      {{"chords", {{{"name", "chord"}, {"depth", 2048}, {"word_width", 32}, {"entries", 16}, {"riff", false}}}}},
   };
   for (const auto& patch : patches) {
     const arch::Arch a = test::arch_from(patch);
