@@ -129,7 +129,10 @@ std::string SvModule::render() const {
                            : fmt::format("  {} {};", logic_type(s.width), s.name);
     out += fmt::format("{:<40} // {}\n", decl, s.comment);
   }
-  for (const auto& inst : instances_) out += "\n" + indent_block(inst.render(), "  ");
+  for (const auto& inst : instances_) {
+    out += '\n';
+    out += indent_block(inst.render(), "  ");
+  }
   for (const auto& [title, body] : sections_) {
     out += "\n  // ---- " + title + "\n";
     out += indent_block(body, "  ");
