@@ -417,4 +417,37 @@ class ChordBench {
   unsigned ops_since_check_ = 0;
 };
 
+// The traces of the hit-throughput measurement (tb/chord/chord_tb.cpp, `cello
+// bench chord`). `setup` registers tensor 1 at [0, words) and tensor 2 at
+// [b_base, b_base + words), each with three reads to come, and writes tensor 1;
+// `mixed` then reads tensor 1 and writes tensor 2, one word of each per step.
+struct HitThroughputTraces {
+  std::vector<chord::TraceOp> setup, mixed;
+};
+
+// A read or write of `addr` in tensor `id`; a write stores a value made from the address.
+inline chord::TraceOp access_op(chord::OpKind kind, uint32_t id, uint64_t addr) {
+  chord::TraceOp o;
+  o.kind = kind;
+  o.id = id;
+  o.addr = addr;
+  o.data = addr * 7 + 1;
+  return o;
+}
+
+inline HitThroughputTraces hit_throughput_traces(uint64_t words, uint64_t b_base) {
+  chord::TraceOp ra, rb;
+  ra.kind = rb.kind = chord::OpKind::Register;
+  ra.id = 1, ra.base = 0, ra.end = words, ra.meta = {1, 3};
+  rb.id = 2, rb.base = b_base, rb.end = b_base + words, rb.meta = {1, 3};
+  HitThroughputTraces t;
+  t.setup = {ra, rb};
+  for (uint64_t i = 0; i < words; ++i) t.setup.push_back(access_op(chord::OpKind::Write, 1, i));
+  for (uint64_t i = 0; i < words; ++i) {
+    t.mixed.push_back(access_op(chord::OpKind::Read, 1, i));
+    t.mixed.push_back(access_op(chord::OpKind::Write, 2, b_base + i));
+  }
+  return t;
+}
+
 }  // namespace cello::tb
