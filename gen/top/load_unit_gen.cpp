@@ -55,7 +55,7 @@ LoadDims load_dims(const LoadUnitShape& s) {
 void load_unit_ports(SvModule& m, const LoadDims& d) {
   const int G = d.G, AW = d.AW, D = d.D, LW = d.LW, F = d.F;
   m.clock_reset();
-  m.input("inval", 1, "close the open line before this cycle's read (pulse between ops)");
+  m.input("inval", 1, "empty the reuse window before this cycle's read (pulse between ops)");
   m.sink({"req", "read", "a word address is offered", "taken", {{"word", AW - 2, "word address (byte address / 4)"}}});
   m.source({"rsp", "word out", "the oldest read's data is here", "taken", {{"data", 32, "data"}}});
   m.source({"dram_req", "", "DRAM read request", "DRAM read request taken",
@@ -68,7 +68,7 @@ void load_unit_ports(SvModule& m, const LoadDims& d) {
   m.localparam("WINDOW", std::to_string(d.W), "reuse window: the last WINDOW lines allocated since inval");
 }
 
-// Lines, the open line, the read queue, and the handshake terms.
+// Lines, the reuse window, the read queue, and the handshake terms.
 void load_unit_signals(SvModule& m, const LoadDims& d) {
   const int G = d.G, GB = d.GB, GW = d.GW, AW = d.AW, D = d.D, LW = d.LW, F = d.F, FW = d.FW, UW = d.UW,
             OW = d.OW;
@@ -216,10 +216,11 @@ void add_load_unit(Design& design, const std::string& module, const LoadUnitShap
   const int G = d.G, AW = d.AW, D = d.D, F = d.F;
   SvModule m(module,
              "Load unit of the top: 32-bit word reads served from DRAM one granule at a time.\n"
-             "Consecutive reads of the same granule share one DRAM request; reads of different\n"
-             "granules are in flight together, one line each, and their responses may return in\n"
-             "any order (dram_rsp_tag names the line). Words leave in request order. inval closes\n"
-             "the open line so that the next read of its granule goes to DRAM again.");
+             "A read of one of the last WINDOW granules fetched (the reuse window) shares that\n"
+             "granule's line; reads of other granules are in flight together, one line each, and\n"
+             "their responses may return in any order (dram_rsp_tag names the line). Words leave\n"
+             "in request order. inval empties the window, so that the next read of any granule\n"
+             "goes to DRAM again.");
   const nlohmann::json params = {{"granule_bytes", G}, {"addr_bits", AW}, {"lines", D}, {"queue", F}, {"window", d.W}};
   m.record_config(params);
   load_unit_ports(m, d);
