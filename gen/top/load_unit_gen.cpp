@@ -16,7 +16,9 @@ LoadUnitShape load_unit_shape(const arch::Arch& a) {
   s.granule_bytes = static_cast<int>(a.granule_bytes);
   s.addr_bits = bits_for(static_cast<long long>(a.memory_bytes - 1));
   const auto in_flight = static_cast<unsigned>(std::ceil(a.dram_latency * a.dram_bytes_per_cycle / a.granule_bytes)) + 2;
-  s.lines = static_cast<int>(std::clamp(std::bit_ceil(in_flight), 4u, 64u));
+  s.window = static_cast<int>(a.load_window);
+  // The window's lines stay held, so at least as many more cover the requests in flight.
+  s.lines = static_cast<int>(std::max(std::clamp(std::bit_ceil(in_flight), 4u, 64u), std::bit_ceil(2u * a.load_window)));
   s.queue = static_cast<int>(std::clamp(std::bit_ceil(a.dram_latency + 8), 16u, 512u));
   return s;
 }
@@ -31,6 +33,8 @@ struct LoadDims : GranuleDims {
   int FW;  // read queue index
   int UW;  // reads waiting on a line
   int OW;  // word offset in a granule
+  int W;   // reuse window entries
+  int WB;  // reuse window pointer
 };
 
 LoadDims load_dims(const LoadUnitShape& s) {
@@ -42,6 +46,8 @@ LoadDims load_dims(const LoadUnitShape& s) {
   d.FW = log2_pow2(d.F);
   d.UW = d.FW + 1;
   d.OW = d.GB - 2;
+  d.W = s.window;
+  d.WB = bits_for(d.W - 1);
   return d;
 }
 
@@ -49,7 +55,7 @@ LoadDims load_dims(const LoadUnitShape& s) {
 void load_unit_ports(SvModule& m, const LoadDims& d) {
   const int G = d.G, AW = d.AW, D = d.D, LW = d.LW, F = d.F;
   m.clock_reset();
-  m.input("inval", 1, "close the open line before this cycle's read (pulse between ops)");
+  m.input("inval", 1, "empty the reuse window before this cycle's read (pulse between ops)");
   m.sink({"req", "read", "a word address is offered", "taken", {{"word", AW - 2, "word address (byte address / 4)"}}});
   m.source({"rsp", "word out", "the oldest read's data is here", "taken", {{"data", 32, "data"}}});
   m.source({"dram_req", "", "DRAM read request", "DRAM read request taken",
@@ -59,9 +65,10 @@ void load_unit_ports(SvModule& m, const LoadDims& d) {
   m.output("idle", 1, "no read waiting (every requested word has left)");
   m.localparam("LINES", std::to_string(D), "granule lines");
   m.localparam("QUEUE", std::to_string(F), "reads in flight");
+  m.localparam("WINDOW", std::to_string(d.W), "reuse window: the last WINDOW lines allocated since inval");
 }
 
-// Lines, the open line, the read queue, and the handshake terms.
+// Lines, the reuse window, the read queue, and the handshake terms.
 void load_unit_signals(SvModule& m, const LoadDims& d) {
   const int G = d.G, GB = d.GB, GW = d.GW, AW = d.AW, D = d.D, LW = d.LW, F = d.F, FW = d.FW, UW = d.UW,
             OW = d.OW;
@@ -71,16 +78,19 @@ void load_unit_signals(SvModule& m, const LoadDims& d) {
   m.signal("alloc_q", LW, "next line to allocate");
   m.signal("free_q", LW, "oldest allocated line");
   m.signal("lines_q", LW + 1, "allocated lines");
-  m.signal("open_valid_q", 1, "a line is open for coalescing");
-  m.signal("open_line_q", LW, "the open line");
-  m.signal("open_gran_q", AW - GB, "granule of the open line");
+  m.signal("hold_q", D, "line is in the reuse window (not released while held)");
+  m.array("win_valid_q", 1, d.W, "reuse window: entry holds a line");
+  m.array("win_gran_q", AW - GB, d.W, "reuse window: granule of each entry");
+  m.array("win_line_q", LW, d.W, "reuse window: line of each entry");
+  if (d.W > 1) m.signal("win_ptr_q", d.WB, "reuse window: entry the next new line replaces (oldest)");
   m.array("q_line_q", LW, F, "read queue: line of each read");
   if (GW > 1) m.array("q_off_q", OW, F, "read queue: word offset in the granule");
   m.signal("q_head_q", FW, "read queue head");
   m.signal("q_tail_q", FW, "read queue tail");
   m.signal("q_count_q", FW + 1, "reads in the queue");
   m.signal("req_gran", AW - GB, "granule of the offered read");
-  m.signal("hit_open", 1, "the offered read coalesces into the open line");
+  m.signal("hit_open", 1, "the offered read coalesces into a line of the reuse window");
+  m.signal("hit_line", LW, "the window's line of the offered read's granule");
   m.signal("line_avail", 1, "a line can be allocated");
   m.signal("q_space", 1, "the read queue has room");
   m.signal("take", 1, "a read is taken");
@@ -91,12 +101,23 @@ void load_unit_signals(SvModule& m, const LoadDims& d) {
   m.signal("free_now", 1, "the oldest line is released");
 }
 
-// Read side: a read coalesces into the open line or allocates a line and requests its granule.
+// Read side: a read coalesces into a line of the reuse window or allocates a
+// line and requests its granule.
 void read_side_section(SvModule& m, const LoadDims& d) {
   const int GB = d.GB, AW = d.AW, D = d.D, LW = d.LW, FW = d.FW;
   m.section("Read side: coalesce or allocate a line", fmt::format(R"(
 assign req_gran   = req_word[{AW1}:{GB}];
-assign hit_open   = open_valid_q && !inval && (req_gran == open_gran_q);
+// The window's granules are distinct (a line is allocated only on a miss), so at
+// most one entry matches; inval empties the window before this cycle's read.
+always_comb begin
+  hit_open = 1'b0;
+  hit_line = '0;
+  for (int k = 0; k < WINDOW; k++)
+    if (win_valid_q[k] && (win_gran_q[k] == req_gran)) begin
+      hit_open = !inval;
+      hit_line = win_line_q[k];
+    end
+end
 assign line_avail = (lines_q != {LW1}'d{D});
 assign q_space    = (q_count_q != {FW1}'(QUEUE));
 // A read of a new granule is taken only with its DRAM request (valid does not wait for ready).
@@ -106,7 +127,7 @@ assign dram_req_tag   = alloc_q;
 assign req_ready      = q_space && (hit_open || (line_avail && dram_req_ready));
 assign take           = req_valid && req_ready;
 assign new_line       = take && !hit_open;
-assign word_line      = hit_open ? open_line_q : alloc_q;)",
+assign word_line      = hit_open ? hit_line : alloc_q;)",
                                                                     fmt::arg("AW1", AW - 3), fmt::arg("GB", GB - 2), fmt::arg("GBB", GB),
                                                                     fmt::arg("LW1", LW + 1), fmt::arg("D", D),
                                                                     fmt::arg("FW1", FW + 1)));
@@ -123,9 +144,9 @@ assign rsp_data       = {SEL};
 assign pop            = rsp_valid && rsp_ready;
 assign dram_rsp_ready = 1'b1;
 assign idle           = (q_count_q == {FW1}'d0);
-// The oldest line is released once no read waits on it and it is not open.
+// The oldest line is released once no read waits on it and it has left the window.
 assign free_now = (lines_q != {LW1}'d0) && line_valid_q[free_q] && (uses_q[free_q] == {UW}'d0)
-               && !(open_valid_q && (open_line_q == free_q));)",
+               && !hold_q[free_q];)",
                                                            fmt::arg("FW1", FW + 1), fmt::arg("SEL", word_sel),
                                                            fmt::arg("LW1", LW + 1), fmt::arg("UW", UW)));
 }
@@ -141,20 +162,26 @@ always_ff @(posedge clk) begin
     alloc_q      <= '0;
     free_q       <= '0;
     lines_q      <= '0;
-    open_valid_q <= 1'b0;
-    open_line_q  <= '0;
-    open_gran_q  <= '0;
-    q_head_q     <= '0;
+    hold_q       <= '0;
+    for (int k = 0; k < WINDOW; k++) win_valid_q[k] <= 1'b0;
+{PTR_RESET}    q_head_q     <= '0;
     q_tail_q     <= '0;
     q_count_q    <= '0;
     for (int i = 0; i < LINES; i++) uses_q[i] <= '0;
   end else begin
-    if (inval) open_valid_q <= 1'b0;
+    if (inval) begin
+      for (int k = 0; k < WINDOW; k++) win_valid_q[k] <= 1'b0;
+      hold_q <= '0;
+    end
+    // A new line enters the window in place of its oldest entry, which leaves
+    // its line free to be released.
     if (new_line) begin
-      alloc_q      <= alloc_q + {LW}'d1;
-      open_valid_q <= 1'b1;
-      open_line_q  <= alloc_q;
-      open_gran_q  <= req_gran;
+      alloc_q                <= alloc_q + {LW}'d1;
+      win_valid_q[{PTR}] <= 1'b1;
+      win_gran_q[{PTR}]  <= req_gran;
+      win_line_q[{PTR}]  <= alloc_q;
+{ADVANCE}      if (win_valid_q[{PTR}]) hold_q[win_line_q[{PTR}]] <= 1'b0;
+      hold_q[alloc_q] <= 1'b1;
     end
     lines_q <= lines_q + {{{LW}'d0, new_line}} - {{{LW}'d0, free_now}};
     if (free_now) begin
@@ -176,6 +203,9 @@ end
 always_ff @(posedge clk)
   if (dram_rsp_valid) line_data_q[dram_rsp_tag] <= dram_rsp_data;)",
                                                 fmt::arg("LW", LW), fmt::arg("UW1", UW - 1), fmt::arg("FW", FW),
+                                                fmt::arg("PTR", d.W > 1 ? "win_ptr_q" : "0"),
+                                                fmt::arg("PTR_RESET", d.W > 1 ? "    win_ptr_q    <= '0;\n" : ""),
+                                                fmt::arg("ADVANCE", d.W > 1 ? fmt::format("      win_ptr_q <= (win_ptr_q == {}'(WINDOW - 1)) ? '0 : win_ptr_q + {}'d1;\n", d.WB, d.WB) : std::string()),
                                                 fmt::arg("OFF", GW > 1 ? fmt::format("      q_off_q[q_tail_q]  <= {};\n", off_expr) : std::string())));
 }
 
@@ -186,11 +216,12 @@ void add_load_unit(Design& design, const std::string& module, const LoadUnitShap
   const int G = d.G, AW = d.AW, D = d.D, F = d.F;
   SvModule m(module,
              "Load unit of the top: 32-bit word reads served from DRAM one granule at a time.\n"
-             "Consecutive reads of the same granule share one DRAM request; reads of different\n"
-             "granules are in flight together, one line each, and their responses may return in\n"
-             "any order (dram_rsp_tag names the line). Words leave in request order. inval closes\n"
-             "the open line so that the next read of its granule goes to DRAM again.");
-  const nlohmann::json params = {{"granule_bytes", G}, {"addr_bits", AW}, {"lines", D}, {"queue", F}};
+             "A read of one of the last WINDOW granules fetched (the reuse window) shares that\n"
+             "granule's line; reads of other granules are in flight together, one line each, and\n"
+             "their responses may return in any order (dram_rsp_tag names the line). Words leave\n"
+             "in request order. inval empties the window, so that the next read of any granule\n"
+             "goes to DRAM again.");
+  const nlohmann::json params = {{"granule_bytes", G}, {"addr_bits", AW}, {"lines", D}, {"queue", F}, {"window", d.W}};
   m.record_config(params);
   load_unit_ports(m, d);
   load_unit_signals(m, d);

@@ -1,9 +1,10 @@
 // `<top>_load_unit`: word reads for the top's address generators, served from
-// DRAM a granule at a time. Consecutive reads of one granule share one DRAM
-// request (coalescing, as the traffic models count it); requests to different
+// DRAM a granule at a time. A read of a granule among the last `window` granules
+// it fetched shares that line (the reuse window; window 1 coalesces only
+// consecutive reads of one granule); requests to different
 // granules are in flight together (up to LINES), their responses may return in
 // any order (the tag names the line), and words leave in request order.
-// `inval` closes the open line, so the next read of that granule goes to DRAM
+// `inval` empties the window, so the next read of any granule goes to DRAM
 // again (the sequencer pulses it between ops, after writes). docs/top.md.
 #pragma once
 
@@ -20,6 +21,7 @@ struct LoadUnitShape {
   int addr_bits = 30;   // byte address width (covers top.memory_mb)
   int lines = 32;       // granules in flight or held (power of two)
   int queue = 128;      // words requested and not yet returned (power of two)
+  int window = 1;       // reuse window: the last `window` lines allocated stay readable (< lines)
 };
 
 // log2 of a power of two >= 2 (the sizes above).
@@ -36,7 +38,8 @@ inline GranuleDims granule_dims(const LoadUnitShape& s) {
   return {s.granule_bytes, log2_pow2(s.granule_bytes), s.granule_bytes / 4, s.addr_bits};
 }
 
-// Enough lines to cover the DRAM latency at full bandwidth, within [4, 64].
+// Enough lines to cover the DRAM latency at full bandwidth, within [4, 64], and
+// at least twice the reuse window (a.load_window).
 LoadUnitShape load_unit_shape(const arch::Arch& a);
 
 void add_load_unit(Design& design, const std::string& module, const LoadUnitShape& s);

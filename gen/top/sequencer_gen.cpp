@@ -89,7 +89,7 @@ void sequencer_ports(SvModule& m, const SeqDims& d) {
   m.input("eng_err", 1, "engine: a damaged CSR operand stopped it");
   m.output("st_flush", 1, "store unit: send what is assembled");
   m.input("st_idle", 1, "store unit: every write landed");
-  m.output("ld_inval", 1, "load unit: close the open line");
+  m.output("ld_inval", 1, "load units: empty the reuse window");
 }
 
 // Constants: opcodes, bindings, the status bits raised here and the states.
@@ -118,7 +118,7 @@ void sequencer_localparams(SvModule& m, const SequencerShape& s, const SeqDims& 
   m.localparam("SQ_CHECK", "4'd3", "check the record and run it");
   m.localparam("SQ_RUN", "4'd4", "the engine runs a launch");
   m.localparam("SQ_DRAIN", "4'd5", "the store unit drains");
-  m.localparam("SQ_INVAL", "4'd6", "close the load unit's open line");
+  m.localparam("SQ_INVAL", "4'd6", "empty the load units' reuse windows");
   m.localparam("SQ_HOST", "4'd7", "host_req until host_ack");
   m.localparam("SQ_DONE", "4'd8", "END ran");
   m.localparam("SQ_HALT", "4'd9", "stopped at an illegal record");
@@ -484,7 +484,7 @@ void add_sequencer(Design& design, const std::string& module, const SequencerSha
              "records fill the tensor table (a RAM of descriptors by id); every other record\n"
              "reads the descriptors of the ids it names, is checked against them, and runs:\n"
              "a launch starts the engine and, when it ends, the store unit is drained and the\n"
-             "load unit's open line closed; HOST raises host_req until host_ack; END finishes.\n"
+             "load units' reuse windows emptied; HOST raises host_req until host_ack; END finishes.\n"
              "The first illegal record stops it with one sticky status bit.");
   const nlohmann::json params = {{"addr_bits", AW},       {"granule_bytes", G}, {"tensor_table", TT},
                                  {"rf_rows", s.rf_rows}, {"chord", s.chord}};

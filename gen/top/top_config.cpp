@@ -22,7 +22,8 @@ nlohmann::json TopConfig::to_json() const {
           {"host_cycles", host_cycles},
           {"memory_mb", memory_mb},
           {"tensor_table", tensor_table},
-          {"gather_words", gather_words}};
+          {"gather_words", gather_words},
+          {"load_window", load_window}};
 }
 
 TopConfig TopConfig::parse(ConfigReader& r, const std::string& config_name) {
@@ -45,6 +46,7 @@ TopConfig TopConfig::parse(ConfigReader& r, const std::string& config_name) {
   t.gather_words = static_cast<int>(r.integer("gather_words", t.gather_words, 64, 1 << 24));
   if (!std::has_single_bit(static_cast<unsigned>(t.gather_words)))
     r.fail("gather_words", fmt::format("{} is not a power of two", t.gather_words));
+  t.load_window = static_cast<int>(r.integer("load_window", t.load_window, 1, 32));
   r.finish();
   return t;
 }
@@ -112,6 +114,7 @@ arch::Arch arch_of(const HwConfig& cfg, const std::string& file) {
   a.clock_ghz = t.clock_mhz / 1000.0;
   a.host_cycles = static_cast<unsigned>(t.host_cycles);
   a.memory_bytes = static_cast<uint64_t>(t.memory_mb) << 20;
+  a.load_window = static_cast<unsigned>(t.load_window);
   return a;
 }
 

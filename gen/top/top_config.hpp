@@ -28,6 +28,7 @@ struct TopConfig {
   int memory_mb = 1024;         // largest DRAM image a stream may address
   int tensor_table = 1024;      // descriptors the top holds (tensor ids 0 .. tensor_table-1)
   int gather_words = 65536;     // SPMM gather buffer: words of the dense operand staged on chip
+  int load_window = 16;         // granules each load unit keeps for reuse within one op
 
   nlohmann::json to_json() const;
   // Reads the section; cross-references are checked by check_top() once every block is parsed.

@@ -3,17 +3,20 @@
 // random words, one word again and again) under random stalls on the read and
 // word ports, DRAM latency fixed or random, responses in or out of order, and
 // several bandwidths. Every word must equal the image's word; the DRAM reads
-// must equal the reference count of coalescing (one per change of granule, and
-// one after each inval); between phases the image changes and inval must make
-// the new data visible. Built once per top config (Vload).
+// must equal the reference count of the reuse window (a read misses when its
+// granule is not among the last `window` granules fetched since the last inval);
+// between phases the image changes and inval must make the new data visible.
+// Built once per top config (Vload).
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include "Vload.h"
 #include "tb/top/access_patterns.hpp"
+#include "tb/top/reuse_window.hpp"
 #include "tb/harness/dram_model.hpp"
 #include "tb/harness/rng.hpp"
 #include "tb/harness/sim.hpp"
@@ -32,6 +35,7 @@ constexpr uint64_t kImageWords = 1 << 14;  // 64 KiB of the address space
 void run(uint64_t seed, int segments) {
   const arch::Arch a = gen::load_arch(TOP_CONFIG);
   const unsigned G = a.granule_bytes, GW = G / 4;
+  INFO("reuse window " << a.load_window << " granules");
   Rng rng(seed_from_env(seed));
   INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
   Sim<Vload> sim;
@@ -47,17 +51,17 @@ void run(uint64_t seed, int segments) {
       d.inval = 0;
       d.dram_rsp_valid = 0;
       sim.reset();
-      uint64_t expect_reads = 0, last_word = 0;
+      uint64_t expect_reads = 0;
+      std::vector<uint64_t> last_words;
+      ReuseWindow window(a.load_window);
       for (int phase = 0; phase < 4; ++phase) {
         std::vector<uint64_t> reads = word_pattern(rng, kImageWords);
-        // Often start where the last phase ended, on a word that just changed:
-        // only inval stops the read from coalescing into the stale open line.
-        if (phase > 0 && rng.chance(0.5)) reads.insert(reads.begin(), last_word);
-        last_word = reads.back();
-        // Reference coalescing: a DRAM read at every change of granule, and
-        // at the first read after inval (each phase starts with one).
-        for (size_t i = 0; i < reads.size(); ++i)
-          if (i == 0 || reads[i] / GW != reads[i - 1] / GW) ++expect_reads;
+        // Often start on the words the last phase read last, which just changed:
+        // only inval stops those reads from hitting stale lines of the window.
+        if (phase > 0 && rng.chance(0.5)) reads.insert(reads.begin(), last_words.begin(), last_words.end());
+        last_words.assign(reads.end() - static_cast<std::ptrdiff_t>(std::min<size_t>(reads.size(), 24)), reads.end());
+        window.inval();  // each phase starts after inval (the first with an empty window)
+        for (uint64_t w : reads) expect_reads += window.miss(w / GW);
         Source<uint64_t> src(rng, req_rate);
         for (uint64_t w : reads) src.push(w);
         size_t returned = 0;
@@ -103,7 +107,7 @@ void run(uint64_t seed, int segments) {
         sim.settle();
         if (!d.idle) throw Failure("not idle after every word returned");
         for (int k = 0; k < 64; ++k) image[rng.below(image.size())] ^= static_cast<uint8_t>(1 + rng.below(255));
-        image[4 * last_word] ^= static_cast<uint8_t>(1 + rng.below(255));
+        for (uint64_t w : last_words) image[4 * w] ^= static_cast<uint8_t>(1 + rng.below(255));
       }
       const uint64_t got = dram.bytes_read() / G;
       if (got != expect_reads)

@@ -19,6 +19,7 @@
 #include "sw/exec/prepare.hpp"
 #include "sw/exec/random_program.hpp"
 #include "tb/harness/top_runner.hpp"
+#include "tb/top/reuse_window.hpp"
 #include "sw/stream/problem.hpp"
 #include "gen/hw_config.hpp"
 #include "gen/top/counters_gen.hpp"
@@ -144,8 +145,8 @@ TEST_CASE("top: random legal programs equal the executor bit for bit", "[top][to
 
 // SPMM stages its dense operand X in the gather buffer, one column block at a
 // time, when a block of at least V columns fits: then DRAM sees X's words once
-// per block, in X's storage order (a granule read again right after itself
-// counts once, as the load unit coalesces). Too tall an X is gathered from DRAM.
+// per block, in X's storage order (a granule still in the load unit's reuse
+// window is not read again). Too tall an X is gathered from DRAM.
 TEST_CASE("top: SPMM reads its dense operand once per column block through the gather buffer", "[top][top_rtl]") {
   Rng rng(seed_from_env(11));
   INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
@@ -186,18 +187,22 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
       continue;
     }
     ++staged;
-    // X's word addresses in fill order, block by block; a C read between blocks
-    // (with_c, one per result row) breaks the load unit's open line.
-    uint64_t granules = 0, last = UINT64_MAX;
+    // The main load unit's reads, block by block: X's block in storage order,
+    // then C's row of the block for every result row (with_c). X's DRAM reads
+    // are the misses of the load unit's reuse window on X's granules.
+    const bool with_c = (op->field("flags") & stream::kLaunchWithC) != 0;
+    const auto byte_of = [](const exec::TensorDesc& e, uint64_t row, uint64_t col) { return e.base + 4 * e.offset(row, col); };
+    ReuseWindow window(the_arch().load_window);
+    uint64_t granules = 0;
     for (uint64_t j0 = 0; j0 < d.cols; j0 += width) {
-      if (c != 0) last = UINT64_MAX;
       const uint64_t nb = std::min(width, d.cols - j0);
       for (uint64_t i = 0; i < nb * d.rows; ++i) {
         const uint64_t row = d.col_major() ? i % d.rows : i / nb, col = j0 + (d.col_major() ? i / d.rows : i % nb);
-        const uint64_t byte = d.base + 4 * (d.col_major() ? col * d.rows + row : row * d.cols + col);
-        if (byte / g != last) ++granules;
-        last = byte / g;
+        granules += window.miss(byte_of(d, row, col) / g);
       }
+      if (with_c)
+        for (uint64_t i = 0; i < t[c].rows; ++i)
+          for (uint64_t j = j0; j < j0 + nb; ++j) window.miss(byte_of(t[c], i, j) / g);
     }
     INFO("X " << d.rows << " x " << d.cols << (d.col_major() ? " column-major" : " row-major") << ", blocks of "
               << width);

@@ -8,6 +8,8 @@ cd "$d"
 # JSON nested 100000 levels deep (a stack-overflow crash before the fix).
 { printf '{"buffets": '; head -c 100000 /dev/zero | tr '\0' '['; head -c 100000 /dev/zero | tr '\0' ']'; printf '}\n'; } > deep.json
 printf '{"buffets": [{"depth": 1e400}]}\n' > number.json
+# A top whose load reuse window is larger than the unit allows.
+printf '{"mac_arrays": [{"name": "mac"}], "pipeline_buffers": [{"name": "pb"}], "top": {"mac_array": "mac", "pipeline_buffer": "pb", "load_window": 33}}\n' > big_window.json
 printf '{"buffets": [{"name": "module"}]}\n' > kw_module.json
 printf '{"buffets": [{"name": "logic"}]}\n' > kw_logic.json
 printf '{"buffets": [{"name": "endmodule"}]}\n' > kw_endmodule.json
