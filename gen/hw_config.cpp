@@ -15,27 +15,26 @@
 
 namespace cello::gen {
 
+namespace {
+
+// Puts one JSON object per block under `key`; an empty list is left out unless `always`.
+template <class Config>
+void put_blocks(nlohmann::json& j, const char* key, const std::vector<Config>& blocks, bool always = false) {
+  if (blocks.empty() && !always) return;
+  nlohmann::json& list = j[key] = nlohmann::json::array();
+  for (const Config& b : blocks) list.push_back(b.to_json());
+}
+
+}  // namespace
+
 nlohmann::json HwConfig::to_json() const {
   nlohmann::json j = {{"name", name}};
   if (clock_period_ns != kDefaultClockPeriodNs) j["clock_period_ns"] = clock_period_ns;
-  j["buffets"] = nlohmann::json::array();
-  for (const auto& b : buffets) j["buffets"].push_back(b.to_json());
-  if (!chords.empty()) {
-    j["chords"] = nlohmann::json::array();
-    for (const auto& ch : chords) j["chords"].push_back(ch.to_json());
-  }
-  if (!mac_arrays.empty()) {
-    j["mac_arrays"] = nlohmann::json::array();
-    for (const auto& a : mac_arrays) j["mac_arrays"].push_back(a.to_json());
-  }
-  if (!regfiles.empty()) {
-    j["regfiles"] = nlohmann::json::array();
-    for (const auto& f : regfiles) j["regfiles"].push_back(f.to_json());
-  }
-  if (!pipeline_buffers.empty()) {
-    j["pipeline_buffers"] = nlohmann::json::array();
-    for (const auto& b : pipeline_buffers) j["pipeline_buffers"].push_back(b.to_json());
-  }
+  put_blocks(j, "buffets", buffets, /*always=*/true);
+  put_blocks(j, "chords", chords);
+  put_blocks(j, "mac_arrays", mac_arrays);
+  put_blocks(j, "regfiles", regfiles);
+  put_blocks(j, "pipeline_buffers", pipeline_buffers);
   if (top) j["top"] = top->to_json();
   return j;
 }
@@ -51,6 +50,29 @@ void check_not_primitive(ConfigReader& r, const std::string& module) {
     if (p == module) r.fail("name", fmt::format("module name \"{}\" is taken by the rtl/ primitive {}.sv", module, p));
 }
 
+// Claims a module name for the block `r` reads: a name another block already
+// generates, or an rtl/ primitive's, fails at the block's "name".
+void claim_module_name(ConfigReader& r, std::set<std::string>& names, const std::string& module) {
+  if (!names.insert(module).second) r.fail("name", "duplicate module name \"" + module + "\"");
+  check_not_primitive(r, module);
+}
+
+// Parses every object of the list `key` into `blocks`, and claims the names of
+// the modules each block generates (`modules(block)`, its own name first).
+template <class Config, class Modules>
+void parse_blocks(ConfigReader& r, const char* key, std::vector<Config>& blocks, std::set<std::string>& names,
+                  Modules modules) {
+  for (ConfigReader& b : r.objects(key)) {
+    blocks.push_back(Config::parse(b));
+    for (const std::string& m : modules(blocks.back())) claim_module_name(b, names, m);
+  }
+}
+
+template <class Config>
+std::vector<std::string> own_name(const Config& block) {
+  return {block.name};
+}
+
 }  // namespace
 
 HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
@@ -60,40 +82,18 @@ HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
   c.name = r.identifier("name", c.name, NameKind::design);
   c.clock_period_ns = r.number("clock_period_ns", c.clock_period_ns, 0.1, 1e6);
   std::set<std::string> names;
-  for (auto& b : r.objects("buffets")) {
-    c.buffets.push_back(BuffetConfig::parse(b));
-    if (!names.insert(c.buffets.back().name).second)
-      b.fail("name", "duplicate module name \"" + c.buffets.back().name + "\"");
-    check_not_primitive(b, c.buffets.back().name);
-  }
+  parse_blocks(r, "buffets", c.buffets, names, own_name<BuffetConfig>);
   if (r.has("chord")) r.fail("chord", "renamed to \"chords\" (every list of blocks has a plural key)");
-  for (auto& ch : r.objects("chords")) {
-    c.chords.push_back(ChordConfig::parse(ch));
-    const std::string& n = c.chords.back().name;
-    for (const std::string& m : {n, n + "_riff_table", n + "_prelude"})
-      if (!names.insert(m).second) ch.fail("name", "duplicate module name \"" + m + "\"");
-      else check_not_primitive(ch, m);
-  }
-  for (auto& a : r.objects("mac_arrays")) {
-    c.mac_arrays.push_back(MacArrayConfig::parse(a));
-    const auto& ma = c.mac_arrays.back();
-    for (const std::string& m : {ma.name, ma.pe_name(), ma.rf_name()})
-      if (!names.insert(m).second) a.fail("name", "duplicate module name \"" + m + "\"");
-      else check_not_primitive(a, m);
-  }
-  for (auto& f : r.objects("regfiles")) {
-    c.regfiles.push_back(RegfileConfig::parse(f));
-    if (!names.insert(c.regfiles.back().name).second)
-      f.fail("name", "duplicate module name \"" + c.regfiles.back().name + "\"");
-    check_not_primitive(f, c.regfiles.back().name);
-  }
-  for (auto& pb : r.objects("pipeline_buffers")) {
-    c.pipeline_buffers.push_back(PipelineBufferConfig::parse(pb));
-    const auto& b = c.pipeline_buffers.back();
-    for (const std::string& m : {b.name, b.buffet_name()})
-      if (!names.insert(m).second) pb.fail("name", "duplicate module name \"" + m + "\"");
-      else check_not_primitive(pb, m);
-  }
+  parse_blocks(r, "chords", c.chords, names, [](const ChordConfig& ch) {
+    return std::vector<std::string>{ch.name, ch.name + "_riff_table", ch.name + "_prelude"};
+  });
+  parse_blocks(r, "mac_arrays", c.mac_arrays, names, [](const MacArrayConfig& a) {
+    return std::vector<std::string>{a.name, a.pe_name(), a.rf_name()};
+  });
+  parse_blocks(r, "regfiles", c.regfiles, names, own_name<RegfileConfig>);
+  parse_blocks(r, "pipeline_buffers", c.pipeline_buffers, names, [](const PipelineBufferConfig& b) {
+    return std::vector<std::string>{b.name, b.buffet_name()};
+  });
   if (r.has("top")) {
     ConfigReader t = r.object("top");
     c.top = TopConfig::parse(t, c.name);

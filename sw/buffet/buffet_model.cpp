@@ -2,21 +2,15 @@
 
 #include <stdexcept>
 
+#include "sw/common/enum_names.hpp"
+
 namespace cello::buffet {
 
-const char* to_string(Wait w) {
-  switch (w) {
-    case Wait::Ready: return "ready";
-    case Wait::NotFilled: return "index not filled";
-    case Wait::AwaitingUpdate: return "slot awaiting an update";
-    case Wait::NotAwaiting: return "slot not awaiting an update";
-    case Wait::ScoreboardFull: return "every scoreboard entry in use";
-    case Wait::Occupancy: return "shrink exceeds occupancy";
-    case Wait::Full: return "buffet full";
-    case Wait::Never: return "beyond the buffet size";
-  }
-  return "?";
-}
+constexpr const char* kWaitNames[] = {"ready", "index not filled", "slot awaiting an update",
+                                      "slot not awaiting an update", "every scoreboard entry in use",
+                                      "shrink exceeds occupancy", "buffet full", "beyond the buffet size"};
+static_assert(names_cover(kWaitNames, Wait::Never));
+const char* to_string(Wait w) { return name_of(w, kWaitNames); }
 
 BuffetModel::BuffetModel(unsigned size, bool scoreboard, unsigned scoreboard_entries)
     : size_(size), scoreboard_(scoreboard), scoreboard_entries_(scoreboard_entries), credits_pending_(size), credits_offered_(size),

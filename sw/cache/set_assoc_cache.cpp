@@ -3,16 +3,13 @@
 #include <fmt/core.h>
 
 #include "sw/common/error.hpp"
+#include "sw/common/enum_names.hpp"
 
 namespace cello::cache {
 
-const char* to_string(Policy p) {
-  switch (p) {
-    case Policy::LRU: return "LRU";
-    case Policy::BRRIP: return "BRRIP";
-  }
-  return "?";
-}
+constexpr const char* kPolicyNames[] = {"LRU", "BRRIP"};
+static_assert(names_cover(kPolicyNames, Policy::BRRIP));
+const char* to_string(Policy p) { return name_of(p, kPolicyNames); }
 
 CacheStats& CacheStats::operator+=(const CacheStats& o) {
   accesses += o.accesses;

@@ -1,5 +1,6 @@
 #include "sw/common/bits.hpp"
 #include "sw/chord/chord_model.hpp"
+#include "sw/common/enum_names.hpp"
 
 #include <fmt/format.h>
 
@@ -33,37 +34,19 @@ uint64_t priority_key(const ReuseMeta& m, const Geometry& g) {
   return (live << (g.dist_bits + g.uses_bits)) | (nearness << g.uses_bits) | m.uses;
 }
 
-const char* to_string(Victim v) {
-  switch (v) {
-    case Victim::Distance: return "distance";
-    case Victim::Uses: return "uses";
-  }
-  return "?";
-}
+constexpr const char* kVictimNames[] = {"distance", "uses"};
+static_assert(names_cover(kVictimNames, Victim::Uses));
+const char* to_string(Victim v) { return name_of(v, kVictimNames); }
 
-const char* to_string(Outcome o) {
-  switch (o) {
-    case Outcome::Hit: return "hit";
-    case Outcome::Miss: return "miss";
-    case Outcome::Spill: return "spill";
-    case Outcome::Evict: return "evict";
-    case Outcome::Error: return "error";
-  }
-  return "?";
-}
+constexpr const char* kOutcomeNames[] = {"hit", "miss", "spill", "evict", "error"};
+static_assert(names_cover(kOutcomeNames, Outcome::Error));
+const char* to_string(Outcome o) { return name_of(o, kOutcomeNames); }
 
-const char* to_string(Status s) {
-  switch (s) {
-    case Status::Ok: return "ok";
-    case Status::Unregistered: return "unregistered tensor";
-    case Status::OutOfRange: return "address outside the tensor";
-    case Status::OutOfOrder: return "write out of order";
-    case Status::TableFull: return "table full";
-    case Status::Duplicate: return "tensor id already registered";
-    case Status::BadRange: return "empty address range";
-  }
-  return "?";
-}
+constexpr const char* kStatusNames[] = {"ok", "unregistered tensor", "address outside the tensor",
+                                        "write out of order", "table full", "tensor id already registered",
+                                        "empty address range"};
+static_assert(names_cover(kStatusNames, Status::BadRange));
+const char* to_string(Status s) { return name_of(s, kStatusNames); }
 
 TensorStats& TensorStats::operator+=(const TensorStats& o) {
   read_hits += o.read_hits;
@@ -166,11 +149,7 @@ CommandResult ChordModel::update(uint32_t id, const ReuseMeta& meta) {
     throw std::invalid_argument("update: a field exceeds its configured width");
   CommandResult r;
   r.entry = find(id);
-  if (r.entry < 0) {
-    r.status = Status::Unregistered;
-    ++st(id).errors;
-    return r;
-  }
+  if (r.entry < 0) return refuse(r, id, Status::Unregistered);
   table_[r.entry].meta = meta;
   return r;
 }
@@ -178,11 +157,7 @@ CommandResult ChordModel::update(uint32_t id, const ReuseMeta& meta) {
 CommandResult ChordModel::release(uint32_t id) {
   CommandResult r;
   r.entry = find(id);
-  if (r.entry < 0) {
-    r.status = Status::Unregistered;
-    ++st(id).errors;
-    return r;
-  }
+  if (r.entry < 0) return refuse(r, id, Status::Unregistered);
   // The data is dead: no write-back. The entry keeps its runs as spare space.
   table_[r.entry].valid = false;
   table_[r.entry].res_len = 0;
@@ -272,17 +247,9 @@ Access ChordModel::store(uint32_t id, uint64_t addr, uint64_t data, bool dirty) 
   Access a;
   data &= word_mask_;
   a.entry = find(id);
-  if (a.entry < 0) {
-    a.status = Status::Unregistered;
-    ++st(id).errors;
-    return a;
-  }
+  if (a.entry < 0) return refuse(a, id, Status::Unregistered);
   Entry& W = table_[a.entry];
-  if (addr != W.wptr || W.wptr >= W.end) {
-    a.status = Status::OutOfOrder;
-    ++st(id).errors;
-    return a;
-  }
+  if (addr != W.wptr || W.wptr >= W.end) return refuse(a, id, Status::OutOfOrder);
   uint64_t wofs = W.wptr - W.base;
   bool prefix_intact = W.res_len == wofs;  // everything written so far is resident
   bool store = false;
@@ -316,17 +283,9 @@ Access ChordModel::store(uint32_t id, uint64_t addr, uint64_t data, bool dirty) 
 Access ChordModel::read(uint32_t id, uint64_t addr) {
   Access a;
   a.entry = find(id);
-  if (a.entry < 0) {
-    a.status = Status::Unregistered;
-    ++st(id).errors;
-    return a;
-  }
+  if (a.entry < 0) return refuse(a, id, Status::Unregistered);
   Entry& e = table_[a.entry];
-  if (addr < e.base || addr >= e.end) {
-    a.status = Status::OutOfRange;
-    ++st(id).errors;
-    return a;
-  }
+  if (addr < e.base || addr >= e.end) return refuse(a, id, Status::OutOfRange);
   // No tag search: the tensor's own entry says whether addr is in its prefix.
   if (addr < e.resident_end()) {
     a.outcome = Outcome::Hit;

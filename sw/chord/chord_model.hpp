@@ -217,6 +217,13 @@ class ChordModel {
   void dram_write(uint32_t id, uint64_t addr, uint64_t data);
   uint64_t dram_read(uint32_t id, uint64_t addr);
   TensorStats& st(uint32_t id) { return stats_[id]; }
+  // Fails an access or command on tensor `id` with status `s`, counted as one of its errors.
+  template <class Result>
+  Result& refuse(Result& r, uint32_t id, Status s) {
+    r.status = s;
+    ++st(id).errors;
+    return r;
+  }
 
   Geometry g_;
   bool track_data_;

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "sw/common/error.hpp"
+#include "sw/common/enum_names.hpp"
 
 namespace cello::ir {
 
@@ -42,14 +43,9 @@ TensorId Program::add_input(const std::string& n, const std::vector<RankId>& dim
   return static_cast<TensorId>(tensors.size() - 1);
 }
 
-const char* to_string(OpKind k) {
-  switch (k) {
-    case OpKind::Contract: return "contract";
-    case OpKind::Eltwise: return "eltwise";
-    case OpKind::Host: return "host";
-  }
-  return "?";
-}
+constexpr const char* kOpKindNames[] = {"contract", "eltwise", "host"};
+static_assert(names_cover(kOpKindNames, OpKind::Host));
+const char* to_string(OpKind k) { return name_of(k, kOpKindNames); }
 
 const char* to_string(Format f) { return f == Format::Csr ? "csr" : "dense"; }
 

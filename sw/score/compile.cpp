@@ -8,61 +8,32 @@
 #include "sw/score/riff.hpp"
 #include "sw/score/tiling.hpp"
 
+#include "sw/common/enum_names.hpp"
+
 namespace cello::score {
 
-const char* to_string(Dominance d) {
-  switch (d) {
-    case Dominance::Uncontracted: return "U";
-    case Dominance::Contracted: return "C";
-    case Dominance::Balanced: return "bal";
-    case Dominance::Small: return "small";
-  }
-  return "?";
-}
+constexpr const char* kDominanceNames[] = {"U", "C", "bal", "small"};
+static_assert(names_cover(kDominanceNames, Dominance::Small));
+const char* to_string(Dominance d) { return name_of(d, kDominanceNames); }
 
-const char* to_string(EdgeClass c) {
-  switch (c) {
-    case EdgeClass::Sequential: return "sequential";
-    case EdgeClass::Pipelineable: return "pipelineable";
-    case EdgeClass::DelayedHold: return "delayed_hold";
-    case EdgeClass::DelayedWriteback: return "delayed_writeback";
-    case EdgeClass::ParallelMulticast: return "parallel_multicast";
-  }
-  return "?";
-}
+constexpr const char* kEdgeClassNames[] = {"sequential", "pipelineable", "delayed_hold", "delayed_writeback",
+                                           "parallel_multicast"};
+static_assert(names_cover(kEdgeClassNames, EdgeClass::ParallelMulticast));
+const char* to_string(EdgeClass c) { return name_of(c, kEdgeClassNames); }
 
-const char* to_string(Binding b) {
-  switch (b) {
-    case Binding::PipelineBuffer: return "pipeline_buffer";
-    case Binding::Chord: return "chord";
-    case Binding::RegisterFile: return "register_file";
-  }
-  return "?";
-}
+constexpr const char* kBindingNames[] = {"pipeline_buffer", "chord", "register_file"};
+static_assert(names_cover(kBindingNames, Binding::RegisterFile));
+const char* to_string(Binding b) { return name_of(b, kBindingNames); }
 
-const char* to_string(RiffUpdate::Action a) {
-  switch (a) {
-    case RiffUpdate::Action::Register: return "register";
-    case RiffUpdate::Action::Update: return "update";
-    case RiffUpdate::Action::Release: return "release";
-  }
-  return "?";
-}
+constexpr const char* kActionNames[] = {"register", "update", "release"};
+static_assert(names_cover(kActionNames, RiffUpdate::Action::Release));
+const char* to_string(RiffUpdate::Action a) { return name_of(a, kActionNames); }
 
-const char* to_string(Reason r) {
-  switch (r) {
-    case Reason::SourceContracted: return "source_contracted";
-    case Reason::SourceHost: return "source_host";
-    case Reason::DestHost: return "destination_host";
-    case Reason::DestUnshared: return "destination_unshared";
-    case Reason::Adjacent: return "adjacent";
-    case Reason::FirstStepBlocked: return "first_step_blocked";
-    case Reason::PathBreaks: return "path_breaks";
-    case Reason::HeldUnshared: return "held_unshared";
-    case Reason::PathPipelines: return "path_pipelines";
-  }
-  return "?";
-}
+constexpr const char* kReasonNames[] = {"source_contracted", "source_host", "destination_host",
+                                        "destination_unshared", "adjacent", "first_step_blocked", "path_breaks",
+                                        "held_unshared", "path_pipelines"};
+static_assert(names_cover(kReasonNames, Reason::PathPipelines));
+const char* to_string(Reason r) { return name_of(r, kReasonNames); }
 
 std::string describe_edge(const Schedule& s, size_t e) {
   const ir::Program& p = s.program;

@@ -5,21 +5,15 @@
 #include <algorithm>
 
 #include "sw/common/error.hpp"
+#include "sw/common/enum_names.hpp"
 #include "sw/traffic/from_score.hpp"
 #include "sw/traffic/trace.hpp"
 
 namespace cello::stream {
 
-const char* to_string(Mode m) {
-  switch (m) {
-    case Mode::Gemm: return "GEMM";
-    case Mode::Gram: return "GRAM";
-    case Mode::Spmm: return "SPMM";
-    case Mode::Eltw: return "ELTW";
-    case Mode::Host: return "HOST";
-  }
-  return "?";
-}
+constexpr const char* kModeNames[] = {"GEMM", "GRAM", "SPMM", "ELTW", "HOST"};
+static_assert(names_cover(kModeNames, Mode::Host));
+const char* to_string(Mode m) { return name_of(m, kModeNames); }
 
 namespace {
 

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "sw/common/error.hpp"
+#include "sw/common/enum_names.hpp"
 
 namespace cello::stream {
 
@@ -85,6 +86,8 @@ std::vector<OpcodeSpec> build_table() {
 
 constexpr const char* kBindNames[] = {"none", "dram", "chord", "pipe", "rf"};
 constexpr const char* kUseNames[] = {"stream", "whole", "gather"};
+static_assert(names_cover(kBindNames, Bind::Rf));
+static_assert(names_cover(kUseNames, Use::Gather));
 constexpr const char* kRoles[] = {"out", "a", "b", "c"};
 
 bool printable_text(char c) { return c > 0x20 && c < 0x7f && c != '"' && c != '\\'; }
@@ -222,27 +225,13 @@ const OpcodeSpec* find_opcode(const std::string& mnemonic) {
   return nullptr;
 }
 
-const char* to_string(StatusBit b) {
-  switch (b) {
-    case StatusBit::BadOpcode: return "bad_opcode";
-    case StatusBit::BadField: return "bad_field";
-    case StatusBit::BadTensor: return "bad_tensor";
-    case StatusBit::BadAddress: return "bad_address";
-    case StatusBit::BadOrder: return "bad_order";
-    case StatusBit::ChordError: return "chord_error";
-    case StatusBit::Protocol: return "protocol";
-  }
-  return "?";
-}
+constexpr const char* kStatusBitNames[] = {"bad_opcode", "bad_field", "bad_tensor", "bad_address", "bad_order",
+                                           "chord_error", "protocol"};
+static_assert(names_cover(kStatusBitNames, StatusBit::Protocol));
+const char* to_string(StatusBit b) { return name_of(b, kStatusBitNames); }
 
-const char* to_string(Bind b) {
-  const auto i = static_cast<size_t>(b);
-  return i < 5 ? kBindNames[i] : "?";
-}
-const char* to_string(Use u) {
-  const auto i = static_cast<size_t>(u);
-  return i < 3 ? kUseNames[i] : "?";
-}
+const char* to_string(Bind b) { return name_of(b, kBindNames); }
+const char* to_string(Use u) { return name_of(u, kUseNames); }
 
 uint64_t Record::get(uint8_t offset, uint8_t n) const { return get_le(bytes.data() + offset, std::min<size_t>(n, 8)); }
 void Record::set(uint8_t offset, uint8_t n, uint64_t v) { put_le(bytes.data() + offset, n, v); }

@@ -8,40 +8,21 @@
 
 #include "sw/chord/chord_model.hpp"
 #include "sw/common/error.hpp"
+#include "sw/common/enum_names.hpp"
 #include "sw/traffic/opt.hpp"
 #include "sw/traffic/trace.hpp"
 
 namespace cello::traffic {
 
-const char* to_string(MemorySystem c) {
-  switch (c) {
-    case MemorySystem::Flexagon: return "Flexagon-like";
-    case MemorySystem::FlexLRU: return "Flex+LRU";
-    case MemorySystem::FlexBRRIP: return "Flex+BRRIP";
-    case MemorySystem::FLAT: return "FLAT-like";
-    case MemorySystem::SET: return "SET-like";
-    case MemorySystem::PreludeOnly: return "PRELUDE-only";
-    case MemorySystem::CELLO: return "CELLO";
-    case MemorySystem::Ideal: return "Ideal";
-    case MemorySystem::OPT: return "OPT";
-  }
-  return "?";
-}
+constexpr const char* kSystemLabels[] = {"Flexagon-like", "Flex+LRU", "Flex+BRRIP", "FLAT-like", "SET-like",
+                                         "PRELUDE-only", "CELLO", "Ideal", "OPT"};
+static_assert(names_cover(kSystemLabels, MemorySystem::OPT));
+const char* to_string(MemorySystem c) { return name_of(c, kSystemLabels); }
 
-const char* key(MemorySystem c) {
-  switch (c) {
-    case MemorySystem::Flexagon: return "flexagon";
-    case MemorySystem::FlexLRU: return "flex_lru";
-    case MemorySystem::FlexBRRIP: return "flex_brrip";
-    case MemorySystem::FLAT: return "flat";
-    case MemorySystem::SET: return "set";
-    case MemorySystem::PreludeOnly: return "prelude";
-    case MemorySystem::CELLO: return "cello";
-    case MemorySystem::Ideal: return "ideal";
-    case MemorySystem::OPT: return "opt";
-  }
-  return "?";
-}
+constexpr const char* kSystemKeys[] = {"flexagon", "flex_lru", "flex_brrip", "flat", "set", "prelude", "cello",
+                                       "ideal", "opt"};
+static_assert(names_cover(kSystemKeys, MemorySystem::OPT));
+const char* key(MemorySystem c) { return name_of(c, kSystemKeys); }
 
 std::vector<MemorySystem> all_systems() {
   return {MemorySystem::Flexagon, MemorySystem::FlexLRU, MemorySystem::FlexBRRIP, MemorySystem::FLAT,

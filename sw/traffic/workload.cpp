@@ -6,17 +6,13 @@
 #include <map>
 
 #include "sw/common/error.hpp"
+#include "sw/common/enum_names.hpp"
 
 namespace cello::traffic {
 
-const char* to_string(Use u) {
-  switch (u) {
-    case Use::Stream: return "stream";
-    case Use::Whole: return "whole";
-    case Use::Gather: return "gather";
-  }
-  return "?";
-}
+constexpr const char* kUseNames[] = {"stream", "whole", "gather"};
+static_assert(names_cover(kUseNames, Use::Gather));
+const char* to_string(Use u) { return name_of(u, kUseNames); }
 
 uint64_t Tensor::words() const {
   if (csr) return csr->rows + 1 + 2 * csr->nnz();

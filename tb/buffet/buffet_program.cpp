@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sw/common/enum_names.hpp"
+
 namespace cello::tb {
 
 BuffetProgram::BuffetProgram(unsigned size, unsigned data_width, bool has_update, bool scoreboard, bool shrink_sync,
@@ -74,16 +76,10 @@ void BuffetProgram::shrink(uint32_t num) {
     it = it->first < head_ ? update_of_.erase(it) : std::next(it);
 }
 
-const char* to_string(BuffetMix m) {
-  switch (m) {
-    case BuffetMix::Streaming: return "streaming";
-    case BuffetMix::SlidingWindow: return "sliding window";
-    case BuffetMix::UpdateRaw: return "in-place update with RAW hazards";
-    case BuffetMix::FullEmpty: return "shrinks at full and empty";
-    case BuffetMix::Random: return "random mix";
-  }
-  return "?";
-}
+constexpr const char* kMixNames[] = {"streaming", "sliding window", "in-place update with RAW hazards",
+                                     "shrinks at full and empty", "random mix"};
+static_assert(names_cover(kMixNames, BuffetMix::Random));
+const char* to_string(BuffetMix m) { return name_of(m, kMixNames); }
 
 void append_mix(BuffetProgram& p, BuffetMix mix, size_t ops, Rng& rng) {
   const unsigned size = p.size();

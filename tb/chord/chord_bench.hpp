@@ -171,6 +171,21 @@ class ChordBench {
     throw Failure(fmt::format("cycle {}: {} (seed {})", sim_.cycle(), what, rng_.seed()));
   }
 
+  // Compares the RTL's decision on one access (from the mon_* outputs) with the
+  // model's: the outcome, the entry (unless an error) and, for a word in the
+  // SRAM, its slot.
+  void check_decision(const char* what, const chord::TraceOp& op, const chord::Access& a, chord::Outcome rtl,
+                      int rtl_entry, uint64_t rtl_slot) const {
+    if (rtl != a.outcome)
+      fail(fmt::format("{} id {} addr {:#x}: RTL {}, model {} ({})", what, op.id, op.addr, chord::to_string(rtl),
+                       chord::to_string(a.outcome), chord::to_string(a.status)));
+    if (a.outcome != chord::Outcome::Error && rtl_entry != a.entry)
+      fail(fmt::format("{} id {}: RTL entry {}, model {}", what, op.id, rtl_entry, a.entry));
+    const bool in_sram = a.outcome == chord::Outcome::Hit || a.outcome == chord::Outcome::Evict;
+    if (in_sram && rtl_slot != a.slot)
+      fail(fmt::format("{} id {} addr {:#x}: RTL slot {}, model {}", what, op.id, op.addr, rtl_slot, a.slot));
+  }
+
   void idle_inputs() {
     auto& d = sim_.dut();
     d.cmd_valid = 0;
@@ -277,14 +292,7 @@ class ChordBench {
       const auto& op = rd_.item();
       chord::Access a = model_.read(op.id, op.addr);
       note_status(op.kind, a.status);
-      chord::Outcome k = rd_kind(d.mon_rd_kind);
-      if (k != a.outcome)
-        fail(fmt::format("read id {} addr {:#x}: RTL {}, model {} ({})", op.id, op.addr, chord::to_string(k),
-                         chord::to_string(a.outcome), chord::to_string(a.status)));
-      if (a.outcome != chord::Outcome::Error && int(d.mon_rd_entry) != a.entry)
-        fail(fmt::format("read id {}: RTL entry {}, model {}", op.id, int(d.mon_rd_entry), a.entry));
-      if (a.outcome == chord::Outcome::Hit && d.mon_rd_slot != a.slot)
-        fail(fmt::format("read id {} addr {:#x}: RTL slot {}, model {}", op.id, op.addr, uint64_t(d.mon_rd_slot), a.slot));
+      check_decision("read", op, a, rd_kind(d.mon_rd_kind), int(d.mon_rd_entry), uint64_t(d.mon_rd_slot));
       rsp_sb_.expect({a.outcome == chord::Outcome::Error ? 0 : a.data, a.outcome == chord::Outcome::Hit,
                       a.outcome == chord::Outcome::Error});
       count(st, a.outcome);
@@ -296,14 +304,7 @@ class ChordBench {
       const auto& op = wr_.item();
       chord::Access a = model_.write(op.id, op.addr, op.data);
       note_status(op.kind, a.status);
-      chord::Outcome k = wr_kind(d.mon_wr_kind);
-      if (k != a.outcome)
-        fail(fmt::format("write id {} addr {:#x}: RTL {}, model {} ({})", op.id, op.addr, chord::to_string(k),
-                         chord::to_string(a.outcome), chord::to_string(a.status)));
-      if (a.outcome != chord::Outcome::Error && int(d.mon_wr_entry) != a.entry)
-        fail(fmt::format("write id {}: RTL entry {}, model {}", op.id, int(d.mon_wr_entry), a.entry));
-      if ((a.outcome == chord::Outcome::Hit || a.outcome == chord::Outcome::Evict) && d.mon_wr_slot != a.slot)
-        fail(fmt::format("write id {} addr {:#x}: RTL slot {}, model {}", op.id, op.addr, uint64_t(d.mon_wr_slot), a.slot));
+      check_decision("write", op, a, wr_kind(d.mon_wr_kind), int(d.mon_wr_entry), uint64_t(d.mon_wr_slot));
       if (a.outcome == chord::Outcome::Evict &&
           (int(d.mon_wr_victim) != a.victim_entry || d.mon_wr_evicted != a.evicted))
         fail(fmt::format("write id {}: RTL evicted {} words of entry {}, model {} of entry {}", op.id,
@@ -416,5 +417,38 @@ class ChordBench {
   uint64_t word_mask_;
   unsigned ops_since_check_ = 0;
 };
+
+// The traces of the hit-throughput measurement (tb/chord/chord_tb.cpp, `cello
+// bench chord`). `setup` registers tensor 1 at [0, words) and tensor 2 at
+// [b_base, b_base + words), each with three reads to come, and writes tensor 1;
+// `mixed` then reads tensor 1 and writes tensor 2, one word of each per step.
+struct HitThroughputTraces {
+  std::vector<chord::TraceOp> setup, mixed;
+};
+
+// A read or write of `addr` in tensor `id`; a write stores a value made from the address.
+inline chord::TraceOp access_op(chord::OpKind kind, uint32_t id, uint64_t addr) {
+  chord::TraceOp o;
+  o.kind = kind;
+  o.id = id;
+  o.addr = addr;
+  o.data = addr * 7 + 1;
+  return o;
+}
+
+inline HitThroughputTraces hit_throughput_traces(uint64_t words, uint64_t b_base) {
+  chord::TraceOp ra, rb;
+  ra.kind = rb.kind = chord::OpKind::Register;
+  ra.id = 1, ra.base = 0, ra.end = words, ra.meta = {1, 3};
+  rb.id = 2, rb.base = b_base, rb.end = b_base + words, rb.meta = {1, 3};
+  HitThroughputTraces t;
+  t.setup = {ra, rb};
+  for (uint64_t i = 0; i < words; ++i) t.setup.push_back(access_op(chord::OpKind::Write, 1, i));
+  for (uint64_t i = 0; i < words; ++i) {
+    t.mixed.push_back(access_op(chord::OpKind::Read, 1, i));
+    t.mixed.push_back(access_op(chord::OpKind::Write, 2, b_base + i));
+  }
+  return t;
+}
 
 }  // namespace cello::tb

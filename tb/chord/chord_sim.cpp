@@ -23,29 +23,13 @@ const gen::ChordConfig& chord_bench_config() {
 ChordThroughput chord_hit_throughput(uint64_t words) {
   const gen::ChordConfig& cfg = chord_bench_config();
   ChordBench<Vbench_chord> bench(cfg.geometry(), static_cast<unsigned>(cfg.counter_width), 1);
-  auto op = [](chord::OpKind k, uint32_t id, uint64_t a) {
-    chord::TraceOp o;
-    o.kind = k;
-    o.id = id;
-    o.addr = a;
-    o.data = a * 7 + 1;
-    return o;
-  };
   const uint64_t b_base = 1ull << 24;
-  chord::TraceOp ra, rb;
-  ra.kind = rb.kind = chord::OpKind::Register;
-  ra.id = 1, ra.base = 0, ra.end = words, ra.meta = {1, 3};
-  rb.id = 2, rb.base = b_base, rb.end = b_base + words, rb.meta = {1, 3};
-  std::vector<chord::TraceOp> setup = {ra, rb}, mixed, reads;
-  for (uint64_t i = 0; i < words; ++i) setup.push_back(op(chord::OpKind::Write, 1, i));
-  for (uint64_t i = 0; i < words; ++i) {
-    mixed.push_back(op(chord::OpKind::Read, 1, i));
-    mixed.push_back(op(chord::OpKind::Write, 2, b_base + i));
-  }
+  const HitThroughputTraces traces = hit_throughput_traces(words, b_base);
+  std::vector<chord::TraceOp> reads;
   for (uint64_t i = 0; i < 2 * words; ++i)
-    reads.push_back(op(chord::OpKind::Read, i % 2 ? 2 : 1, (i % 2 ? b_base : 0) + i / 2));
-  bench.run(setup, ChordRates{});
-  ChordRunStats a = bench.run(mixed, ChordRates{});
+    reads.push_back(access_op(chord::OpKind::Read, i % 2 ? 2 : 1, (i % 2 ? b_base : 0) + i / 2));
+  bench.run(traces.setup, ChordRates{});
+  ChordRunStats a = bench.run(traces.mixed, ChordRates{});
   ChordRunStats b = bench.run(reads, ChordRates{});
   if (a.hits != a.reads + a.writes || b.hits != b.reads) throw Failure("throughput run: not every access hit");
   ChordThroughput t;

@@ -127,31 +127,16 @@ TEST_CASE("unstalled hits sustain one read and one write per cycle", "[chord][th
   }
   Bench bench(g, counter_width(), seed_from_env(16));
   INFO("seed " << bench.seed());
-  auto op = [](chord::OpKind k, uint32_t id, uint64_t a) {
-    chord::TraceOp o;
-    o.kind = k;
-    o.id = id;
-    o.addr = a;
-    o.data = a * 7 + 1;
-    return o;
-  };
-  std::vector<chord::TraceOp> setup, mixed, reads;
-  chord::TraceOp ra, rb;
-  ra.kind = rb.kind = chord::OpKind::Register;
-  ra.id = 1, ra.base = 0, ra.end = S, ra.meta = {1, 3};
-  rb.id = 2, rb.base = 1 << 16, rb.end = (1 << 16) + S, rb.meta = {1, 3};
-  setup = {ra, rb};
-  for (uint64_t i = 0; i < S; ++i) setup.push_back(op(chord::OpKind::Write, 1, i));
-  for (uint64_t i = 0; i < S; ++i) {
-    mixed.push_back(op(chord::OpKind::Read, 1, i));
-    mixed.push_back(op(chord::OpKind::Write, 2, (1 << 16) + i));
-  }
+  const uint64_t b_base = 1 << 16;
+  const HitThroughputTraces traces = hit_throughput_traces(S, b_base);
+  std::vector<chord::TraceOp> reads;
   for (int k = 0; k < 4; ++k)
-    for (uint64_t i = 0; i < S; ++i) reads.push_back(op(chord::OpKind::Read, k % 2 ? 2 : 1, (k % 2 ? 1 << 16 : 0) + i));
+    for (uint64_t i = 0; i < S; ++i)
+      reads.push_back(access_op(chord::OpKind::Read, k % 2 ? 2 : 1, (k % 2 ? b_base : 0) + i));
   ChordRunStats a, b;
   try {
-    bench.run(setup, ChordRates{});
-    a = bench.run(mixed, ChordRates{});
+    bench.run(traces.setup, ChordRates{});
+    a = bench.run(traces.mixed, ChordRates{});
     b = bench.run(reads, ChordRates{});
   } catch (const Failure& f) {
     FAIL(f.what());

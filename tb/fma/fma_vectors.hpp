@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sw/common/enum_names.hpp"
 #include "sw/fp/fp32.hpp"
 #include "tb/harness/rng.hpp"
 
@@ -26,16 +27,10 @@ struct FmaOperands {
 
 enum class FmaClass { RandomBits, Aligned, Cancellation, TiesCarries, Extremes };
 
-inline std::string to_string(FmaClass k) {
-  switch (k) {
-    case FmaClass::RandomBits: return "random bits";
-    case FmaClass::Aligned: return "aligned exponents";
-    case FmaClass::Cancellation: return "cancellation";
-    case FmaClass::TiesCarries: return "ties and carries";
-    case FmaClass::Extremes: return "overflow, underflow and specials";
-  }
-  return "?";
-}
+inline constexpr const char* kFmaClassNames[] = {"random bits", "aligned exponents", "cancellation",
+                                                 "ties and carries", "overflow, underflow and specials"};
+static_assert(names_cover(kFmaClassNames, FmaClass::Extremes));
+inline std::string to_string(FmaClass k) { return name_of(k, kFmaClassNames); }
 
 // Values that exercise every special-case path (both signs are added by the caller).
 inline constexpr std::array<uint32_t, 20> kFmaSpecials = {

@@ -31,6 +31,18 @@ std::vector<Access> write_all(ChordModel& m, uint32_t id, uint64_t base, uint64_
   return out;
 }
 
+// Reads back [base, end) of tensor `id`, as write_all wrote it with `salt`: the
+// words below `resident_end` hit the SRAM, the rest miss to DRAM, all with their data.
+void check_reads_back(ChordModel& m, uint32_t id, uint64_t base, uint64_t end, uint64_t resident_end,
+                      uint64_t salt = 0) {
+  for (uint64_t a = base; a < end; ++a) {
+    INFO("tensor " << id << ", address " << a);
+    Access r = m.read(id, a);
+    CHECK(r.outcome == (a < resident_end ? Outcome::Hit : Outcome::Miss));
+    CHECK(r.data == a * 3 + salt);
+  }
+}
+
 size_t count(const std::vector<Access>& v, Outcome o) {
   size_t n = 0;
   for (const auto& a : v) n += a.outcome == o;
@@ -58,11 +70,7 @@ TEST_CASE("PRELUDE (Fig. 9 left): a written tensor keeps its head, the rest spil
   for (int i = 0; i < 16; ++i) CHECK(w[i].outcome == Outcome::Hit);
   for (int i = 16; i < 24; ++i) CHECK(w[i].outcome == Outcome::Spill);
   CHECK(m.table()[0].resident_end() == 116);
-  for (uint64_t a = 100; a < 124; ++a) {
-    Access r = m.read(1, a);
-    CHECK(r.outcome == (a < 116 ? Outcome::Hit : Outcome::Miss));
-    CHECK(r.data == a * 3);
-  }
+  check_reads_back(m, 1, 100, 124, 116);
   TensorStats s = m.stats(1);
   CHECK(s.write_hits == 16);
   CHECK(s.spills == 8);
@@ -86,16 +94,8 @@ TEST_CASE("RIFF (Fig. 9 right): a sooner-reused tensor evicts the tail of a late
   for (int i = 1; i < 8; ++i) CHECK(w[i].outcome == Outcome::Hit);
   // X keeps its head; its tail went to DRAM (written back) and reads there.
   CHECK(m.table()[0].resident_end() == 8);
-  for (uint64_t a = 0; a < 16; ++a) {
-    Access r = m.read(1, a);
-    CHECK(r.outcome == (a < 8 ? Outcome::Hit : Outcome::Miss));
-    CHECK(r.data == a * 3);
-  }
-  for (uint64_t a = 100; a < 108; ++a) {
-    Access r = m.read(2, a);
-    CHECK(r.outcome == Outcome::Hit);
-    CHECK(r.data == a * 3 + 7);
-  }
+  check_reads_back(m, 1, 0, 16, 8);
+  check_reads_back(m, 2, 100, 108, 108, 7);
   CHECK(m.stats(1).evictions == 8);
   CHECK(m.stats(1).dram_writes == 8);
   CHECK(m.stats(2).evicts_caused == 8);
