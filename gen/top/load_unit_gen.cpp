@@ -78,7 +78,6 @@ void load_unit_signals(SvModule& m, const LoadDims& d) {
   m.signal("alloc_q", LW, "next line to allocate");
   m.signal("free_q", LW, "oldest allocated line");
   m.signal("lines_q", LW + 1, "allocated lines");
-  m.signal("hold_q", D, "line is in the reuse window (not released while held)");
   m.array("win_valid_q", 1, d.W, "reuse window: entry holds a line");
   m.array("win_gran_q", AW - GB, d.W, "reuse window: granule of each entry");
   m.array("win_line_q", LW, d.W, "reuse window: line of each entry");
@@ -89,7 +88,7 @@ void load_unit_signals(SvModule& m, const LoadDims& d) {
   m.signal("q_tail_q", FW, "read queue tail");
   m.signal("q_count_q", FW + 1, "reads in the queue");
   m.signal("req_gran", AW - GB, "granule of the offered read");
-  m.signal("hit_open", 1, "the offered read coalesces into a line of the reuse window");
+  m.signal("win_hit", 1, "the offered read coalesces into a line of the reuse window");
   m.signal("hit_line", LW, "the window's line of the offered read's granule");
   m.signal("line_avail", 1, "a line can be allocated");
   m.signal("q_space", 1, "the read queue has room");
@@ -98,6 +97,7 @@ void load_unit_signals(SvModule& m, const LoadDims& d) {
   m.signal("word_line", LW, "line of the read taken");
   m.signal("head_line", LW, "line of the oldest read");
   m.signal("pop", 1, "the oldest read's word leaves");
+  m.signal("free_held", 1, "the oldest line is in the reuse window");
   m.signal("free_now", 1, "the oldest line is released");
 }
 
@@ -110,24 +110,24 @@ assign req_gran   = req_word[{AW1}:{GB}];
 // The window's granules are distinct (a line is allocated only on a miss), so at
 // most one entry matches; inval empties the window before this cycle's read.
 always_comb begin
-  hit_open = 1'b0;
+  win_hit  = 1'b0;
   hit_line = '0;
   for (int k = 0; k < WINDOW; k++)
     if (win_valid_q[k] && (win_gran_q[k] == req_gran)) begin
-      hit_open = !inval;
+      win_hit  = !inval;
       hit_line = win_line_q[k];
     end
 end
 assign line_avail = (lines_q != {LW1}'d{D});
 assign q_space    = (q_count_q != {FW1}'(QUEUE));
 // A read of a new granule is taken only with its DRAM request (valid does not wait for ready).
-assign dram_req_valid = req_valid && !hit_open && line_avail && q_space;
+assign dram_req_valid = req_valid && !win_hit && line_avail && q_space;
 assign dram_req_addr  = {{req_gran, {GBB}'d0}};
 assign dram_req_tag   = alloc_q;
-assign req_ready      = q_space && (hit_open || (line_avail && dram_req_ready));
+assign req_ready      = q_space && (win_hit || (line_avail && dram_req_ready));
 assign take           = req_valid && req_ready;
-assign new_line       = take && !hit_open;
-assign word_line      = hit_open ? hit_line : alloc_q;)",
+assign new_line       = take && !win_hit;
+assign word_line      = win_hit ? hit_line : alloc_q;)",
                                                                     fmt::arg("AW1", AW - 3), fmt::arg("GB", GB - 2), fmt::arg("GBB", GB),
                                                                     fmt::arg("LW1", LW + 1), fmt::arg("D", D),
                                                                     fmt::arg("FW1", FW + 1)));
@@ -144,9 +144,13 @@ assign rsp_data       = {SEL};
 assign pop            = rsp_valid && rsp_ready;
 assign dram_rsp_ready = 1'b1;
 assign idle           = (q_count_q == {FW1}'d0);
-// The oldest line is released once no read waits on it and it has left the window.
-assign free_now = (lines_q != {LW1}'d0) && line_valid_q[free_q] && (uses_q[free_q] == {UW}'d0)
-               && !hold_q[free_q];)",
+// The oldest line is released once no read waits on it and no window entry holds it.
+always_comb begin
+  free_held = 1'b0;
+  for (int k = 0; k < WINDOW; k++)
+    if (win_valid_q[k] && (win_line_q[k] == free_q)) free_held = 1'b1;
+end
+assign free_now = (lines_q != {LW1}'d0) && line_valid_q[free_q] && (uses_q[free_q] == {UW}'d0) && !free_held;)",
                                                            fmt::arg("FW1", FW + 1), fmt::arg("SEL", word_sel),
                                                            fmt::arg("LW1", LW + 1), fmt::arg("UW", UW)));
 }
@@ -162,27 +166,22 @@ always_ff @(posedge clk) begin
     alloc_q      <= '0;
     free_q       <= '0;
     lines_q      <= '0;
-    hold_q       <= '0;
     for (int k = 0; k < WINDOW; k++) win_valid_q[k] <= 1'b0;
 {PTR_RESET}    q_head_q     <= '0;
     q_tail_q     <= '0;
     q_count_q    <= '0;
     for (int i = 0; i < LINES; i++) uses_q[i] <= '0;
   end else begin
-    if (inval) begin
+    if (inval)
       for (int k = 0; k < WINDOW; k++) win_valid_q[k] <= 1'b0;
-      hold_q <= '0;
-    end
     // A new line enters the window in place of its oldest entry, which leaves
-    // its line free to be released.
+    // that entry's line free to be released.
     if (new_line) begin
-      alloc_q                <= alloc_q + {LW}'d1;
+      alloc_q            <= alloc_q + {LW}'d1;
       win_valid_q[{PTR}] <= 1'b1;
       win_gran_q[{PTR}]  <= req_gran;
       win_line_q[{PTR}]  <= alloc_q;
-{ADVANCE}      if (win_valid_q[{PTR}]) hold_q[win_line_q[{PTR}]] <= 1'b0;
-      hold_q[alloc_q] <= 1'b1;
-    end
+{ADVANCE}    end
     lines_q <= lines_q + {{{LW}'d0, new_line}} - {{{LW}'d0, free_now}};
     if (free_now) begin
       free_q               <= free_q + {LW}'d1;
