@@ -18,6 +18,8 @@ struct ArbDims {
   int CB;  // client index
 };
 
+constexpr int OB = 16;  // outstanding requests per client (a client's queue is far shorter)
+
 // Ports: N client request/response ports (packed) and the one DRAM port.
 void arbiter_ports(SvModule& m, const ArbDims& d) {
   const int N = d.N, G = d.G, AW = d.AW, TW = d.TW, CB = d.CB;
@@ -40,6 +42,7 @@ void arbiter_ports(SvModule& m, const ArbDims& d) {
              {"tag", CB + TW, "DRAM: {client, client tag}"}}});
   m.sink({"dram_rsp", "", "DRAM response", "DRAM response taken",
           {{"rdata", 8 * G, "DRAM: read data"}, {"tag", CB + TW, "DRAM: the request's tag"}}});
+  m.output("proto_err", 1, "sticky: a DRAM response named no client with a request outstanding (it was dropped)");
 }
 
 // The request slot, the last client granted, and the grant terms.
@@ -56,6 +59,11 @@ void arbiter_signals(SvModule& m, const ArbDims& d) {
   m.signal("grant_any", 1, "a client is granted");
   m.signal("grant", CB, "the client granted");
   m.signal("rsp_client", CB, "client the response belongs to");
+  m.array("outst_q", OB, d.N, "requests sent to DRAM and not yet answered, per client");
+  m.signal("rsp_known", 1, "the response's client exists and has a request outstanding");
+  m.signal("req_fire", 1, "a request is taken by DRAM");
+  m.signal("rsp_fire", 1, "a known response is taken");
+  m.signal("proto_err_q", 1, "sticky: a response was unknown");
 }
 
 // Round-robin grant and the clients' ready signals.
@@ -100,10 +108,27 @@ assign dram_req_tag   = slot_tag_q;
 assign rsp_client     = dram_rsp_tag[{TW} +: {CB}];
 assign c_rsp_rdata    = dram_rsp_rdata;
 assign c_rsp_tag      = dram_rsp_tag[{TW1}:0];
-assign dram_rsp_ready = c_rsp_ready[rsp_client];
+// A response for a client with nothing outstanding (or no such client) breaks
+// the DRAM protocol: it is taken and dropped, and proto_err stays set.
+assign rsp_known      = {RANGE}(outst_q[rsp_client] != {OB}'d0);
+assign dram_rsp_ready = rsp_known ? c_rsp_ready[rsp_client] : 1'b1;
+assign req_fire       = slot_valid_q && dram_req_ready;
+assign rsp_fire       = dram_rsp_valid && dram_rsp_ready && rsp_known;
+assign proto_err      = proto_err_q;
 always_comb begin
   c_rsp_valid = '0;
-  c_rsp_valid[rsp_client] = dram_rsp_valid;
+  c_rsp_valid[rsp_client] = dram_rsp_valid && rsp_known;
+end
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    proto_err_q <= 1'b0;
+    for (int c = 0; c < {N}; c++) outst_q[c] <= '0;
+  end else begin
+    if (dram_rsp_valid && !rsp_known) proto_err_q <= 1'b1;
+    for (int c = 0; c < {N}; c++)
+      outst_q[c] <= outst_q[c] + {OB}'(req_fire && slot_tag_q[{TW} +: {CB}] == {CB}'(c))
+                                - {OB}'(rsp_fire && rsp_client == {CB}'(c));
+  end
 end
 always_ff @(posedge clk) begin
   if (!rst_n) begin
@@ -123,7 +148,9 @@ always_ff @(posedge clk) begin
 end)",
                                                           fmt::arg("TW", TW), fmt::arg("TW1", TW - 1), fmt::arg("CB", CB),
                                                           fmt::arg("AW", AW), fmt::arg("GD", 8 * G), fmt::arg("G", G),
-                                                          fmt::arg("LASTINIT", sv_const(CB, N - 1))));
+                                                          fmt::arg("LASTINIT", sv_const(CB, N - 1)), fmt::arg("N", N),
+                                                          fmt::arg("OB", OB),
+                                                          fmt::arg("RANGE", (1 << CB) != N ? fmt::format("rsp_client < {} && ", sv_const(CB, N)) : std::string())));
 }
 
 }  // namespace
@@ -135,7 +162,8 @@ void add_dram_arbiter(Design& design, const std::string& module, const DramArbit
              "DRAM arbiter of the top: one DRAM port shared by N clients. Each cycle the request\n"
              "slot is free (or leaving) it takes the next valid client after the last one granted\n"
              "(round robin), so no client waits for more than N-1 grants of the others. The DRAM tag\n"
-             "is {client, client tag}; each response goes back to the client its tag names.");
+             "is {client, client tag}; each response goes back to the client its tag names. A\n"
+             "response naming a client with no request outstanding is dropped and sets proto_err.");
   const nlohmann::json params = {{"clients", N}, {"granule_bytes", G}, {"addr_bits", AW}, {"tag_bits", TW}};
   m.record_config(params);
   m.note("Client c's signals are the slices [c*W +: W] of the c_* ports.");

@@ -14,6 +14,7 @@
 #include "gen/top/store_unit_gen.hpp"
 #include "gen/top/top_config.hpp"
 #include "gen/top/top_gen_parts.hpp"
+#include "sw/stream/format.hpp"
 
 namespace cello::gen {
 
@@ -153,6 +154,7 @@ void declare_top_signals(SvModule& m, const TopParts& p) {
   m.signal("status_word", 11, "{err_in_header, halted, done, running, status}");
   m.signal("quiet", 1, "no read or write outstanding");
   m.signal("err_record", 64, "record that stopped the top");
+  m.signal("proto_record_q", 64, "record running when a DRAM protocol error was raised");
 }
 
 // The decoder on the command port, and the sequencer behind it.
@@ -277,14 +279,20 @@ assign arb_c_req_strb  = {{{SB}}};
 assign arb_c_rsp_ready = {{{RR}}};
 {READS}assign st_flush   = seq_st_flush;
 assign seq_st_idle = st_idle;
-// Status: the decoder's and the sequencer's sticky bits; the first to stop wins.
+// Status: the decoder's and the sequencer's sticky bits, and the DRAM arbiter's
+// protocol error (a response nobody waits for); the first to stop wins.
 assign running    = dec_running;
-assign halted     = dec_halted || seq_halted;
+assign halted     = dec_halted || seq_halted || arb_proto_err;
 // Done once END ran and nothing is outstanding in any memory unit.
 assign quiet      = ld_idle && rp_idle && col_idle && val_idle && st_idle && (st_pending == '0);
 assign done       = seq_done && dec_done && quiet;
-assign status     = dec_status | seq_status;
-assign err_record = dec_halted ? dec_err_record : seq_err_record;
+assign status     = dec_status | seq_status | {{arb_proto_err, {PB}'d0}};
+assign err_record = dec_halted ? dec_err_record : seq_halted ? seq_err_record : proto_record_q;
+// The record running when the arbiter's protocol error was raised (frozen by it).
+always_ff @(posedge clk) begin
+  if (!rst_n) proto_record_q <= '0;
+  else if (!arb_proto_err) proto_record_q <= cur_record;
+end
 assign status_word = {{dec_err_in_header, halted, done, running, status}};
 assign events = {{eng_busy, host_req, arb_dram_fire_w, arb_dram_fire_r, st_wr_valid && st_wr_ready,
                  ld_req_valid && ld_req_ready, eng_fma_fire, seq_launch, seq_retire,
@@ -292,7 +300,8 @@ assign events = {{eng_busy, host_req, arb_dram_fire_w, arb_dram_fire_r, st_wr_va
                                   fmt::arg("RV", ac.req_valid), fmt::arg("RA", ac.req_addr), fmt::arg("RT", ac.req_tag),
                                   fmt::arg("RR", ac.rsp_ready), fmt::arg("READS", ac.read_wiring),
                                   fmt::arg("NC", arb.clients), fmt::arg("WR", ac.req_write),
-                                  fmt::arg("WD", ac.req_wdata), fmt::arg("SB", ac.req_strb)));
+                                  fmt::arg("WD", ac.req_wdata), fmt::arg("SB", ac.req_strb),
+                                  fmt::arg("PB", static_cast<int>(stream::StatusBit::Protocol))));
 }
 
 // DRAM reads and writes accepted (counter events).

@@ -115,6 +115,54 @@ std::string tensor_name(const exec::ExecProgram& p, size_t t) {
   return p.tensors[t].name.empty() ? fmt::format("t{}", t) : p.tensors[t].name;
 }
 
+// DRAM bytes per memory region: tensors whose address ranges overlap (versions
+// of one tensor, and tensors the layout put in the same space) form one region,
+// listed once with all their names. The DRAM model counts each address for
+// one tensor (the latest described), so a region's RTL bytes are the sum over
+// its tensors, as are the executor's; a last row holds any RTL bytes outside
+// every tensor, so the rows add up to the totals.
+nlohmann::json memory_regions(const exec::ExecProgram& p, const exec::Result& want, const nlohmann::json& counted,
+                              uint64_t total_read, uint64_t total_written) {
+  std::map<size_t, std::pair<uint64_t, uint64_t>> rtl;  // tensor id -> RTL bytes read, written
+  for (const auto& g : counted)
+    rtl[std::stoul(g["name"].get<std::string>().substr(1))] = {g["read"].get<uint64_t>(), g["written"].get<uint64_t>()};
+  std::vector<size_t> ids;
+  for (size_t t = 0; t < p.tensors.size(); ++t)
+    if (p.tensors[t].described && p.tensors[t].bytes > 0) ids.push_back(t);
+  std::sort(ids.begin(), ids.end(), [&](size_t x, size_t y) { return p.tensors[x].base < p.tensors[y].base; });
+  nlohmann::json out = nlohmann::json::array();
+  uint64_t sum_rr = 0, sum_rw = 0;
+  for (size_t i = 0; i < ids.size();) {
+    const uint64_t base = p.tensors[ids[i]].base;
+    uint64_t end = base;
+    std::vector<size_t> members;
+    for (; i < ids.size() && p.tensors[ids[i]].base < std::max(end, base + 1); ++i) {
+      members.push_back(ids[i]);
+      end = std::max(end, p.tensors[ids[i]].base + p.tensors[ids[i]].bytes);
+    }
+    std::sort(members.begin(), members.end());
+    uint64_t rr = 0, rw = 0, er = 0, ew = 0;
+    std::string names;
+    for (size_t t : members) {
+      rr += rtl[t].first;
+      rw += rtl[t].second;
+      er += want.tensor_read_bytes[t];
+      ew += want.tensor_write_bytes[t];
+      if (!names.empty()) names += ',';
+      names += tensor_name(p, t);
+    }
+    if (rr + rw + er + ew == 0) continue;
+    out.push_back({{"tensors", names}, {"base", base}, {"bytes", end - base}, {"rtl_read", rr}, {"rtl_written", rw},
+                   {"executor_read", er}, {"executor_written", ew}});
+    sum_rr += rr;
+    sum_rw += rw;
+  }
+  if (sum_rr != total_read || sum_rw != total_written)  // bytes outside every tensor's range
+    out.push_back({{"tensors", "(outside every tensor)"}, {"rtl_read", total_read - sum_rr},
+                   {"rtl_written", total_written - sum_rw}, {"executor_read", 0}, {"executor_written", 0}});
+  return out;
+}
+
 bool overlaps(const exec::TensorDesc& a, const exec::TensorDesc& b) {
   return a.base < b.base + b.bytes && b.base < a.base + a.bytes;
 }
@@ -290,25 +338,8 @@ SimRun run_sim(const SimOptions& o) {
   const uint64_t rd = res["dram_read_bytes"], wr = res["dram_write_bytes"];
   fmt::print("  DRAM: RTL {} B read, {} B written; executor predicts {} B read, {} B written ({:.2f}x the prediction)\n",
              rd, wr, want.read_bytes, want.write_bytes, ratio(static_cast<double>(rd + wr), static_cast<double>(want.read_bytes + want.write_bytes)));
-  nlohmann::json regions = nlohmann::json::array();
-  for (const auto& g : res["regions"]) {
-    const size_t id = std::stoul(g["name"].get<std::string>().substr(1));
-    uint64_t er = 0, ew = 0;  // the executor's bytes of every tensor sharing this region
-    std::string names;
-    for (size_t t = 0; t < p.tensors.size(); ++t)
-      if (p.tensors[t].described && p.tensors[t].base == p.tensors[id].base) {
-        er += want.tensor_read_bytes[t];
-        ew += want.tensor_write_bytes[t];
-        if (t > id) continue;
-        if (!names.empty()) names += ',';
-        names += tensor_name(p, t);
-      }
-    if (g["read"].get<uint64_t>() + g["written"].get<uint64_t>() == 0 && er + ew == 0) continue;
-    regions.push_back({{"tensors", names}, {"base", g["base"]}, {"rtl_read", g["read"]}, {"rtl_written", g["written"]},
-                       {"executor_read", er}, {"executor_written", ew}});
-  }
   rep["dram_bytes"] = {{"rtl_read", rd}, {"rtl_written", wr}, {"executor_read", want.read_bytes},
-                       {"executor_written", want.write_bytes}, {"regions", regions}};
+                       {"executor_written", want.write_bytes}, {"regions", memory_regions(p, want, res["regions"], rd, wr)}};
 
   // Cycles against the executor's estimate and the roofline.
   fmt::print("  cycles: RTL {}; executor estimate {} ({:.2f}x); roofline {} ({:.2f}x: max of {} MACs / {} per cycle, {} B / {} B per cycle)\n",

@@ -31,6 +31,10 @@ struct TopRunOptions {
   // Called every progress_every cycles with the cycle count and the running record.
   std::function<void(uint64_t cycles, uint64_t record)> progress;
   uint64_t progress_every = 1u << 20;
+  // Testing the protocol check: at the first cycle at least this far into the
+  // run (0: never) with no DRAM request in flight, offer one response that no
+  // request asked for (tag 0). The top must take it, drop it and halt.
+  uint64_t stray_response_after = 0;
 };
 
 struct TopRunResult {
@@ -41,6 +45,7 @@ struct TopRunResult {
   std::vector<uint64_t> registers;  // the register port after the run (docs/top.md, "Registers")
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   uint64_t hosts = 0;
+  uint64_t stray_record = UINT64_MAX;  // the record running when the stray response was taken
   std::vector<DramRegion> regions;  // bytes per tensor region ("t<id>"), in tensor-id order
 };
 
@@ -102,6 +107,12 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
       }
       d.dram_rsp_tag = r->tag;
     }
+    const bool stray = o.stray_response_after && res.stray_record == UINT64_MAX && !r && dram.in_flight() == 0 &&
+                       sim.cycle() - start >= o.stray_response_after;
+    if (stray) {
+      d.dram_rsp_valid = 1;
+      d.dram_rsp_tag = 0;
+    }
     d.host_ack = host.drive();
     sim.settle();
     host.sample(d.host_req, d.host_record);
@@ -122,6 +133,11 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
     if (r && d.dram_rsp_ready) {
       dram.taken();
       sim.note("DRAM response; running record", d.cur_record);
+    }
+    if (stray) {
+      if (!d.dram_rsp_ready) throw Failure("the top did not take a DRAM response no request asked for");
+      res.stray_record = d.cur_record;
+      sim.note("stray DRAM response; running record", d.cur_record);
     }
     if (offer && d.cmd_ready) {
       offer = false;

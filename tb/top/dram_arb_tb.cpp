@@ -5,7 +5,10 @@
 // unchanged, in each client's own order; every response must reach the client
 // that sent the request, with its tag and the data of its address; while
 // several clients wait, none is passed over more than N-1 times (round
-// robin). Built once per top config (Varb).
+// robin). In some segments a response that no request asked for (a client
+// with nothing in DRAM) is offered now and then: the arbiter must take it, pass
+// it to no client, and raise proto_err, which stays set until reset and is
+// never raised by legal traffic. Built once per top config (Varb).
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
@@ -86,6 +89,9 @@ void run(uint64_t seed, int segments) {
       d.c_req_valid = 0;
       d.dram_rsp_valid = 0;
       sim.reset();
+      const bool strays = seg % 2 == 1;
+      bool stray_taken = false;
+      std::vector<uint64_t> in_dram(kClients, 0);  // requests in DRAM, per client
       std::vector<bool> offering(kClients, false);
       uint64_t done = 0;
       // The model of memory as the clients see it, for read data: DRAM applies
@@ -131,7 +137,24 @@ void run(uint64_t seed, int segments) {
           put_words(d.dram_rsp_rdata, w);
           d.dram_rsp_tag = static_cast<uint32_t>(rsp->tag);
         }
+        // A stray response: for a client with nothing in DRAM, when DRAM offers none.
+        int stray = -1;
+        if (strays && !rsp && rng.chance(0.01)) {
+          const int c = static_cast<int>(rng.below(kClients));
+          if (in_dram[static_cast<size_t>(c)] == 0) stray = c;
+        }
+        if (stray >= 0) {
+          d.dram_rsp_valid = 1;
+          d.dram_rsp_tag = static_cast<uint32_t>((static_cast<uint64_t>(stray) << TW) | rng.below(1u << TW));
+        }
         sim.settle();
+        if (static_cast<bool>(d.proto_err) != stray_taken)
+          throw Failure(fmt::format("proto_err is {} after {} stray response", d.proto_err, stray_taken ? "a" : "no"));
+        if (stray >= 0) {
+          if (!d.dram_rsp_ready || d.c_rsp_valid) throw Failure("a stray response was not dropped");
+          stray_taken = true;
+          sim.note("stray response", static_cast<uint64_t>(stray));
+        }
         // DRAM side: the request leaving the slot.
         if (d.dram_req_valid && d.dram_req_ready) {
           const uint64_t tag = d.dram_req_tag, client = tag >> TW;
@@ -155,6 +178,7 @@ void run(uint64_t seed, int segments) {
             expect[client][tag & ((1u << TW) - 1)] = w;
           }
           dram.accept(dr);
+          ++in_dram[client];
           q.pop_front();
         }
         // Grants.
@@ -186,6 +210,7 @@ void run(uint64_t seed, int segments) {
           }
           free_tags[client].push_back(ctag);
           dram.taken();
+          --in_dram[client];
           ++done;
           ++served;
           sim.note("response", client);
