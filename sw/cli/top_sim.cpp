@@ -163,6 +163,38 @@ nlohmann::json memory_regions(const exec::ExecProgram& p, const exec::Result& wa
   return out;
 }
 
+// RTL cycles per record kind (the cycles each record was the running one),
+// beside the executor's estimate for its launches of that kind; printed as a
+// table, returned for the JSON report.
+nlohmann::json cycles_by_kind(const stream::Stream& st, const exec::Result& want, const std::vector<uint64_t>& per_record,
+                              uint64_t total) {
+  std::map<std::string, std::pair<uint64_t, uint64_t>> kinds;  // kind -> RTL cycles, executor cycles
+  for (size_t i = 0; i < per_record.size(); ++i) {
+    const stream::OpcodeSpec* spec =
+        i < st.records.size() ? stream::find_opcode(static_cast<uint8_t>(st.records[i].op())) : nullptr;
+    kinds[spec ? spec->name : "(after the last record)"].first += per_record[i];
+  }
+  for (const auto& op : want.ops) kinds[op.mode].second += op.cycles;
+  std::vector<std::pair<std::string, std::pair<uint64_t, uint64_t>>> rows(kinds.begin(), kinds.end());
+  std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
+  fmt::print("  cycles by record kind: RTL (share of the run) against the executor's estimate\n");
+  nlohmann::json out = nlohmann::json::object();
+  uint64_t rest = 0;  // kinds with no estimate and under 0.1% of the run: one line
+  for (const auto& [kind, c] : rows) {
+    if (c.first == 0 && c.second == 0) continue;
+    out[kind] = {{"rtl", c.first}, {"executor", c.second}};
+    if (c.second == 0 && c.first * 1000 < total) {
+      rest += c.first;
+      continue;
+    }
+    fmt::print("    {:<10} {:>12} ({:5.1f}%)  executor {:>10}{}\n", kind, c.first,
+               100.0 * static_cast<double>(c.first) / static_cast<double>(std::max<uint64_t>(total, 1)), c.second,
+               c.second ? fmt::format("  ({:.2f}x)", static_cast<double>(c.first) / static_cast<double>(c.second)) : "");
+  }
+  if (rest) fmt::print("    {:<10} {:>12}  (every other kind of record)\n", "other", rest);
+  return out;
+}
+
 bool overlaps(const exec::TensorDesc& a, const exec::TensorDesc& b) {
   return a.base < b.base + b.bytes && b.base < a.base + a.bytes;
 }
@@ -349,6 +381,7 @@ SimRun run_sim(const SimOptions& o) {
   rep["executor_cycles"] = want.cycles;
   rep["roofline_cycles"] = want.roofline_cycles;
   rep["macs"] = want.macs;
+  rep["cycles_by_kind"] = cycles_by_kind(st, want, res.value("record_cycles", std::vector<uint64_t>{}), cycles);
 
   // Perf counters.
   const std::vector<uint64_t> regs = res["registers"];

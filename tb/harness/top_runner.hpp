@@ -46,6 +46,7 @@ struct TopRunResult {
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   uint64_t hosts = 0;
   uint64_t stray_record = UINT64_MAX;  // the record running when the stray response was taken
+  std::vector<uint64_t> record_cycles;  // per record index: cycles it was the running record (cur_record)
   std::vector<DramRegion> regions;  // bytes per tensor region ("t<id>"), in tensor-id order
 };
 
@@ -146,6 +147,8 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
     }
     if (d.halted || d.done) break;
     if (o.progress && (sim.cycle() - start) % o.progress_every == 0) o.progress(sim.cycle() - start, d.cur_record);
+    if (d.cur_record >= res.record_cycles.size()) res.record_cycles.resize(d.cur_record + 1);
+    ++res.record_cycles[d.cur_record];
     sim.tick();
     dram.tick();
     if (d.cur_record != running) {

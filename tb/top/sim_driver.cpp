@@ -70,7 +70,7 @@ int run(const Args& a) {
     j = {{"done", r.done},         {"halted", r.halted},       {"status", r.status},
          {"err_record", r.err_record}, {"cycles", r.cycles},   {"registers", r.registers},
          {"dram_read_bytes", r.dram_read_bytes}, {"dram_write_bytes", r.dram_write_bytes},
-         {"hosts", r.hosts},       {"regions", regions}};
+         {"hosts", r.hosts},       {"regions", regions}, {"record_cycles", r.record_cycles}};
   } catch (const Failure& f) {
     j = {{"failure", fmt::format("{} (cycle {})", f.what(), sim.cycle())}, {"cycles", sim.cycle()}};
     rc = 1;

@@ -98,6 +98,18 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
   uint64_t macs = 0;
   for (const auto& op : want.ops) macs += op.macs;
   if (macs > 0) CHECK(r[5] > 0);                       // FMAs (an SPMM of empty rows has none)
+  // Per-record cycles (cello sim's table by kind) cover the run, and every
+  // launch that does arithmetic was the running record for some cycles.
+  uint64_t per_record = 0;
+  for (uint64_t c : got.record_cycles) per_record += c;
+  CHECK(per_record == got.cycles);
+  for (size_t i = 0; i < st.records.size(); ++i) {
+    const auto op = st.records[i].op();
+    if (op == stream::Opcode::Gemm || op == stream::Opcode::Gram || op == stream::Opcode::Eltw) {
+      INFO("record " << i);
+      CHECK((i < got.record_cycles.size() && got.record_cycles[i] > 0));
+    }
+  }
   return got;
 }
 

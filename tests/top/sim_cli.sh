@@ -27,6 +27,8 @@ prebuilt)
   grep -q 'equal the executor bit for bit$' "$work/out.txt" || fail "no bit-exact line"
   grep -q '^cello sim: PASS$' "$work/out.txt" || fail "no PASS"
   grep -q '"pass": true' "$work/r.json" || fail "report does not say pass"
+  grep -Eq '^    SPMM +[1-9][0-9]* \( *[0-9.]+%\)  executor +[1-9]' "$work/out.txt" || fail "no SPMM row in the cycles by kind"
+  grep -q '"cycles_by_kind"' "$work/r.json" || fail "report has no cycles_by_kind"
   grep -Eq '^fma,[1-9][0-9]*$' "$work/c.csv" || fail "counters CSV has no FMA count"
   for f in B X0 X R.3; do [ -s "$work/dump/$f.mtx" ] || fail "no $f.mtx in the dump"; done
   head -1 "$work/dump/X.mtx" | grep -q '^%%MatrixMarket matrix array real general$' || fail "X.mtx header"
