@@ -154,7 +154,10 @@ void declare_top_signals(SvModule& m, const TopParts& p) {
   m.signal("status_word", 11, "{err_in_header, halted, done, running, status}");
   m.signal("quiet", 1, "no read or write outstanding");
   m.signal("err_record", 64, "record that stopped the top");
-  m.signal("proto_record_q", 64, "record running when a DRAM protocol error was raised");
+  m.signal("proto_record_q", 64, "record running when a port protocol error was raised");
+  m.signal("cmd_held_q", 1, "a command word was offered and not taken last cycle");
+  m.signal("port_err_q", 1, "sticky: a command word was withdrawn before it was taken, or host_ack came without host_req");
+  m.signal("proto_err", 1, "a port protocol error: the DRAM arbiter's or port_err_q");
 }
 
 // The decoder on the command port, and the sequencer behind it.
@@ -279,19 +282,29 @@ assign arb_c_req_strb  = {{{SB}}};
 assign arb_c_rsp_ready = {{{RR}}};
 {READS}assign st_flush   = seq_st_flush;
 assign seq_st_idle = st_idle;
-// Status: the decoder's and the sequencer's sticky bits, and the DRAM arbiter's
-// protocol error (a response nobody waits for); the first to stop wins.
+// Status: the decoder's and the sequencer's sticky bits, and port protocol
+// errors (a DRAM response nobody waits for, a command word withdrawn before it
+// was taken, host_ack without host_req); the first to stop wins.
 assign running    = dec_running;
-assign halted     = dec_halted || seq_halted || arb_proto_err;
+assign proto_err  = arb_proto_err || port_err_q;
+assign halted     = dec_halted || seq_halted || proto_err;
 // Done once END ran and nothing is outstanding in any memory unit.
 assign quiet      = ld_idle && rp_idle && col_idle && val_idle && st_idle && (st_pending == '0);
 assign done       = seq_done && dec_done && quiet;
-assign status     = dec_status | seq_status | {{arb_proto_err, {PB}'d0}};
+assign status     = dec_status | seq_status | {{proto_err, {PB}'d0}};
 assign err_record = dec_halted ? dec_err_record : seq_halted ? seq_err_record : proto_record_q;
-// The record running when the arbiter's protocol error was raised (frozen by it).
 always_ff @(posedge clk) begin
-  if (!rst_n) proto_record_q <= '0;
-  else if (!arb_proto_err) proto_record_q <= cur_record;
+  if (!rst_n) begin
+    proto_record_q <= '0;
+    cmd_held_q     <= 1'b0;
+    port_err_q     <= 1'b0;
+  end else begin
+    // The record running when a protocol error was raised (frozen by it).
+    if (!proto_err) proto_record_q <= cur_record;
+    // Ready/valid: a word offered stays offered until taken (checked until a halt).
+    cmd_held_q <= cmd_valid && !cmd_ready;
+    if (!halted && ((cmd_held_q && !cmd_valid) || (host_ack && !host_req))) port_err_q <= 1'b1;
+  end
 end
 assign status_word = {{dec_err_in_header, halted, done, running, status}};
 assign events = {{eng_busy, host_req, arb_dram_fire_w, arb_dram_fire_r, st_wr_valid && st_wr_ready,

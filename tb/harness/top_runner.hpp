@@ -31,10 +31,17 @@ struct TopRunOptions {
   // Called every progress_every cycles with the cycle count and the running record.
   std::function<void(uint64_t cycles, uint64_t record)> progress;
   uint64_t progress_every = 1u << 20;
-  // Testing the protocol check: at the first cycle at least this far into the
-  // run (0: never) with no DRAM request in flight, offer one response that no
-  // request asked for (tag 0). The top must take it, drop it and halt.
-  uint64_t stray_response_after = 0;
+  // Testing the protocol checks: at the first cycle at least stray_after
+  // cycles into the run where it can happen, break a port's protocol once. The
+  // top must halt with the protocol bit.
+  //   DramResponse:  with no DRAM request in flight, one response that no
+  //                  request asked for (tag 0); the top must take it.
+  //   WithdrawnWord: a command word offered and not taken is withdrawn (valid
+  //                  drops for one cycle).
+  //   HostAck:       host_ack while host_req is low.
+  enum class Stray { None, DramResponse, WithdrawnWord, HostAck };
+  Stray stray = Stray::None;
+  uint64_t stray_after = 0;
 };
 
 struct TopRunResult {
@@ -45,7 +52,7 @@ struct TopRunResult {
   std::vector<uint64_t> registers;  // the register port after the run (docs/top.md, "Registers")
   uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
   uint64_t hosts = 0;
-  uint64_t stray_record = UINT64_MAX;  // the record running when the stray response was taken
+  uint64_t stray_record = UINT64_MAX;  // the record running when the protocol was broken (TopRunOptions::stray)
   std::vector<uint64_t> record_cycles;  // per record index: cycles it was the running record (cur_record)
   std::vector<DramRegion> regions;  // bytes per tensor region ("t<id>"), in tensor-id order
 };
@@ -92,9 +99,12 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
     if (sim.cycle() - start > o.max_cycles)
       throw Failure(fmt::format("no END after {} cycles (--max-cycles); record {} was running", o.max_cycles,
                                 static_cast<uint64_t>(d.cur_record)));
-    // A word stays offered until taken (valid must not drop).
+    using Stray = TopRunOptions::Stray;
+    const bool stray_due = o.stray != Stray::None && res.stray_record == UINT64_MAX && sim.cycle() - start >= o.stray_after;
+    // A word stays offered until taken (valid must not drop), unless withdrawn on purpose.
+    const bool withdraw = stray_due && o.stray == Stray::WithdrawnWord && offer;
     if (!offer && next < words.size()) offer = rng.chance(o.cmd_rate);
-    d.cmd_valid = offer;
+    d.cmd_valid = offer && !withdraw;
     d.cmd_data = offer ? words[next] : 0;
     d.cmd_last = offer && next + 1 == words.size();
     d.dram_req_ready = dram.req_ready();
@@ -108,13 +118,13 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
       }
       d.dram_rsp_tag = r->tag;
     }
-    const bool stray = o.stray_response_after && res.stray_record == UINT64_MAX && !r && dram.in_flight() == 0 &&
-                       sim.cycle() - start >= o.stray_response_after;
-    if (stray) {
+    const bool stray_rsp = stray_due && o.stray == Stray::DramResponse && !r && dram.in_flight() == 0;
+    if (stray_rsp) {
       d.dram_rsp_valid = 1;
       d.dram_rsp_tag = 0;
     }
-    d.host_ack = host.drive();
+    const bool stray_ack = stray_due && o.stray == Stray::HostAck && !d.host_req && !host.drive();
+    d.host_ack = host.drive() || stray_ack;
     sim.settle();
     host.sample(d.host_req, d.host_record);
     if (d.dram_req_valid && d.dram_req_ready) {
@@ -135,12 +145,12 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
       dram.taken();
       sim.note("DRAM response; running record", d.cur_record);
     }
-    if (stray) {
-      if (!d.dram_rsp_ready) throw Failure("the top did not take a DRAM response no request asked for");
+    if (stray_rsp && !d.dram_rsp_ready) throw Failure("the top did not take a DRAM response no request asked for");
+    if (stray_rsp || stray_ack || withdraw) {
       res.stray_record = d.cur_record;
-      sim.note("stray DRAM response; running record", d.cur_record);
+      sim.note("protocol broken on purpose; running record", d.cur_record);
     }
-    if (offer && d.cmd_ready) {
+    if (offer && !withdraw && d.cmd_ready) {
       offer = false;
       ++next;
       sim.note("command word", next);

@@ -224,33 +224,39 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
   CHECK(staged > 0);
 }
 
-TEST_CASE("top: a DRAM response no request asked for halts the top with the protocol bit", "[top][top_rtl]") {
+TEST_CASE("top: port protocol errors (a stray DRAM response, a withdrawn command word, a stray host_ack) halt the top with the protocol bit", "[top][top_rtl]") {
   Rng rng(seed_from_env(7));
   INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
   Sim<Vtop> sim;
   const auto prep = compiled("cg", 1, 1);
-  // For each of a few random timings: the clean run's length, then one stray
-  // response in its first half (op boundaries after it leave DRAM idle).
-  for (int k = 0; k < 4; ++k) {
-    TopRunOptions o = random_options(rng);
-    std::vector<uint8_t> clean_image = prep.image;
-    const TopRunResult clean =
-        run_top(sim, stream::encode(prep.compiled.stream), prep.compiled.stream, clean_image, o, rng, register_count());
-    REQUIRE(clean.done);
-    o.stray_response_after = 1 + rng.below(clean.cycles / 2);
-    INFO("stray response after cycle " << o.stray_response_after);
-    std::vector<uint8_t> image = prep.image;
-    TopRunResult got;
-    try {
-      got = run_top(sim, stream::encode(prep.compiled.stream), prep.compiled.stream, image, o, rng, register_count());
-    } catch (const Failure& f) {
-      FAIL(f.what() << " at cycle " << sim.cycle());
+  using Stray = TopRunOptions::Stray;
+  // For each kind, a few random timings: the clean run's length, then one
+  // protocol error in its first half (every kind has chances all through a
+  // run: op boundaries leave DRAM idle, the decoder waits on long launches,
+  // host_req is low outside HOST).
+  for (Stray kind : {Stray::DramResponse, Stray::WithdrawnWord, Stray::HostAck})
+    for (int k = 0; k < 3; ++k) {
+      TopRunOptions o = random_options(rng);
+      std::vector<uint8_t> clean_image = prep.image;
+      const TopRunResult clean =
+          run_top(sim, stream::encode(prep.compiled.stream), prep.compiled.stream, clean_image, o, rng, register_count());
+      REQUIRE(clean.done);
+      REQUIRE(clean.status == 0);
+      o.stray = kind;
+      o.stray_after = 1 + rng.below(clean.cycles / 2);
+      INFO("protocol error " << static_cast<int>(kind) << " after cycle " << o.stray_after);
+      std::vector<uint8_t> image = prep.image;
+      TopRunResult got;
+      try {
+        got = run_top(sim, stream::encode(prep.compiled.stream), prep.compiled.stream, image, o, rng, register_count());
+      } catch (const Failure& f) {
+        FAIL(f.what() << " at cycle " << sim.cycle());
+      }
+      REQUIRE(got.stray_record != UINT64_MAX);
+      CHECK(got.halted);
+      CHECK(got.status == (1u << static_cast<unsigned>(stream::StatusBit::Protocol)));
+      CHECK(got.err_record == got.stray_record);
     }
-    REQUIRE(got.stray_record != UINT64_MAX);
-    CHECK(got.halted);
-    CHECK(got.status == (1u << static_cast<unsigned>(stream::StatusBit::Protocol)));
-    CHECK(got.err_record == got.stray_record);
-  }
 }
 
 TEST_CASE("top: illegal commands (every class but the RTL-only protocol bit) stop the top with their status bit", "[top][top_rtl]") {
