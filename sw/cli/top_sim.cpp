@@ -115,6 +115,9 @@ std::string tensor_name(const exec::ExecProgram& p, size_t t) {
   return p.tensors[t].name.empty() ? fmt::format("t{}", t) : p.tensors[t].name;
 }
 
+// a / b, with b taken as at least 1.
+double ratio(double a, double b) { return a / std::max(b, 1.0); }
+
 // DRAM bytes per memory region: tensors whose address ranges overlap (versions
 // of one tensor, and tensors the layout put in the same space) form one region,
 // listed once with all their names. The DRAM model counts each address for
@@ -188,8 +191,8 @@ nlohmann::json cycles_by_kind(const stream::Stream& st, const exec::Result& want
       continue;
     }
     fmt::print("    {:<10} {:>12} ({:5.1f}%)  executor {:>10}{}\n", kind, c.first,
-               100.0 * static_cast<double>(c.first) / static_cast<double>(std::max<uint64_t>(total, 1)), c.second,
-               c.second ? fmt::format("  ({:.2f}x)", static_cast<double>(c.first) / static_cast<double>(c.second)) : "");
+               100.0 * ratio(static_cast<double>(c.first), static_cast<double>(total)), c.second,
+               c.second ? fmt::format("  ({:.2f}x)", ratio(static_cast<double>(c.first), static_cast<double>(c.second))) : "");
   }
   if (rest) fmt::print("    {:<10} {:>12}  (every other kind of record)\n", "other", rest);
   return out;
@@ -230,7 +233,6 @@ double true_residual(const mtx::Csr& a, const std::vector<float>& x, const std::
   return exec::worst_column_ratio(r, b, static_cast<uint64_t>(a.rows), static_cast<uint64_t>(n));
 }
 
-double ratio(double a, double b) { return a / std::max(b, 1.0); }
 
 }  // namespace
 

@@ -229,6 +229,7 @@ TEST_CASE("top: port protocol errors (a stray DRAM response, a withdrawn command
   INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
   Sim<Vtop> sim;
   const auto prep = compiled("cg", 1, 1);
+  const std::vector<uint8_t> bytes = stream::encode(prep.compiled.stream);
   using Stray = TopRunOptions::Stray;
   // For each kind, a few random timings: the clean run's length, then one
   // protocol error in its first half (every kind has chances all through a
@@ -239,7 +240,7 @@ TEST_CASE("top: port protocol errors (a stray DRAM response, a withdrawn command
       TopRunOptions o = random_options(rng);
       std::vector<uint8_t> clean_image = prep.image;
       const TopRunResult clean =
-          run_top(sim, stream::encode(prep.compiled.stream), prep.compiled.stream, clean_image, o, rng, register_count());
+          run_top(sim, bytes, prep.compiled.stream, clean_image, o, rng, register_count());
       REQUIRE(clean.done);
       REQUIRE(clean.status == 0);
       o.stray = kind;
@@ -248,7 +249,7 @@ TEST_CASE("top: port protocol errors (a stray DRAM response, a withdrawn command
       std::vector<uint8_t> image = prep.image;
       TopRunResult got;
       try {
-        got = run_top(sim, stream::encode(prep.compiled.stream), prep.compiled.stream, image, o, rng, register_count());
+        got = run_top(sim, bytes, prep.compiled.stream, image, o, rng, register_count());
       } catch (const Failure& f) {
         FAIL(f.what() << " at cycle " << sim.cycle());
       }
