@@ -297,8 +297,13 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.signal("h_w", WA, "head: write address (U_W), gather buffer word (U_XF, U_XG)");
   m.signal("xg_q", 1, "the step issued last cycle reads the gather buffer: its b operands are xb_rdata");
   m.array("fb_in", 32, V, "FMA operand b as the lanes see it");
-  m.signal("x_busy", 1, "an accumulator x|v of an active lane is in the FMA pipe");
-  m.signal("y_busy", 1, "an accumulator y|v of an active lane is in the FMA pipe");
+  m.signal("x_pend", 1, "an accumulator x|v of an active lane waits for an FMA result");
+  m.signal("x_busy", 1, "... and that result is not written back this cycle");
+  m.signal("y_busy", 1, "an accumulator y|v of an active lane waits for an FMA result not written back this cycle");
+  m.array("fwd_x", 1, V, "lane v's accumulator x|v is written back this cycle");
+  m.array("fwd_y", 1, V, "lane v's accumulator y|v is written back this cycle");
+  m.array("acc_fx", 32, V, "acc[x|v] as a step issued this cycle sees it (forwarded from fma_y)");
+  m.array("acc_fy", 32, V, "acc[y|v] as a step issued this cycle sees it (forwarded from fma_y)");
   m.signal("h_ready", 1, "head: its operands and accumulators are free");
   m.signal("fire", 1, "the head micro-op runs this cycle");
   m.signal("ex_fma", 1, "it issues an FMA");
@@ -713,7 +718,8 @@ std::string executor_text(const EngineDims& d, fmt::string_view text) {
                                                           "(h_w[{1}:0] == {2}'(v));",
                                                           V, VL - 1, VL)
                                             : std::string("assign xb_we = fire && (h_act == U_XF);")),
-                     fmt::arg("TMV", V > 1 ? fmt::format("tm_q[{}][v]", S) : fmt::format("tm_q[{}]", S)));
+                     fmt::arg("TMV", V > 1 ? fmt::format("tm_q[{}][v]", S) : fmt::format("tm_q[{}]", S)),
+                     fmt::arg("TMU", V > 1 ? fmt::format("tm_q[{}][u]", S) : fmt::format("tm_q[{}]", S)));
 }
 
 // The executor's head, its readiness, and the FMA operands of the step.
@@ -729,13 +735,27 @@ assign h_m     = q_m[q_rd_q];
 assign h_w     = q_w[q_rd_q];
 assign acc_x   = acc_q[h_x];
 // Lane v of a step touches accumulator x|v (and y|v when folding): the walker
-// aligns x, y and p to the lane count.
+// aligns x, y and p to the lane count. A result written back this cycle is
+// forwarded from fma_y to a step issued in the same cycle, so a chain's next
+// step issues STAGES + 1 cycles after the previous one. Lane u of the write-back
+// writes accumulator tidx|u, so each step lane compares against every lane.
 always_comb begin
+  x_pend = 1'b0;
   x_busy = 1'b0;
   y_busy = 1'b0;
   for (int v = 0; v < {V}; v++) begin
-    if ({HMV} && pend_q[h_x | {XB}'(v)]) x_busy = 1'b1;
-    if ({HMV} && pend_q[h_y | {XB}'(v)]) y_busy = 1'b1;
+    fwd_x[v]  = 1'b0;
+    fwd_y[v]  = 1'b0;
+    acc_fx[v] = acc_q[h_x | {XB}'(v)];
+    acc_fy[v] = acc_q[h_y | {XB}'(v)];
+    for (int u = 0; u < {V}; u++)
+      if (wb_acc && {TMU}) begin
+        if ((tidx_q[{S}][{XB1}:0] | {XB}'(u)) == (h_x | {XB}'(v))) begin fwd_x[v] = 1'b1; acc_fx[v] = fma_y[u]; end
+        if ((tidx_q[{S}][{XB1}:0] | {XB}'(u)) == (h_y | {XB}'(v))) begin fwd_y[v] = 1'b1; acc_fy[v] = fma_y[u]; end
+      end
+    if ({HMV} && pend_q[h_x | {XB}'(v)]) x_pend = 1'b1;
+    if ({HMV} && pend_q[h_x | {XB}'(v)] && !fwd_x[v]) x_busy = 1'b1;
+    if ({HMV} && pend_q[h_y | {XB}'(v)] && !fwd_y[v]) y_busy = 1'b1;
   end
 end
 // A step waits for its word, for the accumulators it reads or overwrites to
@@ -746,7 +766,7 @@ always_comb begin
     U_MAC:  h_ready = !x_busy && (rf_busy_q == '0);
     U_FOLD: h_ready = !x_busy && !y_busy;
     U_V:    h_ready = sv_valid;
-    U_W:    h_ready = !x_busy && st_ready;
+    U_W:    h_ready = !x_pend && st_ready;  // stores acc_q itself, never a forwarded value
     default: h_ready = !x_busy;
   endcase
 end
@@ -760,7 +780,7 @@ always_comb begin
   for (int v = 0; v < {V}; v++) begin
     ex_a[v] = areg_q[h_y[3:0]];
     ex_b[v] = ld_rsp_data;
-    ex_c[v] = acc_q[h_x | {XB}'(v)];
+    ex_c[v] = acc_fx[v];
     case (h_act)
       U_C:    begin ex_a[v] = cont ? 32'h3f800000 : alpha; ex_c[v] = 32'h00000000; end
       U_EA:   begin ex_a[v] = alpha; ex_c[v] = 32'h80000000; end
@@ -768,7 +788,7 @@ always_comb begin
       U_RFL:  begin ex_a[v] = scale; ex_c[v] = 32'h80000000; end
       U_MAC:  ex_b[v] = rf_q[h_p | {PB}'(v)];
       U_PM:   ex_b[v] = breg_q[h_p[3:0] | 4'(v)];
-      U_FOLD: begin ex_a[v] = acc_q[h_x | {XB}'(v)]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_q[h_y | {XB}'(v)]; end
+      U_FOLD: begin ex_a[v] = acc_fx[v]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_fy[v]; end
       U_X, U_XG: ex_a[v] = mreg_q;
       default: ;
     endcase
@@ -780,7 +800,7 @@ end
 // Write-back, the store and gather buffer ports, and the executor's registers.
 std::string executor_state(const EngineDims& d) {
   return executor_text(d, R"(// Results are written back STAGES + 1 cycles after issue (operands registered,
-// then the FMA's STAGES levels).
+// then the FMA's STAGES levels); the step issued in that cycle already sees them.
 assign wb_acc = tv_q[{S}] && !trf_q[{S}];
 assign wb_rf  = tv_q[{S}] && trf_q[{S}];
 assign drained = (q_cnt_q == '0) && (tv_q == '0) && (rf_busy_q == '0);
