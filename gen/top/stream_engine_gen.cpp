@@ -171,7 +171,7 @@ void engine_localparams(SvModule& m) {
   const int NPH = static_cast<int>(std::size(phases));
   for (int p = 0; p < NPH; ++p) m.localparam(phases[p][0], fmt::format("5'd{}", p), phases[p][1]);
   const char* acts[][2] = {
-      {"U_Z0", "acc[x] = +0"},
+      {"U_Z0", "acc[x|v] = +0 on lanes v"},
       {"U_C", "acc[x] = fma(alpha (1 if cont), word, +0)"},
       {"U_EA", "acc[x] = fma(alpha, word, -0)"},
       {"U_EB", "acc[x] = fma(beta, word, acc[x])"},
@@ -399,8 +399,10 @@ always_comb begin
     default: ;
   endcase
 end
-// GEMM's and Gram's FMA steps cover {V} adjacent columns (never with jo).
-assign vec     = (ph_q == F_MAC) || (ph_q == F_PM) || (ph_q == F_FOLD) || (ph_q == F_SG);
+// GEMM's and Gram's FMA steps and the zeroing steps cover {V} adjacent columns
+// (never with jo).
+assign vec     = (ph_q == F_MAC) || (ph_q == F_PM) || (ph_q == F_FOLD) || (ph_q == F_SG) ||
+                 (ph_q == F_Z0) || (ph_q == F_GZ);
 assign jlast_v = vec ? (jlast & ~4'd{VM1}) : jlast;
 assign last2d = (r_q == rlast) && (j_q == jlast_v);
 assign r_nx = jo ? ((r_q == rlast) ? 2'd0 : r_q + 2'd1) : ((j_q == jlast_v) ? r_q + 2'd1 : r_q);
@@ -849,7 +851,7 @@ always_ff @(posedge clk) begin
       if (ex_fma && !ex_to_rf && {HMV}) pend_q[h_x | {XB}'(v)] <= 1'b1;
     if (fire) begin
       case (h_act)
-        U_Z0:   acc_q[h_x] <= 32'd0;
+        U_Z0:   for (int v = 0; v < {V}; v++) if ({HMV}) acc_q[h_x | {XB}'(v)] <= 32'd0;
         U_AREG: areg_q[h_y[3:0]] <= ld_rsp_data;
         U_BREG: breg_q[h_p[3:0]] <= ld_rsp_data;
         U_V:    mreg_q <= sv_data;
