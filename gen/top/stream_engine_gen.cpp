@@ -23,8 +23,8 @@ void operand_ports(SvModule& m, const std::string& slot, const std::string& what
   m.input(slot + "_cm", 1, what + ": stored column by column");
 }
 
-// A sequential read stream of SPMM's CSR arrays: `passes` times the words
-// base .. base+count-1, issued as fast as its load unit takes them.
+// A sequential read stream (SPMM's row pointers): once per column block the
+// words base .. base+count-1, issued as fast as its load unit takes them.
 void csr_stream(SvModule& m, const std::string& s, const std::string& what, const std::string& base,
                 const std::string& count, int WA, int CW) {
   m.source({s + "_req", what + " stream", "a word read", "taken", {{"word", WA, "word address"}}});
@@ -53,6 +53,142 @@ always_ff @(posedge clk) begin
 end)",
                                           fmt::arg("s", s), fmt::arg("count", count), fmt::arg("base", base),
                                           fmt::arg("WA", WA), fmt::arg("CW", CW)));
+}
+
+// SPMM's entry fetcher: reads the row pointers of a group of up to 4 rows, then
+// requests the group's column indices and values with the rows interleaved
+// round robin (each row's entries stay in CSR order, so every accumulation
+// chain is the executor's), and queues a tag per entry for the walker: its row
+// in the group and whether it is the group's last. An empty group queues one
+// "empty" tag, a damaged row pointer an "error" tag. The column index and value
+// responses come back in request order, so the walker's n-th tag names the n-th
+// column index and the executor's n-th scaled value.
+void entry_fetcher(SvModule& m, int WA, int CW, int Q, int QB) {
+  m.source({"col_req", "SPMM column index stream", "a word read", "taken", {{"word", WA, "word address"}}});
+  m.sink({"col_rsp", "SPMM column index stream", "the oldest word", "taken", {{"data", 32, "data"}}});
+  m.source({"val_req", "SPMM value stream", "a word read", "taken", {{"word", WA, "word address"}}});
+  m.sink({"val_rsp", "SPMM value stream", "the oldest word", "taken", {{"data", 32, "data"}}});
+  m.signal("sf_ph_q", 3, "entry fetcher: phase (SF_*)");
+  m.signal("sf_i_q", CW, "entry fetcher: first row of the group");
+  m.signal("sf_pass_q", CW, "entry fetcher: pass (column block)");
+  m.signal("sf_k_q", 2, "entry fetcher: row whose end pointer is read next");
+  m.signal("sf_g", 2, "entry fetcher: last row of the group");
+  m.signal("sf_prev", CW, "entry fetcher: start of row k (the previous row's end)");
+  m.signal("sf_rem_q", CW, "entry fetcher: entries of the group not yet requested");
+  m.array("sf_cur_q", CW, 4, "entry fetcher: next entry of row r");
+  m.array("sf_end_q", CW, 4, "entry fetcher: end of row r's entries");
+  m.signal("sf_rr_q", 2, "entry fetcher: round-robin start (the row after the last one served)");
+  m.signal("sf_sel", 2, "entry fetcher: the row served next");
+  m.signal("sf_col_sent_q", 1, "entry fetcher: the entry's column index read was taken");
+  m.signal("sf_val_sent_q", 1, "entry fetcher: the entry's value read was taken");
+  m.signal("sf_col_done", 1, "entry fetcher: column index read taken (before or now)");
+  m.signal("sf_val_done", 1, "entry fetcher: value read taken (before or now)");
+  m.signal("sf_emit", 1, "entry fetcher: the entry's reads are out, its tag enters the queue");
+  m.signal("sf_tag_push", 1, "entry fetcher: a tag enters the queue");
+  m.signal("sf_tag_in", 5, "entry fetcher: the tag {err, empty, last, row}");
+  m.signal("sf_next_group", 1, "entry fetcher: the group is finished");
+  m.signal("rp_word", 64, "SPMM: the row pointer, zero-extended for range checks");
+  m.array("tg_q", 5, Q, "entry tags {err, empty, last, row} in request order");
+  m.signal("tg_wr_q", QB, "entry tags: write pointer");
+  m.signal("tg_rd_q", QB, "entry tags: read pointer");
+  m.signal("tg_cnt_q", QB + 1, "entry tags: entries");
+  m.signal("tg_space", 1, "entry tags: room for one more");
+  m.signal("tg_valid", 1, "entry tags: the walker's next tag is there");
+  m.signal("tg_head", 5, "entry tags: the oldest");
+  m.signal("tg_pop", 1, "entry tags: the walker takes the oldest");
+  m.localparam("SF_IDLE", "3'd0", "entry fetcher phases");
+  m.localparam("SF_RP0", "3'd1", "read row_ptr[0] (first word of a pass)");
+  m.localparam("SF_RP", "3'd2", "read the group's row ends");
+  m.localparam("SF_EN", "3'd3", "request the group's entries, rows interleaved");
+  m.localparam("SF_ERR", "3'd4", "queue the error tag, then stop");
+  m.section("SPMM entry fetcher", fmt::format(R"(
+assign rp_word  = {{32'd0, rp_rsp_data}};
+assign sf_g     = (z_rows - sf_i_q >= {CW}'d4) ? 2'd3 : 2'(z_rows - sf_i_q - {CW}'d1);
+assign sf_prev  = (sf_k_q == 2'd0) ? sf_cur_q[0] : sf_end_q[sf_k_q - 2'd1];
+assign rp_rsp_ready = (sf_ph_q == SF_RP0) || (sf_ph_q == SF_RP);
+// The next row with entries left, round robin from sf_rr_q.
+always_comb begin
+  sf_sel = sf_rr_q;
+  for (int o = 3; o >= 0; o--)
+    if ((sf_rr_q + 2'(o)) <= sf_g && sf_cur_q[sf_rr_q + 2'(o)] != sf_end_q[sf_rr_q + 2'(o)]) sf_sel = sf_rr_q + 2'(o);
+end
+assign tg_space      = (tg_cnt_q != {QB1}'d{Q});
+assign col_req_valid = (sf_ph_q == SF_EN) && (sf_rem_q != '0) && tg_space && !sf_col_sent_q;
+assign val_req_valid = (sf_ph_q == SF_EN) && (sf_rem_q != '0) && tg_space && !sf_val_sent_q;
+assign col_req_word  = csr_col_base + {WA}'(sf_cur_q[sf_sel]);
+assign val_req_word  = csr_val_base + {WA}'(sf_cur_q[sf_sel]);
+assign sf_col_done   = sf_col_sent_q || (col_req_valid && col_req_ready);
+assign sf_val_done   = sf_val_sent_q || (val_req_valid && val_req_ready);
+assign sf_emit       = (sf_ph_q == SF_EN) && (sf_rem_q != '0) && tg_space && sf_col_done && sf_val_done;
+assign sf_tag_push   = sf_emit || (tg_space && (sf_ph_q == SF_ERR || (sf_ph_q == SF_EN && sf_rem_q == '0)));
+assign sf_tag_in     = (sf_ph_q == SF_ERR) ? 5'b10000 : (sf_rem_q == '0) ? 5'b01100
+                                           : {{2'b00, sf_rem_q == {CW}'d1, sf_sel}};
+assign sf_next_group = sf_tag_push && (sf_ph_q == SF_EN) && (sf_rem_q <= {CW}'d1);
+assign tg_valid      = (tg_cnt_q != '0);
+assign tg_head       = tg_q[tg_rd_q];
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    sf_ph_q  <= SF_IDLE;
+    tg_wr_q  <= '0;
+    tg_rd_q  <= '0;
+    tg_cnt_q <= '0;
+  end else begin
+    if (sf_tag_push) begin
+      tg_q[tg_wr_q] <= sf_tag_in;
+      tg_wr_q <= tg_wr_q + {QB}'d1;
+    end
+    if (tg_pop) tg_rd_q <= tg_rd_q + {QB}'d1;
+    tg_cnt_q <= tg_cnt_q + {QB1}'(sf_tag_push) - {QB1}'(tg_pop);
+    if (col_req_valid && col_req_ready) sf_col_sent_q <= 1'b1;
+    if (val_req_valid && val_req_ready) sf_val_sent_q <= 1'b1;
+    if (sf_emit) begin
+      sf_col_sent_q <= 1'b0;
+      sf_val_sent_q <= 1'b0;
+      sf_cur_q[sf_sel] <= sf_cur_q[sf_sel] + {CW}'d1;
+      sf_rem_q <= sf_rem_q - {CW}'d1;
+      sf_rr_q  <= sf_sel + 2'd1;
+    end
+    case (sf_ph_q)
+      SF_IDLE: if (start && ph_q == F_IDLE && kind == KIND_SPMM) begin
+        sf_ph_q <= SF_RP0; sf_i_q <= '0; sf_pass_q <= '0;
+        sf_col_sent_q <= 1'b0; sf_val_sent_q <= 1'b0;
+      end
+      SF_RP0: if (rp_rsp_valid) begin
+        if (rp_word > 64'(csr_nnz)) sf_ph_q <= SF_ERR;
+        else begin sf_cur_q[0] <= {CW}'(rp_rsp_data); sf_k_q <= '0; sf_ph_q <= SF_RP; end
+      end
+      SF_RP: if (rp_rsp_valid) begin
+        if (rp_word > 64'(csr_nnz) || rp_word < 64'(sf_prev)) sf_ph_q <= SF_ERR;
+        else begin
+          sf_end_q[sf_k_q] <= {CW}'(rp_rsp_data);
+          if (sf_k_q != 2'd0) sf_cur_q[sf_k_q] <= sf_prev;
+          sf_k_q <= sf_k_q + 2'd1;
+          if (sf_k_q == sf_g) begin
+            sf_rem_q <= {CW}'(rp_rsp_data) - sf_cur_q[0];
+            sf_rr_q  <= '0;
+            sf_ph_q  <= SF_EN;
+          end
+        end
+      end
+      SF_EN: if (sf_next_group) begin
+        sf_k_q <= '0;
+        if (z_rows - sf_i_q <= {CW}'d4) begin
+          sf_i_q    <= '0;
+          sf_pass_q <= sf_pass_q + {CW}'d1;
+          sf_ph_q   <= (sf_pass_q + {CW}'d1 == col_blocks) ? SF_IDLE : SF_RP0;
+        end else begin
+          sf_i_q      <= sf_i_q + {CW}'d4;
+          sf_cur_q[0] <= sf_end_q[sf_g];
+          sf_ph_q     <= SF_RP;
+        end
+      end
+      SF_ERR: if (tg_space) sf_ph_q <= SF_IDLE;
+      default: sf_ph_q <= SF_IDLE;
+    endcase
+  end
+end)",
+                                                 fmt::arg("CW", CW), fmt::arg("WA", WA), fmt::arg("Q", Q),
+                                                 fmt::arg("QB", QB), fmt::arg("QB1", QB + 1)));
 }
 
 // Sizes and index widths shared by the parts of the engine.
@@ -159,9 +295,7 @@ void engine_localparams(SvModule& m) {
       {"F_EA", "ELTW: acc[x] = fma(alpha, A[e], -0) over an element group"},
       {"F_EB", "ELTW: acc[x] = fma(beta, B[e], acc[x])"},
       {"F_EW", "ELTW: write Z[e] = relu(acc[x])"},
-      {"F_SRP0", "SPMM: e = row_ptr[0] (first word of a pass)"},
-      {"F_SRP", "SPMM: e_end = row_ptr[i0+1]"},
-      {"F_SE", "SPMM: next stored entry: col = col[e], micro-op V takes beta*val[e]"},
+      {"F_SE", "SPMM: next entry tag and column index (rows interleaved), micro-op V takes beta*val"},
       {"F_SX", "SPMM: acc[j] = fma(beta*val, X[col, j0+j], acc[j]) (X read from DRAM)"},
       {"F_XF", "SPMM: gather buffer <- X[k, j0+j] for the block, in X's storage order"},
       {"F_SG", "SPMM: acc[j|v] = fma(beta*val, xbuf[col][j|v], acc[j|v]) on lanes v"},
@@ -204,8 +338,8 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("r_q", 2, "inner loop: row in the group (GRAM: i in the block)");
   m.signal("j_q", 4, "inner loop: column in the block");
   m.signal("ln_q", LB, "GRAM: lane of row m0+t (m mod L)");
-  m.signal("e_q", CW, "SPMM: stored entry");
-  m.signal("e_end_q", CW, "SPMM: end of the row's entries");
+  m.signal("sr_q", 2, "SPMM: the entry's row in the group");
+  m.signal("sl_q", 1, "SPMM: the entry is the group's last");
   m.signal("col_q", CW, "SPMM: column index of entry e");
   m.signal("wi_q", CW, "ELTW: element row");
   m.signal("wj_q", CW, "ELTW: element column");
@@ -242,7 +376,6 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("wj_nx", CW, "ELTW: next element column");
   m.signal("elast", 1, "ELTW: the element is the result's last");
   m.signal("grp_end", 1, "ELTW: the element closes its pass over the group");
-  m.signal("rp_word", 64, "SPMM: the row pointer, zero-extended for range checks");
   m.signal("col_ok", 1, "SPMM: the column index names a row of the dense operand");
 }
 
@@ -386,11 +519,11 @@ always_comb begin
   jlast = nb_last;
   jo    = 1'b0;
   case (ph_q)
-    F_C:    begin rlast = (kind == KIND_SPMM) ? 2'd0 : gr_last; jo = c_cm; end
-    F_Z0:   rlast = (kind == KIND_SPMM) ? 2'd0 : gr_last;
+    F_C:    begin rlast = gr_last; jo = c_cm; end
+    F_Z0:   rlast = gr_last;
     F_A:    begin rlast = gr_last; jlast = 4'd0; jo = 1'b1; end
     F_MAC:  rlast = gr_last;
-    F_W:    begin rlast = (kind == KIND_SPMM) ? 2'd0 : gr_last; jo = z_cm; end
+    F_W:    begin rlast = gr_last; jo = z_cm; end
     F_GZ:   begin rlast = 2'd3; jlast = 4'd3; end
     F_GA:   begin rlast = gr_last; jlast = {{2'd0, bi_last}}; jo = a_cm; end
     F_GB:   begin rlast = gr_last; jlast = {{2'd0, bj_last}}; jo = b_cm; end
@@ -414,7 +547,6 @@ assign wi_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? '0 : wi_q + {CW}'d1)
 assign wj_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? wj_q + {CW}'d1 : wj_q)
                     : ((wj_q + {CW}'d1 == z_cols) ? '0 : wj_q + {CW}'d1);
 assign grp_end = (ph_q == F_EA) ? (t_q == {CW}'d{ACCM1} || elast) : (t_q == gn_q);
-assign rp_word = {{32'd0, rp_rsp_data}};
 assign col_ok  = {{32'd0, col_rsp_data}} < 64'(b_rows);
 // The widest block of X (a power of two from V to 16 columns) whose rows fit the
 // gather buffer; none fits when X has more than {GW} / V rows.
@@ -503,16 +635,16 @@ always_comb begin
       em_act = U_W; em_x = t_q[{XB1}:0]; sel_r = wi_q; sel_c = wj_q;
       sel_base = z_base; sel_rows = z_rows; sel_cols = z_cols; sel_cm = z_cm;
     end
-    F_SE: begin em_act = U_V; em_valid = (e_q != e_end_q) && col_rsp_valid && col_ok; end
+    F_SE: begin em_act = U_V; em_valid = tg_valid && (tg_head[4:3] == 2'b00) && col_rsp_valid && col_ok; end
     F_SX: begin
-      em_rd = 1'b1; em_act = U_X;
+      em_rd = 1'b1; em_act = U_X; em_x = {XB}'({{sr_q, j_q}});
       sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; sel_r = col_q;
     end
     F_XF: begin
       em_rd = 1'b1; em_act = U_XF;
       sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; sel_r = t_q;
     end
-    F_SG: em_act = U_XG;
+    F_SG: begin em_act = U_XG; em_x = {XB}'({{sr_q, j_q}}); end
     default: em_valid = 1'b0;
   endcase
 end
@@ -535,8 +667,9 @@ assign ld_req_valid = em_valid && em_rd && q_space;
 assign ld_req_word  = step_word;
 always_comb begin
   case (ph_q)
-    F_SRP0, F_SRP: adv = rp_rsp_valid;
-    F_SE:    adv = (e_q == e_end_q) || (col_rsp_valid && (!col_ok || q_space));
+    // An error or empty-group tag, or the entry's column index (refused, or
+    // with room for its micro-op).
+    F_SE:    adv = tg_valid && (tg_head[4:3] != 2'b00 || (col_rsp_valid && (!col_ok || q_space)));
     F_DRAIN: adv = drained;
     F_DONE:  adv = 1'b1;
     F_IDLE:  adv = start;
@@ -544,8 +677,8 @@ always_comb begin
   endcase
 end
 assign push = em_valid && adv;
-assign rp_rsp_ready  = (ph_q == F_SRP0) || (ph_q == F_SRP);
-assign col_rsp_ready = (ph_q == F_SE) && (e_q != e_end_q) && (!col_ok || q_space);)");
+assign tg_pop        = (ph_q == F_SE) && adv;
+assign col_rsp_ready = (ph_q == F_SE) && tg_valid && (tg_head[4:3] == 2'b00) && (!col_ok || q_space);)");
 }
 
 // A piece of the walker's text, formatted with its fields.
@@ -575,27 +708,27 @@ always_ff @(posedge clk) begin
         case (kind)
           KIND_GEMM: ph_q <= (k != '0) ? F_RFL : (with_c ? F_C : F_Z0);
           KIND_GRAM: ph_q <= F_GZ;
-          KIND_SPMM: ph_q <= xb_fit ? F_XF : F_SRP0;
+          KIND_SPMM: ph_q <= xb_fit ? F_XF : (with_c ? F_C : F_Z0);
           default:   ph_q <= F_EA;
         endcase
       end
-      F_SRP0: if (rp_rsp_valid) begin
-        if (rp_word > 64'(csr_nnz)) begin err_q <= 1'b1; ph_q <= F_DRAIN; end
-        else begin e_q <= {CW}'(rp_rsp_data); ph_q <= F_SRP; end
-      end
-      F_SRP: if (rp_rsp_valid) begin
-        if (rp_word > 64'(csr_nnz) || rp_word < 64'(e_q)) begin err_q <= 1'b1; ph_q <= F_DRAIN; end
-        else begin e_end_q <= {CW}'(rp_rsp_data); ph_q <= with_c ? F_C : F_Z0; end
-      end
-      F_SE: if (e_q == e_end_q) ph_q <= F_W;
+      F_SE: if (tg_valid) begin
+        if (tg_head[4]) begin err_q <= 1'b1; ph_q <= F_DRAIN; end  // a damaged row pointer
+        else if (tg_head[3]) ph_q <= F_W;                         // a group without entries
         else if (col_rsp_valid && !col_ok) begin err_q <= 1'b1; ph_q <= F_DRAIN; end
-        else if (adv) begin col_q <= {CW}'(col_rsp_data); ph_q <= sbuf_q ? F_SG : F_SX; end
+        else if (adv) begin
+          col_q <= {CW}'(col_rsp_data);
+          sr_q  <= tg_head[1:0];
+          sl_q  <= tg_head[2];
+          ph_q  <= sbuf_q ? F_SG : F_SX;
+        end
+      end
       // The block of X in its storage order: column by column (k fastest) or row by row.
       F_XF: if (adv) begin
         if (b_cm ? (t_q + {CW}'d1 == b_rows) : (j_q == nb_last)) begin
           if (b_cm) begin t_q <= '0; j_q <= j_q + 4'd1; end else begin j_q <= '0; t_q <= t_q + {CW}'d1; end
           if (b_cm ? (j_q == nb_last) : (t_q + {CW}'d1 == b_rows)) begin
-            t_q <= '0; j_q <= '0; ph_q <= F_SRP0;
+            t_q <= '0; j_q <= '0; ph_q <= with_c ? F_C : F_Z0;
           end
         end else if (b_cm) t_q <= t_q + {CW}'d1;
         else j_q <= j_q + 4'd1;
@@ -637,16 +770,16 @@ std::string walker_loops(const EngineDims& d) {
             F_A:   ph_q <= F_MAC;
             F_MAC: if (t_q + {CW}'d1 == k) begin t_q <= '0; ph_q <= F_W; end
                    else begin t_q <= t_q + {CW}'d1; ph_q <= F_A; end
-            F_W: if (kind == KIND_SPMM) begin
-                if (i0_q + {CW}'d1 == z_rows) begin
-                  i0_q <= '0;
-                  if (rem_cols <= blk_w) ph_q <= F_DRAIN;
-                  else begin j0_q <= j0_q + blk_w; ph_q <= sbuf_q ? F_XF : F_SRP0; end
-                end else begin i0_q <= i0_q + {CW}'d1; ph_q <= F_SRP; end
-              end else if (rem_rows <= {CW}'d4) begin
+            // GEMM and SPMM: the next row group, then the next column block
+            // (SPMM: its X first, GEMM: its register file).
+            F_W: if (rem_rows <= {CW}'d4) begin
                 i0_q <= '0;
-                if (rem_cols <= {CW}'d16) ph_q <= F_DRAIN;
-                else begin j0_q <= j0_q + {CW}'d16; ph_q <= (k != '0) ? F_RFL : (with_c ? F_C : F_Z0); end
+                if (rem_cols <= blk_w) ph_q <= F_DRAIN;
+                else begin
+                  j0_q <= j0_q + blk_w;
+                  if (kind == KIND_SPMM) ph_q <= sbuf_q ? F_XF : (with_c ? F_C : F_Z0);
+                  else ph_q <= (k != '0) ? F_RFL : (with_c ? F_C : F_Z0);
+                end
               end else begin i0_q <= i0_q + {CW}'d4; ph_q <= with_c ? F_C : F_Z0; end
             F_GZ: if (t_q == {CW}'d{LM1}) begin t_q <= '0; ln_q <= '0; i0_q <= '0; ph_q <= F_GA; end
                   else t_q <= t_q + {CW}'d1;
@@ -668,10 +801,7 @@ std::string walker_loops(const EngineDims& d) {
                 if (rem_brows <= {CW}'d4) ph_q <= F_DRAIN;
                 else begin b0_q <= b0_q + {CW}'d4; ph_q <= F_GZ; end
               end else begin j0_q <= j0_q + {CW}'d4; ph_q <= F_GZ; end
-            default: begin  // F_SX, F_SG: the entry's columns are issued
-              e_q  <= e_q + {CW}'d1;
-              ph_q <= F_SE;
-            end
+            default: ph_q <= sl_q ? F_W : F_SE;  // F_SX, F_SG: the entry's columns are issued
           endcase
         end
       end
@@ -879,9 +1009,10 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
              "executor pops micro-ops in order, takes their words from the load unit's in-order\n"
              "responses and issues one step per cycle into its FMA lanes (a GEMM/Gram step updates\n"
              "adjacent columns, one per lane), holding a step back only while an accumulator it\n"
-             "touches is still in the FMA pipe. SPMM's CSR arrays come on three sequential\n"
-             "streams; a second FMA scales the values by beta on their way in. Results go to the\n"
-             "store unit. docs/top.md, \"Stream engine\".");
+             "touches is still in the FMA pipe. SPMM's row pointers come on a sequential stream;\n"
+             "an entry fetcher reads a group of 4 rows' column indices and values with the rows\n"
+             "interleaved, and a second FMA scales the values by beta on their way in. Results go\n"
+             "to the store unit. docs/top.md, \"Stream engine\".");
   const nlohmann::json params = {{"addr_bits", s.addr_bits}, {"fma_stages", S}, {"gram_lanes", L},
                                  {"rf_rows", RFR},           {"queue", Q},      {"block_cols", NB},
                                  {"group_rows", kEngineGroupRows}, {"accumulators", ACC}, {"fma_lanes", V},
@@ -899,8 +1030,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   micro_op_queue_section(m, d);
   m.section("Executor", executor_issue(d) + executor_state(d));
   csr_stream(m, "rp", "SPMM row pointer", "a_base", "z_rows + " + std::to_string(CW) + "'d1", WA, CW);
-  csr_stream(m, "col", "SPMM column index", "csr_col_base", "csr_nnz", WA, CW);
-  csr_stream(m, "val", "SPMM value", "csr_val_base", "csr_nnz", WA, CW);
+  entry_fetcher(m, WA, CW, Q, d.QB);
   top_parts::finish_part(design, m, "stream_engine", params);
 }
 

@@ -7,12 +7,13 @@
 // must equal the executor's value bit for bit. Streams with a semantic error
 // (an undescribed id, a region outside the image, a CHORD command for a tensor
 // not bound to CHORD) must stop the top with that status bit at that record,
-// never hang it.
+// never hang it; so must a damaged CSR operand in the DRAM image.
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 
 #include "Vtop.h"
 #include "sw/exec/executor.hpp"
@@ -111,6 +112,22 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
     }
   }
   return got;
+}
+
+// Runs a stream that must stop the top: halted, not done, exactly status bit
+// `bit`, at record `record`; a hang fails through the watchdog.
+void expect_halt(Sim<Vtop>& sim, Rng& rng, const stream::Stream& s, std::vector<uint8_t> image,
+                 stream::StatusBit bit, size_t record) {
+  TopRunResult got;
+  try {
+    got = run_top(sim, stream::encode(s), s, image, random_options(rng), rng, register_count());
+  } catch (const Failure& f) {
+    FAIL(f.what() << " at cycle " << sim.cycle());
+  }
+  CHECK(got.halted);
+  CHECK_FALSE(got.done);
+  CHECK(got.status == (1u << static_cast<unsigned>(bit)));
+  CHECK(got.err_record == record);
 }
 
 }  // namespace
@@ -339,16 +356,63 @@ TEST_CASE("top: illegal commands (every class but the RTL-only protocol bit) sto
   }
   for (const Case& c : cases) {
     INFO(c.what);
+    expect_halt(sim, rng, c.s, prep.image, c.bit, c.record);
+  }
+}
+
+// A damaged CSR operand in the DRAM image (the executor refuses such an image
+// before it runs) stops the engine at the SPMM that reads it: a row pointer
+// past nnz, a row pointer below the one before it, or a column index past the
+// dense operand's rows. The top halts with bad_address at that launch instead
+// of reading outside the tensor or hanging. The damaged row or entry is
+// random, so the error arrives with the row pointers of any row of a group.
+TEST_CASE("top: a damaged CSR operand in the image stops the top at its SPMM with bad_address", "[top][top_rtl]") {
+  Rng rng(seed_from_env(8));
+  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  Sim<Vtop> sim;
+  const auto prep = compiled("cg", 4, 1);
+  const stream::Stream& s = prep.compiled.stream;
+  size_t spmm = SIZE_MAX;
+  for (size_t i = 0; i < s.records.size() && spmm == SIZE_MAX; ++i)
+    if (s.records[i].op() == stream::Opcode::Spmm) spmm = i;
+  REQUIRE(spmm != SIZE_MAX);
+  const uint64_t a_id = s.records[spmm].field("a");
+  exec::TensorDesc a;
+  for (const auto& r : s.records)
+    if (r.op() == stream::Opcode::Tensor && r.field("id") == a_id) a = exec::tensor_desc(r, the_arch().granule_bytes);
+  REQUIRE(a.csr);
+  REQUIRE(a.nnz > 2);
+  auto get = [](const std::vector<uint8_t>& img, uint64_t at) {
+    uint32_t w;
+    std::memcpy(&w, &img[at], 4);
+    return w;
+  };
+  auto put = [](std::vector<uint8_t>& img, uint64_t at, uint32_t w) { std::memcpy(&img[at], &w, 4); };
+  for (int round = 0; round < 6; ++round) {
     std::vector<uint8_t> image = prep.image;
-    TopRunResult got;
-    try {
-      got = run_top(sim, stream::encode(c.s), c.s, image, random_options(rng), rng, register_count());
-    } catch (const Failure& f) {
-      FAIL(f.what() << " at cycle " << sim.cycle());
+    const auto row = 1 + rng.below(a.rows);  // row pointer 1..rows
+    std::string what;
+    switch (round % 3) {
+      case 0:
+        put(image, a.base + 4 * row, a.nnz + 1 + static_cast<uint32_t>(rng.below(1000)));
+        what = fmt::format("row pointer {} past nnz", row);
+        break;
+      case 1: {
+        // Row pointer `row` falls below row pointer row-1 (which is at least 1 here).
+        uint64_t r = row;
+        while (get(image, a.base + 4 * (r - 1)) == 0) ++r;
+        REQUIRE(r <= a.rows);
+        put(image, a.base + 4 * r, get(image, a.base + 4 * (r - 1)) - 1);
+        what = fmt::format("row pointer {} falls", r);
+        break;
+      }
+      default: {
+        const auto e = rng.below(a.nnz);
+        put(image, a.col_at(the_arch().granule_bytes) + 4 * e, a.cols + static_cast<uint32_t>(rng.below(1000)));
+        what = fmt::format("column index {} past the dense operand", e);
+      }
     }
-    CHECK(got.halted);
-    CHECK_FALSE(got.done);
-    CHECK(got.status == (1u << static_cast<unsigned>(c.bit)));
-    CHECK(got.err_record == c.record);
+    INFO(what);
+    expect_halt(sim, rng, s, image, stream::StatusBit::BadAddress, spmm);
   }
 }
