@@ -213,7 +213,7 @@ EngineDims engine_dims(const StreamEngineShape& s) {
   d.NB = kEngineBlockCols;
   d.LB = bits_for(d.L > 1 ? d.L - 1 : 1);
   d.RB = bits_for(d.RFR > 1 ? d.RFR - 1 : 1);
-  d.ACC = std::max(64, 16 << d.LB);
+  d.ACC = std::max(64, (kGramBlockRows * kGramBlockCols) << d.LB);
   d.XB = bits_for(d.ACC - 1);
   d.PB = d.RB + 4;
   d.RFD = d.NB << d.RB;
@@ -229,8 +229,8 @@ EngineDims engine_dims(const StreamEngineShape& s) {
   d.VL = std::countr_zero(static_cast<unsigned>(d.V));
   d.XL = d.GWL - d.VL;
   if (d.GW < 16 * d.V || d.GWL > d.WA) throw std::logic_error("stream engine: gather buffer out of range");
-  static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlock == 4,
-                "the index packing below assumes 16 columns, 4-row groups and 4x4 Gram blocks");
+  static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlockRows == 4 && kGramBlockCols == 8,
+                "the index packing below assumes 16 columns, 4-row groups and 4x8 Gram blocks");
   return d;
 }
 
@@ -288,7 +288,7 @@ void engine_localparams(SvModule& m) {
       {"F_W", "GEMM/SPMM: write Z[i0+r, j0+j] = relu(acc[r][j])"},
       {"F_GZ", "GRAM: p[l][i][j] = +0"},
       {"F_GA", "GRAM: areg[r][i] <- A[m0+r, b0+i]"},
-      {"F_GB", "GRAM: breg[r][j] <- B[m0+r, j0+j]"},
+      {"F_GB", "GRAM: breg[r][j] <- B[m0+r, j0+j] (a 4 x 8 block of Z)"},
       {"F_PM", "GRAM: p[lane(m0+t)][i][j] = fma(areg[t][i], breg[t][j], p[..][i][j])"},
       {"F_FOLD", "GRAM: p[0][i][j] = fma(p[0][i][j], 1, p[t][i][j]) for t = 1..L-1"},
       {"F_GW", "GRAM: write Z[b0+i, j0+j] = p[0][i][j]"},
@@ -362,7 +362,7 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("rem_brows", CW, "GRAM: result rows left from b0");
   m.signal("gr_last", 2, "last row of the group");
   m.signal("nb_last", 4, "last column of the 16-wide block");
-  m.signal("bj_last", 2, "GRAM: last column of the 4-wide block");
+  m.signal("bj_last", 3, "GRAM: last column of the 8-wide block");
   m.signal("bi_last", 2, "GRAM: last row of the 4-wide block");
   m.signal("rlast", 2, "inner loop bound of r");
   m.signal("jlast", 4, "inner loop bound of j");
@@ -449,7 +449,7 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.array("rf_q", 32, RFD, "register file: scale * B rows of the pass, 16 columns each");
   m.signal("rf_busy_q", PB + 1, "register-file writes in the FMA pipe");
   m.array("areg_q", 32, 16, "GEMM: A[i0+r, k0+t] at [4r]; GRAM: A[m0+r, b0+i] at [4r+i]");
-  m.array("breg_q", 32, 16, "GRAM: B[m0+r, j0+j] at [4r+j]");
+  m.array("breg_q", 32, 32, "GRAM: B[m0+r, j0+j] at [8r+j]");
   m.signal("mreg_q", 32, "SPMM: beta * val of the current entry");
   m.signal("acc_x", 32, "acc[h_x]");
   m.array("fa_q", 32, V, "FMA operand a, per lane");
@@ -511,7 +511,7 @@ assign rem_cols   = z_cols - j0_q;
 assign rem_brows  = z_rows - b0_q;
 assign gr_last    = (rem_rows >= {CW}'d4) ? 2'd3 : rem_rows[1:0] - 2'd1;
 assign nb_last    = (rem_cols >= blk_w) ? 4'(blk_w - {CW}'d1) : rem_cols[3:0] - 4'd1;
-assign bj_last    = (rem_cols >= {CW}'d4) ? 2'd3 : rem_cols[1:0] - 2'd1;
+assign bj_last    = (rem_cols >= {CW}'d8) ? 3'd7 : rem_cols[2:0] - 3'd1;
 assign bi_last    = (rem_brows >= {CW}'d4) ? 2'd3 : rem_brows[1:0] - 2'd1;
 // The inner loop of each phase: r < rlast+1, j < jlast+1; jo walks r fastest.
 always_comb begin
@@ -524,11 +524,11 @@ always_comb begin
     F_A:    begin rlast = gr_last; jlast = 4'd0; jo = 1'b1; end
     F_MAC:  rlast = gr_last;
     F_W:    begin rlast = gr_last; jo = z_cm; end
-    F_GZ:   begin rlast = 2'd3; jlast = 4'd3; end
+    F_GZ:   begin rlast = 2'd3; jlast = 4'd7; end
     F_GA:   begin rlast = gr_last; jlast = {{2'd0, bi_last}}; jo = a_cm; end
-    F_GB:   begin rlast = gr_last; jlast = {{2'd0, bj_last}}; jo = b_cm; end
-    F_PM, F_FOLD: begin rlast = bi_last; jlast = {{2'd0, bj_last}}; end
-    F_GW:   begin rlast = bi_last; jlast = {{2'd0, bj_last}}; jo = z_cm; end
+    F_GB:   begin rlast = gr_last; jlast = {{1'b0, bj_last}}; jo = b_cm; end
+    F_PM, F_FOLD: begin rlast = bi_last; jlast = {{1'b0, bj_last}}; end
+    F_GW:   begin rlast = bi_last; jlast = {{1'b0, bj_last}}; jo = z_cm; end
     default: ;
   endcase
 end
@@ -608,21 +608,21 @@ always_comb begin
       em_act = U_W;
       sel_base = z_base; sel_rows = z_rows; sel_cols = z_cols; sel_cm = z_cm;
     end
-    F_GZ: em_x = {XB}'({{t_q[{LB1}:0], r_q, j_q[1:0]}});
+    F_GZ: em_x = {XB}'({{t_q[{LB1}:0], r_q, j_q[2:0]}});
     F_GA: begin em_rd = 1'b1; em_act = U_AREG; em_y = {XB}'({{r_q, j_q[1:0]}}); sel_c = b0_q + {CW}'(j_q); end
     F_GB: begin
-      em_rd = 1'b1; em_act = U_BREG; em_p = {PB}'({{r_q, j_q[1:0]}});
+      em_rd = 1'b1; em_act = U_BREG; em_p = {PB}'({{r_q, j_q[2:0]}});
       sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm;
     end
     F_PM: begin
-      em_act = U_PM; em_x = {XB}'({{ln_q, r_q, j_q[1:0]}});
-      em_y = {XB}'({{t_q[1:0], r_q}}); em_p = {PB}'({{t_q[1:0], j_q[1:0]}});
+      em_act = U_PM; em_x = {XB}'({{ln_q, r_q, j_q[2:0]}});
+      em_y = {XB}'({{t_q[1:0], r_q}}); em_p = {PB}'({{t_q[1:0], j_q[2:0]}});
     end
     F_FOLD: begin
-      em_act = U_FOLD; em_x = {XB}'({{r_q, j_q[1:0]}}); em_y = {XB}'({{t_q[{LB1}:0], r_q, j_q[1:0]}});
+      em_act = U_FOLD; em_x = {XB}'({{r_q, j_q[2:0]}}); em_y = {XB}'({{t_q[{LB1}:0], r_q, j_q[2:0]}});
     end
     F_GW: begin
-      em_act = U_W; em_x = {XB}'({{r_q, j_q[1:0]}});
+      em_act = U_W; em_x = {XB}'({{r_q, j_q[2:0]}});
       sel_base = z_base; sel_rows = z_rows; sel_cols = z_cols; sel_cm = z_cm;
       sel_r = b0_q + {CW}'(r_q);
     end
@@ -796,11 +796,11 @@ std::string walker_loops(const EngineDims& d) {
             end
             F_FOLD: if (t_q == {CW}'d{LM1}) begin t_q <= '0; ph_q <= F_GW; end
                     else t_q <= t_q + {CW}'d1;
-            F_GW: if (rem_cols <= {CW}'d4) begin
+            F_GW: if (rem_cols <= {CW}'d8) begin
                 j0_q <= '0;
                 if (rem_brows <= {CW}'d4) ph_q <= F_DRAIN;
                 else begin b0_q <= b0_q + {CW}'d4; ph_q <= F_GZ; end
-              end else begin j0_q <= j0_q + {CW}'d4; ph_q <= F_GZ; end
+              end else begin j0_q <= j0_q + {CW}'d8; ph_q <= F_GZ; end
             default: ph_q <= sl_q ? F_W : F_SE;  // F_SX, F_SG: the entry's columns are issued
           endcase
         end
@@ -919,7 +919,7 @@ always_comb begin
       U_EB:   ex_a[v] = beta;
       U_RFL:  begin ex_a[v] = scale; ex_c[v] = 32'h80000000; end
       U_MAC:  ex_b[v] = rf_q[h_p | {PB}'(v)];
-      U_PM:   ex_b[v] = breg_q[h_p[3:0] | 4'(v)];
+      U_PM:   ex_b[v] = breg_q[h_p[4:0] | 5'(v)];
       U_FOLD: begin ex_a[v] = acc_fx[v]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_fy[v]; end
       U_X, U_XG: ex_a[v] = mreg_q;
       default: ;
@@ -983,7 +983,7 @@ always_ff @(posedge clk) begin
       case (h_act)
         U_Z0:   for (int v = 0; v < {V}; v++) if ({HMV}) acc_q[h_x | {XB}'(v)] <= 32'd0;
         U_AREG: areg_q[h_y[3:0]] <= ld_rsp_data;
-        U_BREG: breg_q[h_p[3:0]] <= ld_rsp_data;
+        U_BREG: breg_q[h_p[4:0]] <= ld_rsp_data;
         U_V:    mreg_q <= sv_data;
         default: ;
       endcase

@@ -41,14 +41,16 @@ struct StreamEngineShape {
 };
 
 // The engine's FMA lanes for a MAC array of `pe_cols` columns: 4, 2 or 1 (they
-// must divide the 4-wide Gram and 16-wide GEMM/SPMM blocks).
+// must divide the 8-wide Gram and 16-wide GEMM/SPMM blocks).
 inline int engine_lanes(int pe_cols) { return pe_cols >= 4 ? 4 : pe_cols >= 2 ? 2 : 1; }
 
 // Column block of GEMM/SPMM (accumulators per result row) and row group of
-// GEMM and GRAM; GRAM blocks are kGramBlock x kGramBlock outputs.
+// GEMM and GRAM; GRAM blocks are kGramBlockRows x kGramBlockCols outputs (each
+// block reads its rows of A and its columns of B once).
 inline constexpr int kEngineBlockCols = 16;
 inline constexpr int kEngineGroupRows = 4;
-inline constexpr int kGramBlock = 4;
+inline constexpr int kGramBlockRows = 4;
+inline constexpr int kGramBlockCols = 8;
 
 void add_stream_engine(Design& design, const std::string& module, const StreamEngineShape& s);
 
