@@ -283,8 +283,7 @@ void engine_localparams(SvModule& m) {
       {"F_RFL", "GEMM: register file <- scale * B[k0+t, j0+j] (t < k, j in the block)"},
       {"F_C", "GEMM/SPMM: acc[r][j] = fma(alpha, C[i0+r, j0+j], +0)"},
       {"F_Z0", "GEMM/SPMM: acc[r][j] = +0"},
-      {"F_A", "GEMM: areg[r] <- A[i0+r, k0+t]"},
-      {"F_MAC", "GEMM: acc[r][j] = fma(areg[r], rf[t][j], acc[r][j])"},
+      {"F_MAC", "GEMM: acc[r][j] = fma(A[i0+r, k0+t], rf[t][j], acc[r][j]); the row's first step reads A into areg[r]"},
       {"F_W", "GEMM/SPMM: write Z[i0+r, j0+j] = relu(acc[r][j])"},
       {"F_GZ", "GRAM: p[l][i][j] = +0"},
       {"F_GA", "GRAM: areg[r][i] <- A[m0+r, b0+i]"},
@@ -312,7 +311,7 @@ void engine_localparams(SvModule& m) {
       {"U_RFL", "rf[p] = fma(scale, word, -0)"},
       {"U_AREG", "areg[y] = word"},
       {"U_BREG", "breg[p] = word"},
-      {"U_MAC", "acc[x|v] = fma(areg[y], rf[p|v], acc[x|v]) on lanes v"},
+      {"U_MAC", "acc[x|v] = fma(areg[y], rf[p|v], acc[x|v]) on lanes v (with a word: areg[y] = word first)"},
       {"U_PM", "acc[x|v] = fma(areg[y], breg[p|v], acc[x|v]) on lanes v"},
       {"U_FOLD", "acc[x|v] = fma(acc[x|v], 1, acc[y|v]) on lanes v"},
       {"U_V", "mreg = next scaled value (beta * val)"},
@@ -521,7 +520,6 @@ always_comb begin
   case (ph_q)
     F_C:    begin rlast = gr_last; jo = c_cm; end
     F_Z0:   rlast = gr_last;
-    F_A:    begin rlast = gr_last; jlast = 4'd0; jo = 1'b1; end
     F_MAC:  rlast = gr_last;
     F_W:    begin rlast = gr_last; jo = z_cm; end
     F_GZ:   begin rlast = 2'd3; jlast = 4'd7; end
@@ -602,8 +600,12 @@ always_comb begin
       sel_base = c_base; sel_rows = c_rows; sel_cols = c_cols; sel_cm = c_cm;
     end
     F_Z0: ;
-    F_A: begin em_rd = 1'b1; em_act = U_AREG; em_y = {XB}'({{r_q, 2'd0}}); sel_c = k0 + t_q; end
-    F_MAC: begin em_act = U_MAC; em_y = {XB}'({{r_q, 2'd0}}); em_p = {{t_q[{RB1}:0], j_q}}; end
+    // The first step of each row takes A[i0+r, k0+t] from the load unit (the
+    // same read order as a separate read phase, one issue slot fewer per word).
+    F_MAC: begin
+      em_rd = (j_q == 4'd0); em_act = U_MAC; em_y = {XB}'({{r_q, 2'd0}}); em_p = {{t_q[{RB1}:0], j_q}};
+      sel_c = k0 + t_q;
+    end
     F_W: begin
       em_act = U_W;
       sel_base = z_base; sel_rows = z_rows; sel_cols = z_cols; sel_cm = z_cm;
@@ -766,10 +768,9 @@ std::string walker_loops(const EngineDims& d) {
           case (ph_q)
             F_RFL: if (t_q + {CW}'d1 == k) begin t_q <= '0; ph_q <= with_c ? F_C : F_Z0; end
                    else t_q <= t_q + {CW}'d1;
-            F_C, F_Z0: ph_q <= (kind == KIND_SPMM) ? F_SE : ((k == '0) ? F_W : F_A);
-            F_A:   ph_q <= F_MAC;
+            F_C, F_Z0: ph_q <= (kind == KIND_SPMM) ? F_SE : ((k == '0) ? F_W : F_MAC);
             F_MAC: if (t_q + {CW}'d1 == k) begin t_q <= '0; ph_q <= F_W; end
-                   else begin t_q <= t_q + {CW}'d1; ph_q <= F_A; end
+                   else t_q <= t_q + {CW}'d1;
             // GEMM and SPMM: the next row group, then the next column block
             // (SPMM: its X first, GEMM: its register file).
             F_W: if (rem_rows <= {CW}'d4) begin
@@ -918,7 +919,7 @@ always_comb begin
       U_EA:   begin ex_a[v] = alpha; ex_c[v] = 32'h80000000; end
       U_EB:   ex_a[v] = beta;
       U_RFL:  begin ex_a[v] = scale; ex_c[v] = 32'h80000000; end
-      U_MAC:  ex_b[v] = rf_q[h_p | {PB}'(v)];
+      U_MAC:  begin ex_b[v] = rf_q[h_p | {PB}'(v)]; if (h_rd) ex_a[v] = ld_rsp_data; end
       U_PM:   ex_b[v] = breg_q[h_p[4:0] | 5'(v)];
       U_FOLD: begin ex_a[v] = acc_fx[v]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_fy[v]; end
       U_X, U_XG: ex_a[v] = mreg_q;
@@ -983,6 +984,7 @@ always_ff @(posedge clk) begin
       case (h_act)
         U_Z0:   for (int v = 0; v < {V}; v++) if ({HMV}) acc_q[h_x | {XB}'(v)] <= 32'd0;
         U_AREG: areg_q[h_y[3:0]] <= ld_rsp_data;
+        U_MAC:  if (h_rd) areg_q[h_y[3:0]] <= ld_rsp_data;
         U_BREG: breg_q[h_p[4:0]] <= ld_rsp_data;
         U_V:    mreg_q <= sv_data;
         default: ;
