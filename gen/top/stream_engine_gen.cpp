@@ -63,7 +63,7 @@ end)",
 // "empty" tag, a damaged row pointer an "error" tag. The column index and value
 // responses come back in request order, so the walker's n-th tag names the n-th
 // column index and the executor's n-th scaled value.
-void entry_fetcher(SvModule& m, int WA, int CW, int Q, int QB) {
+void entry_fetcher_signals(SvModule& m, int WA, int CW, int Q, int QB) {
   m.source({"col_req", "SPMM column index stream", "a word read", "taken", {{"word", WA, "word address"}}});
   m.sink({"col_rsp", "SPMM column index stream", "the oldest word", "taken", {{"data", 32, "data"}}});
   m.source({"val_req", "SPMM value stream", "a word read", "taken", {{"word", WA, "word address"}}});
@@ -101,6 +101,10 @@ void entry_fetcher(SvModule& m, int WA, int CW, int Q, int QB) {
   m.localparam("SF_RP", "3'd2", "read the group's row ends");
   m.localparam("SF_EN", "3'd3", "request the group's entries, rows interleaved");
   m.localparam("SF_ERR", "3'd4", "queue the error tag, then stop");
+}
+
+void entry_fetcher(SvModule& m, int WA, int CW, int Q, int QB) {
+  entry_fetcher_signals(m, WA, CW, Q, QB);
   m.section("SPMM entry fetcher", fmt::format(R"(
 assign rp_word  = {{32'd0, rp_rsp_data}};
 assign sf_g     = (z_rows - sf_i_q >= {CW}'d4) ? 2'd3 : 2'(z_rows - sf_i_q - {CW}'d1);
