@@ -96,6 +96,7 @@ void entry_fetcher_signals(SvModule& m, int WA, int CW, int Q, int QB) {
   m.signal("tg_valid", 1, "entry tags: the walker's next tag is there");
   m.signal("tg_head", 5, "entry tags: the oldest");
   m.signal("tg_pop", 1, "entry tags: the walker takes the oldest");
+  m.signal("tg_entry", 1, "entry tags: the oldest names an entry (not an error or an empty group)");
   m.localparam("SF_IDLE", "3'd0", "entry fetcher phases");
   m.localparam("SF_RP0", "3'd1", "read row_ptr[0] (first word of a pass)");
   m.localparam("SF_RP", "3'd2", "read the group's row ends");
@@ -130,6 +131,7 @@ assign sf_tag_in     = (sf_ph_q == SF_ERR) ? 5'b10000 : (sf_rem_q == '0) ? 5'b01
 assign sf_next_group = sf_tag_push && (sf_ph_q == SF_EN) && (sf_rem_q <= {CW}'d1);
 assign tg_valid      = (tg_cnt_q != '0);
 assign tg_head       = tg_q[tg_rd_q];
+assign tg_entry      = tg_valid && (tg_head[4:3] == 2'b00);
 always_ff @(posedge clk) begin
   if (!rst_n) begin
     sf_ph_q  <= SF_IDLE;
@@ -379,6 +381,7 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("wj_nx", CW, "ELTW: next element column");
   m.signal("elast", 1, "ELTW: the element is the result's last");
   m.signal("grp_end", 1, "ELTW: the element closes its pass over the group");
+  m.signal("ph_group", 5, "first phase of a row group: C, or zero without C");
   m.signal("col_ok", 1, "SPMM: the column index names a row of the dense operand");
 }
 
@@ -549,6 +552,7 @@ assign wi_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? '0 : wi_q + {CW}'d1)
 assign wj_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? wj_q + {CW}'d1 : wj_q)
                     : ((wj_q + {CW}'d1 == z_cols) ? '0 : wj_q + {CW}'d1);
 assign grp_end = (ph_q == F_EA) ? (t_q == {CW}'d{ACCM1} || elast) : (t_q == gn_q);
+assign ph_group = with_c ? F_C : F_Z0;
 assign col_ok  = {{32'd0, col_rsp_data}} < 64'(b_rows);
 // The widest block of X (a power of two from V to 16 columns) whose rows fit the
 // gather buffer; none fits when X has more than {GW} / V rows.
@@ -641,7 +645,7 @@ always_comb begin
       em_act = U_W; em_x = t_q[{XB1}:0]; sel_r = wi_q; sel_c = wj_q;
       sel_base = z_base; sel_rows = z_rows; sel_cols = z_cols; sel_cm = z_cm;
     end
-    F_SE: begin em_act = U_V; em_valid = tg_valid && (tg_head[4:3] == 2'b00) && col_rsp_valid && col_ok; end
+    F_SE: begin em_act = U_V; em_valid = tg_entry && col_rsp_valid && col_ok; end
     F_SX: begin
       em_rd = 1'b1; em_act = U_X; em_x = {XB}'({{sr_q, j_q}});
       sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; sel_r = col_q;
@@ -675,7 +679,7 @@ always_comb begin
   case (ph_q)
     // An error or empty-group tag, or the entry's column index (refused, or
     // with room for its micro-op).
-    F_SE:    adv = tg_valid && (tg_head[4:3] != 2'b00 || (col_rsp_valid && (!col_ok || q_space)));
+    F_SE:    adv = tg_valid && (!tg_entry || (col_rsp_valid && (!col_ok || q_space)));
     F_DRAIN: adv = drained;
     F_DONE:  adv = 1'b1;
     F_IDLE:  adv = start;
@@ -684,7 +688,7 @@ always_comb begin
 end
 assign push = em_valid && adv;
 assign tg_pop        = (ph_q == F_SE) && adv;
-assign col_rsp_ready = (ph_q == F_SE) && tg_valid && (tg_head[4:3] == 2'b00) && (!col_ok || q_space);)");
+assign col_rsp_ready = (ph_q == F_SE) && tg_entry && (!col_ok || q_space);)");
 }
 
 // A piece of the walker's text, formatted with its fields.
@@ -712,9 +716,9 @@ always_ff @(posedge clk) begin
         sbuf_q <= xb_fit;
         slg_q  <= xb_fit ? xb_lg : 3'd4;
         case (kind)
-          KIND_GEMM: ph_q <= (k != '0) ? F_RFL : (with_c ? F_C : F_Z0);
+          KIND_GEMM: ph_q <= (k != '0) ? F_RFL : ph_group;
           KIND_GRAM: ph_q <= F_GZ;
-          KIND_SPMM: ph_q <= xb_fit ? F_XF : (with_c ? F_C : F_Z0);
+          KIND_SPMM: ph_q <= xb_fit ? F_XF : ph_group;
           default:   ph_q <= F_EA;
         endcase
       end
@@ -734,7 +738,7 @@ always_ff @(posedge clk) begin
         if (b_cm ? (t_q + {CW}'d1 == b_rows) : (j_q == nb_last)) begin
           if (b_cm) begin t_q <= '0; j_q <= j_q + 4'd1; end else begin j_q <= '0; t_q <= t_q + {CW}'d1; end
           if (b_cm ? (j_q == nb_last) : (t_q + {CW}'d1 == b_rows)) begin
-            t_q <= '0; j_q <= '0; ph_q <= with_c ? F_C : F_Z0;
+            t_q <= '0; j_q <= '0; ph_q <= ph_group;
           end
         end else if (b_cm) t_q <= t_q + {CW}'d1;
         else j_q <= j_q + 4'd1;
@@ -770,7 +774,7 @@ std::string walker_loops(const EngineDims& d) {
           r_q <= '0;
           j_q <= '0;
           case (ph_q)
-            F_RFL: if (t_q + {CW}'d1 == k) begin t_q <= '0; ph_q <= with_c ? F_C : F_Z0; end
+            F_RFL: if (t_q + {CW}'d1 == k) begin t_q <= '0; ph_q <= ph_group; end
                    else t_q <= t_q + {CW}'d1;
             F_C, F_Z0: ph_q <= (kind == KIND_SPMM) ? F_SE : ((k == '0) ? F_W : F_MAC);
             F_MAC: if (t_q + {CW}'d1 == k) begin t_q <= '0; ph_q <= F_W; end
@@ -782,10 +786,10 @@ std::string walker_loops(const EngineDims& d) {
                 if (rem_cols <= blk_w) ph_q <= F_DRAIN;
                 else begin
                   j0_q <= j0_q + blk_w;
-                  if (kind == KIND_SPMM) ph_q <= sbuf_q ? F_XF : (with_c ? F_C : F_Z0);
-                  else ph_q <= (k != '0) ? F_RFL : (with_c ? F_C : F_Z0);
+                  if (kind == KIND_SPMM) ph_q <= sbuf_q ? F_XF : ph_group;
+                  else ph_q <= (k != '0) ? F_RFL : ph_group;
                 end
-              end else begin i0_q <= i0_q + {CW}'d4; ph_q <= with_c ? F_C : F_Z0; end
+              end else begin i0_q <= i0_q + {CW}'d4; ph_q <= ph_group; end
             F_GZ: if (t_q == {CW}'d{LM1}) begin t_q <= '0; ln_q <= '0; i0_q <= '0; ph_q <= F_GA; end
                   else t_q <= t_q + {CW}'d1;
             F_GA: ph_q <= F_GB;

@@ -376,10 +376,7 @@ TEST_CASE("top: a damaged CSR operand in the image stops the top at its SPMM wit
   for (size_t i = 0; i < s.records.size() && spmm == SIZE_MAX; ++i)
     if (s.records[i].op() == stream::Opcode::Spmm) spmm = i;
   REQUIRE(spmm != SIZE_MAX);
-  const uint64_t a_id = s.records[spmm].field("a");
-  exec::TensorDesc a;
-  for (const auto& r : s.records)
-    if (r.op() == stream::Opcode::Tensor && r.field("id") == a_id) a = exec::tensor_desc(r, the_arch().granule_bytes);
+  const exec::TensorDesc a = stream_tensors(s).at(s.records[spmm].field("a"));
   REQUIRE(a.csr);
   REQUIRE(a.nnz > 2);
   auto get = [](const std::vector<uint8_t>& img, uint64_t at) {
