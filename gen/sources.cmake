@@ -17,6 +17,14 @@ file(GLOB CELLO_SDC_TEMPLATES CONFIGURE_DEPENDS ${CELLO_SDC_DIR}/*.sdc)
 # generator (also in the configure-time host build) and cello_sw link one copy.
 set(CELLO_STREAM_FORMAT_SOURCES ${CELLO_SW_DIR}/stream/format.cpp)
 
+# cello_precompile(<target> [<header>...]): the third-party headers almost every
+# host file includes (fmt, nlohmann/json and the standard containers, plus any
+# given), parsed once per target instead of once per file (docs/hardening.md,
+# build time). Defined here so the configure-time host build (gen/host) has it.
+function(cello_precompile target)
+  target_precompile_headers(${target} PRIVATE <string> <vector> <map> <fmt/format.h> <nlohmann/json.hpp> ${ARGN})
+endfunction()
+
 function(cello_add_gen_library target)
   set(embedded ${CMAKE_CURRENT_BINARY_DIR}/rtl_primitives.cpp)
   add_custom_command(OUTPUT ${embedded}
@@ -40,4 +48,5 @@ function(cello_add_gen_library target)
   target_include_directories(${target} PUBLIC ${CELLO_SOURCE_ROOT})
   target_link_libraries(${target} PUBLIC fmt::fmt nlohmann_json::nlohmann_json ${target}_stream_format)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
+  cello_precompile(${target})
 endfunction()

@@ -5,5 +5,4 @@ cello_generate(_mac_bench_files CONFIG ${CMAKE_SOURCE_DIR}/configs/bench/bench_m
 target_sources(cello_sim PRIVATE ${CMAKE_CURRENT_LIST_DIR}/mac_sim.cpp)
 target_include_directories(cello_sim PRIVATE ${CELLO_GEN_OUT}/bench_mac)
 verilate(cello_sim SOURCES ${_mac_bench_files} TOP_MODULE bench_mac PREFIX Vbench_mac
-  VERILATOR_ARGS -O3 --x-assign fast --x-initial fast
-    OPT_SLOW -O0 OPT_FAST -O1)
+  VERILATOR_ARGS -O3 --x-assign fast --x-initial fast ${CELLO_TB_VERILATE_OPT})
