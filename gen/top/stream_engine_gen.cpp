@@ -300,7 +300,7 @@ void engine_localparams(SvModule& m) {
       {"F_EA", "ELTW: acc[x] = fma(alpha, A[e], -0) over an element group"},
       {"F_EB", "ELTW: acc[x] = fma(beta, B[e], acc[x])"},
       {"F_EW", "ELTW: write Z[e] = relu(acc[x])"},
-      {"F_SE", "SPMM: next entry tag and column index (rows interleaved), micro-op V takes beta*val"},
+      {"F_SE", "SPMM: next entry tag and column index (rows interleaved), issued with the entry's first step"},
       {"F_SX", "SPMM: acc[j] = fma(beta*val, X[col, j0+j], acc[j]) (X read from DRAM)"},
       {"F_XF", "SPMM: gather buffer <- X[k, j0+j] for the block, in X's storage order"},
       {"F_SG", "SPMM: acc[j|v] = fma(beta*val, xbuf[col][j|v], acc[j|v]) on lanes v"},
@@ -320,11 +320,10 @@ void engine_localparams(SvModule& m) {
       {"U_MAC", "acc[x|v] = fma(areg[y], rf[p|v], acc[x|v]) on lanes v (with a word: areg[y] = word first)"},
       {"U_PM", "acc[x|v] = fma(areg[y], breg[p|v], acc[x|v]) on lanes v"},
       {"U_FOLD", "acc[x|v] = fma(acc[x|v], 1, acc[y|v]) on lanes v"},
-      {"U_V", "mreg = next scaled value (beta * val)"},
-      {"U_X", "acc[x] = fma(mreg, word, acc[x])"},
+      {"U_X", "acc[x] = fma(mreg, word, acc[x]) (with sv: mreg = the next beta * val first)"},
       {"U_W", "store relu(acc[x]) at word address w"},
       {"U_XF", "gather buffer word w = word"},
-      {"U_XG", "acc[x|v] = fma(mreg, xbuf line w lane v, acc[x|v]) on lanes v"},
+      {"U_XG", "acc[x|v] = fma(mreg, xbuf line w lane v, acc[x|v]) on lanes v (with sv: as U_X)"},
   };
   for (int a = 0; a < static_cast<int>(std::size(acts)); ++a)
     m.localparam(acts[a][0], fmt::format("4'd{}", a), fmt::format("micro-op: {}", acts[a][1]));
@@ -346,6 +345,9 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("sr_q", 2, "SPMM: the entry's row in the group");
   m.signal("sl_q", 1, "SPMM: the entry is the group's last");
   m.signal("col_q", CW, "SPMM: column index of entry e");
+  m.signal("spmm_step", 1, "SPMM: an entry's step (F_SE issues the entry's first)");
+  m.signal("e_row", 2, "SPMM: the row in the group of the entry being issued");
+  m.signal("e_col", CW, "SPMM: its column index (F_SE: the response itself)");
   m.signal("wi_q", CW, "ELTW: element row");
   m.signal("wj_q", CW, "ELTW: element column");
   m.signal("gi_q", CW, "ELTW: row of the group's first element");
@@ -391,12 +393,14 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   // ---- the step's micro-op
   m.signal("em_valid", 1, "the walker has a micro-op to push");
   m.signal("em_rd", 1, "it takes a word from the load unit");
+  m.signal("em_sv", 1, "it takes the next scaled value beta * val (an SPMM entry's first step)");
   m.signal("em_act", 4, "its action");
   m.signal("em_x", XB, "its accumulator");
   m.signal("em_y", XB, "its second register (areg, or the folded accumulator)");
   m.signal("em_p", PB, "its register-file / breg entry");
   m.signal("em_m", V, "its lanes (lane v: column j+v)");
   m.signal("adv", 1, "the walker takes its step this cycle");
+  m.signal("step_go", 1, "the step's micro-op (and its read) can enter the queue");
   m.signal("q_space", 1, "the micro-op queue has room");
   m.signal("push", 1, "a micro-op enters the queue");
   m.signal("sel_base", WA, "address: region base of the step's operand");
@@ -412,6 +416,7 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   // ---- micro-op queue
   m.array("q_act", 4, Q, "queue: action");
   m.array("q_rd", 1, Q, "queue: takes a load-unit word");
+  m.array("q_sv", 1, Q, "queue: takes a scaled value");
   m.array("q_x", XB, Q, "queue: accumulator");
   m.array("q_y", XB, Q, "queue: second register");
   m.array("q_p", PB, Q, "queue: register-file / breg entry");
@@ -429,6 +434,7 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.signal("h_valid", 1, "a micro-op is at the head");
   m.signal("h_act", 4, "head: action");
   m.signal("h_rd", 1, "head: takes a word");
+  m.signal("h_sv", 1, "head: takes a scaled value");
   m.signal("h_x", XB, "head: accumulator");
   m.signal("h_y", XB, "head: second register");
   m.signal("h_p", PB, "head: register-file / breg entry");
@@ -539,7 +545,10 @@ always_comb begin
 end
 // GEMM's and Gram's FMA steps and the zeroing steps cover {V} adjacent columns
 // (never with jo).
-assign vec     = (ph_q == F_MAC) || (ph_q == F_PM) || (ph_q == F_FOLD) || (ph_q == F_SG) ||
+assign spmm_step = (ph_q == F_SE) || (ph_q == F_SX) || (ph_q == F_SG);
+assign e_row   = (ph_q == F_SE) ? tg_head[1:0] : sr_q;
+assign e_col   = (ph_q == F_SE) ? {CW}'(col_rsp_data) : col_q;
+assign vec     = (ph_q == F_MAC) || (ph_q == F_PM) || (ph_q == F_FOLD) || (spmm_step && sbuf_q) ||
                  (ph_q == F_Z0) || (ph_q == F_GZ);
 assign jlast_v = vec ? (jlast & ~4'd{VM1}) : jlast;
 assign last2d = (r_q == rlast) && (j_q == jlast_v);
@@ -588,6 +597,7 @@ std::string step_micro_op(const EngineDims& d) {
 always_comb begin
   em_valid = 1'b1;
   em_rd    = 1'b0;
+  em_sv    = 1'b0;
   em_act   = U_Z0;
   em_x     = {XB}'({{r_q, j_q}});
   em_y     = '0;
@@ -645,16 +655,22 @@ always_comb begin
       em_act = U_W; em_x = t_q[{XB1}:0]; sel_r = wi_q; sel_c = wj_q;
       sel_base = z_base; sel_rows = z_rows; sel_cols = z_cols; sel_cm = z_cm;
     end
-    F_SE: begin em_act = U_V; em_valid = tg_entry && col_rsp_valid && col_ok; end
-    F_SX: begin
-      em_rd = 1'b1; em_act = U_X; em_x = {XB}'({{sr_q, j_q}});
-      sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; sel_r = col_q;
+    // An entry's steps: X[col, j0+j] from the gather buffer (V columns) or from
+    // DRAM (one). The first is issued with the entry's tag and column index and
+    // takes the entry's scaled value.
+    F_SE, F_SX, F_SG: begin
+      em_x = {XB}'({{e_row, j_q}});
+      if (ph_q == F_SE) begin em_valid = tg_entry && col_rsp_valid && col_ok; em_sv = 1'b1; end
+      if (sbuf_q) em_act = U_XG;
+      else begin
+        em_rd = 1'b1; em_act = U_X;
+        sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; sel_r = e_col;
+      end
     end
     F_XF: begin
       em_rd = 1'b1; em_act = U_XF;
       sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; sel_r = t_q;
     end
-    F_SG: begin em_act = U_XG; em_x = {XB}'({{sr_q, j_q}}); end
     default: em_valid = 1'b0;
   endcase
 end
@@ -665,7 +681,7 @@ end
 std::string step_address(const EngineDims& d) {
   return step_text(d, R"(// Row k of X's block sits at gather buffer words k * block width + j (the fill
 // phase's row is t, the gather's is the entry's column index).
-assign xb_word = {GWL}'(((ph_q == F_XF) ? t_q : col_q) << slg_q) | {GWL}'(j_q);
+assign xb_word = {GWL}'(((ph_q == F_XF) ? t_q : e_col) << slg_q) | {GWL}'(j_q);
 // Element [r, c] of a region: c*rows + r column-major, r*cols + c row-major. The
 // sequencer checked that every region lies inside the image, so nothing wraps.
 assign off_major  = sel_cm ? sel_c : sel_r;
@@ -673,22 +689,23 @@ assign off_stride = sel_cm ? sel_rows : sel_cols;
 assign off_minor  = sel_cm ? sel_r : sel_c;
 assign step_word  = sel_base + {WA}'(off_major * off_stride + off_minor);
 assign q_space    = (q_cnt_q != {QB1}'d{Q});
+assign step_go    = q_space && (!em_rd || ld_req_ready);
 assign ld_req_valid = em_valid && em_rd && q_space;
 assign ld_req_word  = step_word;
 always_comb begin
   case (ph_q)
     // An error or empty-group tag, or the entry's column index (refused, or
-    // with room for its micro-op).
-    F_SE:    adv = tg_valid && (!tg_entry || (col_rsp_valid && (!col_ok || q_space)));
+    // issued with the entry's first step).
+    F_SE:    adv = tg_valid && (!tg_entry || (col_rsp_valid && (!col_ok || step_go)));
     F_DRAIN: adv = drained;
     F_DONE:  adv = 1'b1;
     F_IDLE:  adv = start;
-    default: adv = em_valid && q_space && (!em_rd || ld_req_ready);
+    default: adv = em_valid && step_go;
   endcase
 end
 assign push = em_valid && adv;
 assign tg_pop        = (ph_q == F_SE) && adv;
-assign col_rsp_ready = (ph_q == F_SE) && tg_entry && (!col_ok || q_space);)");
+assign col_rsp_ready = (ph_q == F_SE) && tg_entry && (!col_ok || step_go);)");
 }
 
 // A piece of the walker's text, formatted with its fields.
@@ -726,11 +743,12 @@ always_ff @(posedge clk) begin
         if (tg_head[4]) begin err_q <= 1'b1; ph_q <= F_DRAIN; end  // a damaged row pointer
         else if (tg_head[3]) ph_q <= F_W;                         // a group without entries
         else if (col_rsp_valid && !col_ok) begin err_q <= 1'b1; ph_q <= F_DRAIN; end
-        else if (adv) begin
-          col_q <= {CW}'(col_rsp_data);
-          sr_q  <= tg_head[1:0];
+        else if (adv) begin  // the entry's first step was issued
+          col_q <= e_col;
+          sr_q  <= e_row;
           sl_q  <= tg_head[2];
-          ph_q  <= sbuf_q ? F_SG : F_SX;
+          if (!last2d) begin j_q <= j_nx; ph_q <= sbuf_q ? F_SG : F_SX; end
+          else if (tg_head[2]) ph_q <= F_W;
         end
       end
       // The block of X in its storage order: column by column (k fastest) or row by row.
@@ -832,6 +850,7 @@ always_ff @(posedge clk) begin
     if (push) begin
       q_act[q_wr_q] <= em_act;
       q_rd[q_wr_q]  <= em_rd;
+      q_sv[q_wr_q]  <= em_sv;
       q_x[q_wr_q]   <= em_x;
       q_y[q_wr_q]   <= em_y;
       q_p[q_wr_q]   <= em_p;
@@ -869,6 +888,7 @@ std::string executor_issue(const EngineDims& d) {
 assign h_valid = (q_cnt_q != '0);
 assign h_act   = q_act[q_rd_q];
 assign h_rd    = q_rd[q_rd_q];
+assign h_sv    = q_sv[q_rd_q];
 assign h_x     = q_x[q_rd_q];
 assign h_y     = q_y[q_rd_q];
 assign h_p     = q_p[q_rd_q];
@@ -906,14 +926,14 @@ always_comb begin
     U_RFL, U_AREG, U_BREG, U_XF: h_ready = 1'b1;
     U_MAC:  h_ready = !x_busy && (rf_busy_q == '0);
     U_FOLD: h_ready = !x_busy && !y_busy;
-    U_V:    h_ready = sv_valid;
+    U_X, U_XG: h_ready = !x_busy && (!h_sv || sv_valid);
     U_W:    h_ready = !x_pend && st_ready;  // stores acc_q itself, never a forwarded value
     default: h_ready = !x_busy;
   endcase
 end
 assign fire     = h_valid && (!h_rd || ld_rsp_valid) && h_ready;
 assign ld_rsp_ready = fire && h_rd;
-assign sv_ready = fire && (h_act == U_V);
+assign sv_ready = fire && h_sv;
 assign ex_fma   = fire && (h_act == U_C || h_act == U_EA || h_act == U_EB || h_act == U_RFL || h_act == U_MAC ||
                            h_act == U_PM || h_act == U_FOLD || h_act == U_X || h_act == U_XG);
 assign ex_to_rf = (h_act == U_RFL);
@@ -930,7 +950,7 @@ always_comb begin
       U_MAC:  begin ex_b[v] = rf_q[h_p | {PB}'(v)]; if (h_rd) ex_a[v] = ld_rsp_data; end
       U_PM:   ex_b[v] = breg_q[h_p[4:0] | 5'(v)];
       U_FOLD: begin ex_a[v] = acc_fx[v]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_fy[v]; end
-      U_X, U_XG: ex_a[v] = mreg_q;
+      U_X, U_XG: ex_a[v] = h_sv ? sv_data : mreg_q;
       default: ;
     endcase
   end
@@ -994,10 +1014,10 @@ always_ff @(posedge clk) begin
         U_AREG: areg_q[h_y[3:0]] <= ld_rsp_data;
         U_MAC:  if (h_rd) areg_q[h_y[3:0]] <= ld_rsp_data;
         U_BREG: breg_q[h_p[4:0]] <= ld_rsp_data;
-        U_V:    mreg_q <= sv_data;
         default: ;
       endcase
     end
+    if (fire && h_sv) mreg_q <= sv_data;
   end
 end
 assign busy     = (ph_q != F_IDLE);
