@@ -21,8 +21,12 @@ set(CELLO_STREAM_FORMAT_SOURCES ${CELLO_SW_DIR}/stream/format.cpp)
 # host file includes (fmt, nlohmann/json and the standard containers, plus any
 # given), parsed once per target instead of once per file (docs/hardening.md,
 # build time). Defined here so the configure-time host build (gen/host) has it.
+# The fuzzers' clang header (tests/CMakeLists.txt) is made from the same list.
+set(CELLO_PRECOMPILED_HEADERS string vector map fmt/format.h nlohmann/json.hpp)
 function(cello_precompile target)
-  target_precompile_headers(${target} PRIVATE <string> <vector> <map> <fmt/format.h> <nlohmann/json.hpp> ${ARGN})
+  list(TRANSFORM CELLO_PRECOMPILED_HEADERS PREPEND "<" OUTPUT_VARIABLE headers)
+  list(TRANSFORM headers APPEND ">")
+  target_precompile_headers(${target} PRIVATE ${headers} ${ARGN})
 endfunction()
 
 function(cello_add_gen_library target)
