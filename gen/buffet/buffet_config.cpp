@@ -11,17 +11,9 @@ int BuffetConfig::slot_width() const { return bits_for(depth - 1); }
 int BuffetConfig::count_width() const { return bits_for(depth); }
 
 nlohmann::json BuffetConfig::to_json() const {
-  return {{"name", name},
-          {"depth", depth},
-          {"data_width", data_width},
-          {"index_width", index_width},
-          {"update", update},
-          {"scoreboard", scoreboard},
-          {"scoreboard_entries", scoreboard_entries},
-          {"write_port", shared_write_port ? "shared" : "separate"},
-          {"shrink_sync", shrink_sync},
-          {"base_bound", base_bound},
-          {"ram", ram}};
+  nlohmann::json j = *this;
+  j["write_port"] = shared_write_port ? "shared" : "separate";
+  return j;
 }
 
 BuffetConfig BuffetConfig::parse(ConfigReader& r) {

@@ -27,6 +27,10 @@ struct BuffetConfig {
   int slot_width() const;   // RAM address bits
   int count_width() const;  // occupancy / shrink / credit bits (0..depth)
 
+  // The canonical config section: every field under its own name, and
+  // shared_write_port as "write_port" (added by to_json).
+  NLOHMANN_DEFINE_TYPE_INTRUSIVE(BuffetConfig, name, depth, data_width, index_width, update, scoreboard,
+                                 scoreboard_entries, shrink_sync, base_bound, ram)
   nlohmann::json to_json() const;
   static BuffetConfig parse(ConfigReader& r);
 };

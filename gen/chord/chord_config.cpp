@@ -19,24 +19,6 @@ int ChordConfig::entry_bits() const {
          (riff ? dist_width + uses_width : 0);
 }
 
-nlohmann::json ChordConfig::to_json() const {
-  return {{"name", name},
-          {"depth", depth},
-          {"word_width", word_width},
-          {"entries", entries},
-          {"extents", extents},
-          {"addr_width", addr_width},
-          {"id_width", id_width},
-          {"dist_width", dist_width},
-          {"uses_width", uses_width},
-          {"riff", riff},
-          {"victim", victim},
-          {"ram", ram},
-          {"read_queue", read_queue},
-          {"dram_queue", dram_queue},
-          {"counter_width", counter_width}};
-}
-
 ChordConfig ChordConfig::parse(ConfigReader& r) {
   ChordConfig c;
   c.name = r.identifier("name", c.name);

@@ -53,7 +53,10 @@ struct ChordConfig {
     return g;
   }
 
-  nlohmann::json to_json() const;
+  // The canonical config section: every field under its own name.
+  NLOHMANN_DEFINE_TYPE_INTRUSIVE(ChordConfig, name, depth, word_width, entries, extents, addr_width, id_width,
+                                 dist_width, uses_width, riff, victim, ram, read_queue, dram_queue, counter_width)
+  nlohmann::json to_json() const { return *this; }
   static ChordConfig parse(ConfigReader& r);
 };
 

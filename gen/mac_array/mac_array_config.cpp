@@ -2,11 +2,6 @@
 
 namespace cello::gen {
 
-nlohmann::json MacArrayConfig::to_json() const {
-  return {{"name", name}, {"rows", rows},       {"cols", cols}, {"fma_stages", fma_stages},
-          {"rf_rows", rf_rows}, {"gram", gram}, {"spmm", spmm}};
-}
-
 MacArrayConfig MacArrayConfig::parse(ConfigReader& r) {
   MacArrayConfig c;
   c.name = r.identifier("name", c.name);

@@ -20,7 +20,9 @@ struct MacArrayConfig {
   std::string pe_name() const { return name + "_pe"; }
   std::string rf_name() const { return name + "_rf"; }
 
-  nlohmann::json to_json() const;
+  // The canonical config section: every field under its own name.
+  NLOHMANN_DEFINE_TYPE_INTRUSIVE(MacArrayConfig, name, rows, cols, fma_stages, rf_rows, gram, spmm)
+  nlohmann::json to_json() const { return *this; }
   static MacArrayConfig parse(ConfigReader& r);
 };
 

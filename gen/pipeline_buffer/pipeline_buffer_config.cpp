@@ -21,10 +21,6 @@ BuffetConfig PipelineBufferConfig::buffet() const {
   return b;
 }
 
-nlohmann::json PipelineBufferConfig::to_json() const {
-  return {{"name", name}, {"data_width", data_width}, {"tile", tile}, {"hold_tiles", hold_tiles}, {"ram", ram}};
-}
-
 PipelineBufferConfig PipelineBufferConfig::parse(ConfigReader& r) {
   PipelineBufferConfig c;
   c.name = r.identifier("name", c.name);

@@ -6,8 +6,6 @@ namespace cello::gen {
 
 int RegfileConfig::row_width() const { return bits_for(rows - 1); }
 
-nlohmann::json RegfileConfig::to_json() const { return {{"name", name}, {"rows", rows}, {"cols", cols}}; }
-
 RegfileConfig RegfileConfig::parse(ConfigReader& r) {
   RegfileConfig c;
   c.name = r.identifier("name", c.name);

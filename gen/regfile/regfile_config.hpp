@@ -16,7 +16,9 @@ struct RegfileConfig {
 
   int row_width() const;  // bits of ld_row / rd_row
 
-  nlohmann::json to_json() const;
+  // The canonical config section: every field under its own name.
+  NLOHMANN_DEFINE_TYPE_INTRUSIVE(RegfileConfig, name, rows, cols)
+  nlohmann::json to_json() const { return *this; }
   static RegfileConfig parse(ConfigReader& r);
 };
 

@@ -10,22 +10,6 @@
 
 namespace cello::gen {
 
-nlohmann::json TopConfig::to_json() const {
-  return {{"name", name},
-          {"mac_array", mac_array},
-          {"chord", chord},
-          {"pipeline_buffer", pipeline_buffer},
-          {"granule_bytes", granule_bytes},
-          {"dram_bytes_per_cycle", dram_bytes_per_cycle},
-          {"dram_latency", dram_latency},
-          {"clock_mhz", clock_mhz},
-          {"host_cycles", host_cycles},
-          {"memory_mb", memory_mb},
-          {"tensor_table", tensor_table},
-          {"gather_words", gather_words},
-          {"load_window", load_window}};
-}
-
 TopConfig TopConfig::parse(ConfigReader& r, const std::string& config_name) {
   TopConfig t;
   t.name = r.identifier("name", config_name + "_top");

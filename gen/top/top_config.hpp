@@ -30,7 +30,11 @@ struct TopConfig {
   int gather_words = 65536;     // SPMM gather buffer: words of the dense operand staged on chip
   int load_window = 16;         // granules each load unit keeps for reuse within one op
 
-  nlohmann::json to_json() const;
+  // The canonical config section: every field under its own name.
+  NLOHMANN_DEFINE_TYPE_INTRUSIVE(TopConfig, name, mac_array, chord, pipeline_buffer, granule_bytes,
+                                 dram_bytes_per_cycle, dram_latency, clock_mhz, host_cycles, memory_mb, tensor_table,
+                                 gather_words, load_window)
+  nlohmann::json to_json() const { return *this; }
   // Reads the section; cross-references are checked by check_top() once every block is parsed.
   static TopConfig parse(ConfigReader& r, const std::string& config_name);
 };

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "sw/common/counters.hpp"
 #include "sw/common/error.hpp"
 #include "sw/common/enum_names.hpp"
 
@@ -11,16 +12,7 @@ constexpr const char* kPolicyNames[] = {"LRU", "BRRIP"};
 static_assert(names_cover(kPolicyNames, Policy::BRRIP));
 const char* to_string(Policy p) { return name_of(p, kPolicyNames); }
 
-CacheStats& CacheStats::operator+=(const CacheStats& o) {
-  accesses += o.accesses;
-  hits += o.hits;
-  misses += o.misses;
-  read_accesses += o.read_accesses;
-  write_accesses += o.write_accesses;
-  fills += o.fills;
-  writebacks += o.writebacks;
-  return *this;
-}
+CacheStats& CacheStats::operator+=(const CacheStats& o) { return add_counters(*this, o); }
 
 void CacheConfig::validate() const {
   if (line_bytes == 0 || (line_bytes & (line_bytes - 1)) != 0)

@@ -45,6 +45,7 @@ struct CacheConfig {
   void validate() const;
 };
 
+// Every member is a uint64_t counter (operator+= sums them with add_counters).
 struct CacheStats {
   uint64_t accesses = 0;
   uint64_t hits = 0;

@@ -1,5 +1,6 @@
 #include "sw/common/bits.hpp"
 #include "sw/chord/chord_model.hpp"
+#include "sw/common/counters.hpp"
 #include "sw/common/enum_names.hpp"
 
 #include <fmt/format.h>
@@ -48,19 +49,7 @@ constexpr const char* kStatusNames[] = {"ok", "unregistered tensor", "address ou
 static_assert(names_cover(kStatusNames, Status::BadRange));
 const char* to_string(Status s) { return name_of(s, kStatusNames); }
 
-TensorStats& TensorStats::operator+=(const TensorStats& o) {
-  read_hits += o.read_hits;
-  read_misses += o.read_misses;
-  write_hits += o.write_hits;
-  spills += o.spills;
-  evictions += o.evictions;
-  evicts_caused += o.evicts_caused;
-  refills += o.refills;
-  errors += o.errors;
-  dram_reads += o.dram_reads;
-  dram_writes += o.dram_writes;
-  return *this;
-}
+TensorStats& TensorStats::operator+=(const TensorStats& o) { return add_counters(*this, o); }
 
 ChordModel::ChordModel(const Geometry& g, bool track_data, DramBacking* dram)
     : g_(g), track_data_(track_data), dram_(dram), word_mask_(low_mask(g.word_bits)) {

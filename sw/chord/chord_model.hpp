@@ -113,6 +113,7 @@ struct CommandResult {
 };
 
 // Per-tensor statistics (accumulated per tensor id across registrations).
+// Every member is a uint64_t counter (operator+= sums them with add_counters).
 struct TensorStats {
   uint64_t read_hits = 0, read_misses = 0;
   uint64_t write_hits = 0;   // stored in the SRAM (including writes that evicted)

@@ -71,16 +71,15 @@ std::vector<BlockArea> evaluate_config(const gen::HwConfig& cfg, const fs::path&
     BlockArea a;
     a.module = b.value("module", "");
     a.kind = b.value("kind", "");
-    synth::FlowOptions fo;
-    fo.liberty = o.liberty;
-    fo.period_ns = sdc.period_ns;
-    fo.yosys = o.yosys;
-    fo.sta = o.sta;
-    fo.driving_cell = sdc.driving_cell;
-    fo.load_pf = sdc.load_pf;
-    fo.flop_rams_as_macros = flop_ram_bits(b) > o.flop_ram_limit_bits;
-    fo.buffering = o.buffering;
-    if (o.timing) fo.sdc = gen::block_sdc(a.module, sdc);
+    const synth::FlowOptions fo{.liberty = o.liberty,
+                                .period_ns = sdc.period_ns,
+                                .sdc = o.timing ? gen::block_sdc(a.module, sdc) : std::string(),
+                                .driving_cell = sdc.driving_cell,
+                                .load_pf = sdc.load_pf,
+                                .buffering = o.buffering,
+                                .flop_rams_as_macros = flop_ram_bits(b) > o.flop_ram_limit_bits,
+                                .yosys = o.yosys,
+                                .sta = o.sta};
     if (progress) progress(fmt::format("[{}/{}] {} {}: yosys{}{}", i + 1, blocks.size(), a.kind, a.module,
                                        o.timing ? " + OpenSTA" : "",
                                        fo.flop_rams_as_macros ? " (flop RAM over the limit: priced as a macro)" : ""));

@@ -26,6 +26,7 @@
 
 #include "sw/chord/chord_model.hpp"
 #include "sw/chord/chord_trace.hpp"
+#include "sw/common/counters.hpp"
 #include "tb/harness/rng.hpp"
 #include "tb/harness/scoreboard.hpp"
 #include "tb/harness/sim.hpp"
@@ -40,23 +41,11 @@ struct ChordRates {
   unsigned lat_min = 1, lat_max = 1;
 };
 
+// Every member is a uint64_t counter (operator+= sums them with add_counters).
 struct ChordRunStats {
   uint64_t cycles = 0, commands = 0, reads = 0, writes = 0, responses = 0, dram_words = 0;
   uint64_t hits = 0, misses = 0, spills = 0, evicts = 0, errors = 0;
-  ChordRunStats& operator+=(const ChordRunStats& o) {
-    cycles += o.cycles;
-    commands += o.commands;
-    reads += o.reads;
-    writes += o.writes;
-    responses += o.responses;
-    dram_words += o.dram_words;
-    hits += o.hits;
-    misses += o.misses;
-    spills += o.spills;
-    evicts += o.evicts;
-    errors += o.errors;
-    return *this;
-  }
+  ChordRunStats& operator+=(const ChordRunStats& o) { return add_counters(*this, o); }
 };
 
 struct ChordRsp {

@@ -19,6 +19,7 @@
 #include "sw/mac/mac_reference.hpp"
 #include "sw/mac/mac_stream.hpp"
 #include "sw/mtx/hpcg.hpp"
+#include "tb/harness/checked.hpp"
 #include "tb/mac_array/mac_array_driver.hpp"
 
 using namespace cello;
@@ -132,16 +133,6 @@ struct Bench {
   Rng rng;
   Driver drv;
 };
-
-template <class F>
-void run_checked(Bench& b, F&& body) {
-  INFO("seed " << b.rng.seed() << " (replay with CELLO_SEED)");
-  try {
-    body();
-  } catch (const Failure& f) {
-    FAIL(f.what() << " at cycle " << b.sim.cycle());
-  }
-}
 
 }  // namespace
 

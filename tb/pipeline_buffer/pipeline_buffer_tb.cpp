@@ -19,6 +19,7 @@
 #include CELLO_TB_PARAMS
 #include "sw/common/bits.hpp"
 #include "Vpb.h"
+#include "tb/harness/checked.hpp"
 #include "tb/harness/rng.hpp"
 #include "tb/harness/sim.hpp"
 #include "tb/harness/stream.hpp"
@@ -213,18 +214,6 @@ Rates random_rates(Rng& rng, int seg) {
   r.req = {x(), x()};
   r.rsp = {x(), x()};
   return r;
-}
-
-template <class F>
-void run_checked(PbBench& b, F&& body) {
-  INFO("seed " << b.rng.seed() << " (replay with CELLO_SEED)");
-  try {
-    body();
-  } catch (const Failure& f) {
-    FAIL(f.what() << " at cycle " << b.sim.cycle());
-  } catch (const cello::Error& e) {
-    FAIL(e.what() << " at cycle " << b.sim.cycle());
-  }
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 
 #include "Varb.h"
 #include "tb/harness/dram_model.hpp"
+#include "tb/harness/checked.hpp"
 #include "tb/harness/rng.hpp"
 #include "tb/harness/sim.hpp"
 #include "tb/harness/stream.hpp"
@@ -52,7 +53,7 @@ void run(uint64_t seed, int segments) {
   Sim<Varb> sim;
   auto& d = sim.dut();
   uint64_t served = 0;
-  try {
+  run_checked(sim, [&] {
     for (int seg = 0; seg < segments; ++seg) {
       std::vector<uint8_t> image(kGranules * G);
       for (auto& b : image) b = static_cast<uint8_t>(rng.bits(8));
@@ -219,9 +220,7 @@ void run(uint64_t seed, int segments) {
         dram.tick();
       }
     }
-  } catch (const Failure& f) {
-    FAIL(f.what() << " at cycle " << sim.cycle());
-  }
+  });
   fmt::print("dram arbiter: {} requests served\n", served);
   CHECK(served > 0);
 }

@@ -18,6 +18,7 @@
 #include "tb/top/access_patterns.hpp"
 #include "tb/top/reuse_window.hpp"
 #include "tb/harness/dram_model.hpp"
+#include "tb/harness/checked.hpp"
 #include "tb/harness/rng.hpp"
 #include "tb/harness/sim.hpp"
 #include "tb/harness/stream.hpp"
@@ -41,7 +42,7 @@ void run(uint64_t seed, int segments) {
   Sim<Vload> sim;
   auto& d = sim.dut();
   uint64_t words_checked = 0, dram_reads = 0;
-  try {
+  run_checked(sim, [&] {
     for (int seg = 0; seg < segments; ++seg) {
       std::vector<uint8_t> image(kImageWords * 4);
       for (auto& b : image) b = static_cast<uint8_t>(rng.bits(8));
@@ -113,9 +114,7 @@ void run(uint64_t seed, int segments) {
       if (got != expect_reads)
         throw Failure(fmt::format("segment {}: {} DRAM reads, the coalescing reference says {}", seg, got, expect_reads));
     }
-  } catch (const Failure& f) {
-    FAIL(f.what() << " at cycle " << sim.cycle());
-  }
+  });
   fmt::print("load unit: {} words checked, {} DRAM reads\n", words_checked, dram_reads);
   CHECK(words_checked > 0);
 }

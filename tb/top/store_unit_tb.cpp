@@ -16,6 +16,7 @@
 #include "Vstore.h"
 #include "tb/top/access_patterns.hpp"
 #include "tb/harness/dram_model.hpp"
+#include "tb/harness/checked.hpp"
 #include "tb/harness/rng.hpp"
 #include "tb/harness/sim.hpp"
 #include "tb/harness/stream.hpp"
@@ -51,7 +52,7 @@ void run(uint64_t seed, int segments) {
   Sim<Vstore> sim;
   auto& d = sim.dut();
   uint64_t writes_total = 0;
-  try {
+  run_checked(sim, [&] {
     for (int seg = 0; seg < segments; ++seg) {
       std::vector<uint8_t> image(kImageWords * 4);
       for (auto& b : image) b = static_cast<uint8_t>(rng.bits(8));
@@ -129,9 +130,7 @@ void run(uint64_t seed, int segments) {
       if (got != expect_writes)
         throw Failure(fmt::format("segment {}: {} DRAM writes, the reference says {}", seg, got, expect_writes));
     }
-  } catch (const Failure& f) {
-    FAIL(f.what() << " at cycle " << sim.cycle());
-  }
+  });
   fmt::print("store unit: {} writes checked\n", writes_total);
   CHECK(writes_total > 0);
 }

@@ -19,6 +19,7 @@
 #include "sw/exec/executor.hpp"
 #include "sw/exec/prepare.hpp"
 #include "sw/exec/random_program.hpp"
+#include "tb/harness/checked.hpp"
 #include "tb/harness/top_runner.hpp"
 #include "tb/top/reuse_window.hpp"
 #include "sw/stream/problem.hpp"
@@ -66,11 +67,8 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
   std::vector<uint8_t> image = image0;
   const TopRunOptions o = random_options(rng);
   TopRunResult got;
-  try {
-    got = run_top(sim, stream::encode(st), st, image, o, rng, register_count());
-  } catch (const Failure& f) {
-    FAIL(what << ": " << f.what() << " at cycle " << sim.cycle());
-  }
+  INFO(what);
+  run_checked(sim, [&] { got = run_top(sim, stream::encode(st), st, image, o, rng, register_count()); });
   INFO(what << ": status " << got.status << " at record " << got.err_record);
   REQUIRE(got.done);
   REQUIRE(got.status == 0);
@@ -119,11 +117,7 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
 void expect_halt(Sim<Vtop>& sim, Rng& rng, const stream::Stream& s, std::vector<uint8_t> image,
                  stream::StatusBit bit, size_t record) {
   TopRunResult got;
-  try {
-    got = run_top(sim, stream::encode(s), s, image, random_options(rng), rng, register_count());
-  } catch (const Failure& f) {
-    FAIL(f.what() << " at cycle " << sim.cycle());
-  }
+  run_checked(sim, [&] { got = run_top(sim, stream::encode(s), s, image, random_options(rng), rng, register_count()); });
   CHECK(got.halted);
   CHECK_FALSE(got.done);
   CHECK(got.status == (1u << static_cast<unsigned>(bit)));

@@ -34,6 +34,15 @@ Op mkop(const std::string& name, std::vector<Operand> in, int out, Use out_use, 
 
 uint64_t granules(const Traffic& t) { return t.total_bytes() / 16; }
 
+// Each listed memory system moves the hand-computed number of granules.
+void check_granules(const Workload& w, const ModelParams& p,
+                    std::initializer_list<std::pair<MemorySystem, uint64_t>> want) {
+  for (const auto& [system, expected] : want) {
+    INFO(to_string(system));
+    CHECK(granules(run_model(w, system, p)) == expected);
+  }
+}
+
 ModelParams params(uint64_t sram_bytes) {
   ModelParams p;
   p.sram_bytes = sram_bytes;
@@ -79,14 +88,10 @@ TEST_CASE("pipelined chain: hand-computed traffic per configuration", "[traffic]
   const Workload w = two_ops("chain", false, EdgeClass::Pipelineable);
   auto big = params(4 << 20);
   // Flexagon: A 64 + B written 64 and read 64 + C 64 = 256 granules.
-  CHECK(granules(run_model(w, MemorySystem::Flexagon, big)) == 256);
   // FLAT / SET / CELLO / Ideal: B never leaves the chip: 64 + 64.
-  CHECK(granules(run_model(w, MemorySystem::FLAT, big)) == 128);
-  CHECK(granules(run_model(w, MemorySystem::SET, big)) == 128);
-  CHECK(granules(run_model(w, MemorySystem::CELLO, big)) == 128);
-  CHECK(granules(run_model(w, MemorySystem::Ideal, big)) == 128);
   // PRELUDE-only, big SRAM: B lives in CHORD, C is written back at the end.
-  CHECK(granules(run_model(w, MemorySystem::PreludeOnly, big)) == 128);
+  check_granules(w, big, {{MemorySystem::Flexagon, 256}, {MemorySystem::FLAT, 128}, {MemorySystem::SET, 128},
+                          {MemorySystem::CELLO, 128}, {MemorySystem::Ideal, 128}, {MemorySystem::PreludeOnly, 128}});
   // PRELUDE-only, 32-granule SRAM: B keeps its first 32 granules and spills 32,
   // op2 misses on those 32; C is written while B still holds the SRAM (B is
   // released after op2), so all 64 spill: A 64 + B 32+32 + C 64 = 192.
@@ -97,28 +102,22 @@ TEST_CASE("delayed-writeback DAG: hand-computed traffic per configuration", "[tr
   Workload w = delayed(EdgeClass::DelayedWriteback);
   auto big = params(4 << 20), small = params(512);
   // Flexagon: A 64 + B (64 + 2x64) + C (64 + 64) + D 64 = 448.
-  CHECK(granules(run_model(w, MemorySystem::Flexagon, big)) == 448);
   // FLAT and SET cannot keep B (a delayed write-back consumer): only C stays: 320.
-  CHECK(granules(run_model(w, MemorySystem::FLAT, big)) == 320);
-  CHECK(granules(run_model(w, MemorySystem::SET, big)) == 320);
   // CELLO, big SRAM: B in CHORD, C pipelined: A 64 + D 64 = Ideal.
-  CHECK(granules(run_model(w, MemorySystem::CELLO, big)) == 128);
-  CHECK(granules(run_model(w, MemorySystem::Ideal, big)) == 128);
+  check_granules(w, big, {{MemorySystem::Flexagon, 448}, {MemorySystem::FLAT, 320}, {MemorySystem::SET, 320},
+                          {MemorySystem::CELLO, 128}, {MemorySystem::Ideal, 128}});
   // CELLO, 32 granules: B stores 32 and spills 32; op3 misses 32; D has no
   // reader, so RIFF sends it straight to DRAM: 64 + 32 + 32 + 64 = 192.
-  CHECK(granules(run_model(w, MemorySystem::CELLO, small)) == 192);
   // PRELUDE-only, 32 granules: B 32 stored / 32 spilled, read twice with 32
   // misses each; C finds no space (64 spills, 64 misses); D is written while B
   // still holds the SRAM (64 spills): 64 + 96 + 128 + 64 = 352.
-  CHECK(granules(run_model(w, MemorySystem::PreludeOnly, small)) == 352);
+  check_granules(w, small, {{MemorySystem::CELLO, 192}, {MemorySystem::PreludeOnly, 352}});
 }
 
 TEST_CASE("delayed-hold DAG: SET keeps the held tensor, FLAT does not", "[traffic]") {
   Workload w = delayed(EdgeClass::DelayedHold);
   auto big = params(4 << 20);
-  CHECK(granules(run_model(w, MemorySystem::FLAT, big)) == 320);
-  CHECK(granules(run_model(w, MemorySystem::SET, big)) == 128);
-  CHECK(granules(run_model(w, MemorySystem::CELLO, big)) == 128);
+  check_granules(w, big, {{MemorySystem::FLAT, 320}, {MemorySystem::SET, 128}, {MemorySystem::CELLO, 128}});
 }
 
 TEST_CASE("op-by-op through a cache: hand-computed fills and write-backs", "[traffic]") {

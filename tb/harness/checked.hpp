@@ -1,0 +1,36 @@
+// One way for a Catch2 testbench to run its body: a Failure thrown by a check
+// of the harness (or a cello::Error from a reference model) fails the test
+// case with its message and the cycle it was found at.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include "sw/common/error.hpp"
+#include "tb/harness/stream.hpp"
+
+namespace cello::tb {
+
+template <class S, class F>
+void run_checked(const S& sim, F&& body) {
+  try {
+    body();
+  } catch (const Failure& f) {
+    FAIL(f.what() << " at cycle " << sim.cycle());
+  } catch (const cello::Error& e) {
+    FAIL(e.what() << " at cycle " << sim.cycle());
+  }
+}
+
+// The same for a bench that holds its simulator as `sim` and its random source
+// as `rng`: a failure also names the seed that replays it.
+template <class Bench, class F>
+  requires requires(Bench& b) {
+    b.sim.cycle();
+    b.rng.seed();
+  }
+void run_checked(Bench& b, F&& body) {
+  INFO("seed " << b.rng.seed() << " (replay with CELLO_SEED)");
+  run_checked(b.sim, body);
+}
+
+}  // namespace cello::tb
