@@ -154,6 +154,15 @@ CommandResult ChordModel::release(uint32_t id) {
   return r;
 }
 
+uint32_t ChordModel::giveable(const Entry& e) const {
+  const uint32_t spare = e.spare();
+  // A live tensor whose prefix is intact will store its next writes in its own
+  // spare space; a tensor RIFF bypasses (uses == 0) never will.
+  const bool writing = e.valid && e.res_len == e.wptr - e.base && !(g_.riff && e.meta.uses == 0);
+  if (!g_.reserve || !writing) return spare;
+  return spare - static_cast<uint32_t>(std::min<uint64_t>(spare, e.end - e.wptr));
+}
+
 ChordModel::Steal ChordModel::choose_source(int w) const {
   return choose_source(w, table_[w].end - table_[w].wptr, true);
 }
@@ -161,23 +170,26 @@ ChordModel::Steal ChordModel::choose_source(int w) const {
 ChordModel::Steal ChordModel::choose_source(int w, uint64_t need, bool may_evict) const {
   const Entry& W = table_[w];
   Steal s;
-  // 1. Free space: the lowest entry owning spare words gives up its last run's tail.
+  // 1. Free space: the lowest entry owning spare words it may give gives up its
+  // last run's tail (reserved words, if any, lie before the tail it gives).
   for (size_t i = 0; i < table_.size(); ++i) {
     const Entry& e = table_[i];
-    if (static_cast<int>(i) == w || e.spare() == 0) continue;
+    const uint32_t give = giveable(e);
+    if (static_cast<int>(i) == w || give == 0) continue;
     s.src = static_cast<int>(i);
-    s.count = static_cast<uint32_t>(std::min<uint64_t>(need, std::min(e.spare(), e.run_len(e.nruns - 1))));
+    s.count = static_cast<uint32_t>(std::min<uint64_t>(need, std::min(give, e.run_len(e.nruns - 1))));
     return s;
   }
   if (!g_.riff || !may_evict) return s;
   // 2. RIFF: the lowest-priority resident tensor (ties: lowest entry) loses the
-  // tail of its last run if it ranks strictly below the writer. No entry owns
-  // spare space here, so that run is entirely resident.
+  // tail of its last run if it ranks strictly below the writer. Only entries
+  // without spare space are candidates, so that run is entirely resident;
+  // without `reserve` no entry owns spare space here anyway.
   int victim = -1;
   uint64_t vkey = 0;
   for (size_t i = 0; i < table_.size(); ++i) {
     const Entry& e = table_[i];
-    if (static_cast<int>(i) == w || !e.valid || e.res_len == 0) continue;
+    if (static_cast<int>(i) == w || !e.valid || e.res_len == 0 || e.spare() != 0) continue;
     uint64_t k = priority_key(e.meta, g_);
     if (victim < 0 || k < vkey) {
       victim = static_cast<int>(i);

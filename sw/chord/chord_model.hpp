@@ -58,6 +58,10 @@ struct Geometry {
   // Track each entry's dirty prefix: evicting words DRAM already holds (refilled
   // or filled) costs no write-back.
   bool clean = false;
+  // Spare space of a tensor still being written with an intact prefix is kept
+  // for its remaining writes: the free-space step hands out only the surplus,
+  // and an entry holding such space is never a RIFF victim. Model only.
+  bool reserve = false;
 
   // Checks ranges; throws std::invalid_argument naming the bad field.
   void validate() const;
@@ -209,6 +213,9 @@ class ChordModel {
     bool evict = false;
     uint32_t count = 0;
   };
+  // Spare words of entry e another entry may take: all of them, or with
+  // `reserve` those beyond what e's own remaining writes will fill.
+  uint32_t giveable(const Entry& e) const;
   Steal choose_source(int w) const;  // the writer's need: end - wptr
   Steal choose_source(int w, uint64_t need, bool may_evict) const;
   Access store(uint32_t id, uint64_t addr, uint64_t data, bool dirty);

@@ -10,6 +10,7 @@
 #include "sw/cli/options.hpp"
 #include "sw/common/error.hpp"
 #include "sw/traffic/family.hpp"
+#include "sw/traffic/options.hpp"
 #include "sw/traffic/report.hpp"
 
 namespace cello::cli {
@@ -21,7 +22,13 @@ void add_bench_policy(CLI::App& bench) {
   auto o = std::make_shared<StudyBenchOptions>();
   auto iters = std::make_shared<int>(5);
   auto no_paper = std::make_shared<bool>(false);
+  auto chord = std::make_shared<traffic::ModelOptions>();
   add_study_bench_options(cmd, *o);
+  cmd->add_option("--chord-victim", chord->chord_victim, "CELLO's RIFF key: distance or uses (docs/chord.md)");
+  cmd->add_option("--chord-refill", chord->chord_refill, "CELLO's CHORD refills on read misses: on or off");
+  cmd->add_option("--chord-clean", chord->chord_clean, "CELLO's CHORD skips write-backs of clean words: on or off");
+  cmd->add_option("--chord-reserve", chord->chord_reserve,
+                  "CELLO's CHORD keeps a tensor's spare space for its own remaining writes: on or off");
   cmd->add_option("--iters", *iters, "CG iterations of the family")->capture_default_str()->check(CLI::Range(1, 100));
   cmd->add_flag("--no-paper", *no_paper, "skip the --paper orderings");
   add_json_option(cmd, o->json);
@@ -32,12 +39,16 @@ void add_bench_policy(CLI::App& bench) {
     nlohmann::json j;
     j["command"] = "bench policy";
     traffic::Study f;
+    traffic::apply_chord_options(*chord, f.params);
     f.problems = traffic::family_problems(false, *iters);
     f.configs = traffic::family_systems();
     f.threads = o->threads;
     f.bandwidths_gbs = {1000};
-    fmt::print("cello bench policy: family of {} problems, CG {} iterations, {} thread(s)\n", f.problems.size(), *iters,
-               f.threads);
+    fmt::print("cello bench policy: family of {} problems, CG {} iterations, {} thread(s); CELLO's CHORD: victim {}, "
+               "refill {}, clean {}, reserve {}\n",
+               f.problems.size(), *iters, f.threads, chord::to_string(f.params.chord_victim),
+               f.params.chord_refill ? "on" : "off", f.params.chord_clean ? "on" : "off",
+               f.params.chord_reserve ? "on" : "off");
     std::fflush(stdout);
     auto t0 = std::chrono::steady_clock::now();
     auto fr = traffic::run_study(f, progress);
@@ -54,6 +65,7 @@ void add_bench_policy(CLI::App& bench) {
       p.configs = {traffic::MemorySystem::Flexagon, traffic::MemorySystem::FlexLRU, traffic::MemorySystem::FlexBRRIP,
                    traffic::MemorySystem::PreludeOnly, traffic::MemorySystem::CELLO};
       p.threads = o->threads;
+      p.params = f.params;
       auto t1 = std::chrono::steady_clock::now();
       auto pr = traffic::run_study(p, progress);
       const double paper_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();

@@ -172,6 +172,8 @@ void add_model(CLI::App& app) {
   cmd->add_option("--chord-victim", o->chord_victim, "CELLO's RIFF key: distance or uses (docs/chord.md)");
   cmd->add_option("--chord-refill", o->chord_refill, "CELLO's CHORD refills on read misses: on or off");
   cmd->add_option("--chord-clean", o->chord_clean, "CELLO's CHORD skips write-backs of clean words: on or off");
+  cmd->add_option("--chord-reserve", o->chord_reserve,
+                  "CELLO's CHORD keeps a tensor's spare space for its own remaining writes: on or off");
   cmd->add_flag("--family-small", o->family_small, "only the family's smallest problems");
   cmd->add_option("--data", o->data, "data folder with suitesparse/ and graphs/ (default: $CELLO_DATA or ../shared/data)");
   cmd->add_option("--out", o->out, "folder for model.json, model.csv, model.svg")->capture_default_str();

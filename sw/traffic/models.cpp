@@ -260,6 +260,7 @@ class ChordSink : public Sink {
       g.victim = p.chord_victim;
       g.refill = p.chord_refill;
       g.clean = p.chord_clean;
+      g.reserve = p.chord_reserve;
     }
     const uint64_t top = std::max<uint64_t>({L.total, g.sram_words, 2});
     g.addr_bits = 1;

@@ -64,6 +64,7 @@ struct ModelParams {
   chord::Victim chord_victim = chord::Geometry{}.victim;
   bool chord_refill = chord::Geometry{}.refill;
   bool chord_clean = chord::Geometry{}.clean;
+  bool chord_reserve = chord::Geometry{}.reserve;
   void validate(unsigned word_bytes) const;  // throws cello::Error
 };
 

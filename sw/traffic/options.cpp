@@ -103,6 +103,21 @@ Problem problem_from_options(const ModelOptions& o) {
   return p;
 }
 
+void apply_chord_options(const ModelOptions& o, ModelParams& p) {
+  auto on_off = [](const std::string& v, const char* what, bool& out) {
+    if (v.empty()) return;
+    if (v != "on" && v != "off") throw Error("", what, fmt::format("expected on or off, got '{}'", v));
+    out = v == "on";
+  };
+  on_off(o.chord_refill, "--chord-refill", p.chord_refill);
+  on_off(o.chord_clean, "--chord-clean", p.chord_clean);
+  on_off(o.chord_reserve, "--chord-reserve", p.chord_reserve);
+  if (o.chord_victim == "distance") p.chord_victim = chord::Victim::Distance;
+  else if (o.chord_victim == "uses") p.chord_victim = chord::Victim::Uses;
+  else if (!o.chord_victim.empty())
+    throw Error("", "--chord-victim", fmt::format("expected distance or uses, got '{}'", o.chord_victim));
+}
+
 Study study_from_options(const ModelOptions& o) {
   Study s;
   s.params.sram_bytes = parse_bytes(o.sram, "--sram");
@@ -135,17 +150,7 @@ Study study_from_options(const ModelOptions& o) {
       s.configs.push_back(x);
     }
   }
-  auto on_off = [](const std::string& v, const char* what, bool& out) {
-    if (v.empty()) return;
-    if (v != "on" && v != "off") throw Error("", what, fmt::format("expected on or off, got '{}'", v));
-    out = v == "on";
-  };
-  on_off(o.chord_refill, "--chord-refill", s.params.chord_refill);
-  on_off(o.chord_clean, "--chord-clean", s.params.chord_clean);
-  if (o.chord_victim == "distance") s.params.chord_victim = chord::Victim::Distance;
-  else if (o.chord_victim == "uses") s.params.chord_victim = chord::Victim::Uses;
-  else if (!o.chord_victim.empty())
-    throw Error("", "--chord-victim", fmt::format("expected distance or uses, got '{}'", o.chord_victim));
+  apply_chord_options(o, s.params);
   if (o.paper && o.family) throw Error("", "--family", "give either --paper or --family");
   if (o.paper) {
     s.problems = paper_problems(data_dir(o));

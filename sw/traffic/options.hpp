@@ -28,6 +28,7 @@ struct ModelOptions {
   std::string chord_victim;     // "", "distance" or "uses" (CELLO's CHORD; "" = default)
   std::string chord_refill;     // "", "on" or "off"
   std::string chord_clean;      // "", "on" or "off"
+  std::string chord_reserve;    // "", "on" or "off"
   bool bound = false;
   std::string data;             // data folder; "" = find_data_dir()
   std::string out = "model_out";
@@ -44,6 +45,9 @@ uint64_t parse_bytes(const std::string& text, const std::string& what);
 
 // The single problem described by the options (matrix / dataset / generated).
 Problem problem_from_options(const ModelOptions& o);
+// CELLO's CHORD policy options (--chord-victim, -refill, -clean, -reserve) into
+// p; an empty option keeps p's value. Throws cello::Error.
+void apply_chord_options(const ModelOptions& o, ModelParams& p);
 // The whole study: --paper set or the single problem, with machine settings.
 Study study_from_options(const ModelOptions& o);
 

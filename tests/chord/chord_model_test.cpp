@@ -373,29 +373,32 @@ TEST_CASE("policy options: every combination keeps the invariants and reads back
   for (Victim v : {Victim::Distance, Victim::Uses})
     for (bool refill : {false, true})
       for (bool clean : {false, true})
-        for (uint32_t words : {16u, 64u}) {
-          MapDram dram;
-          Geometry g = tiny(words, 6, 3, true);
-          g.victim = v;
-          g.refill = refill;
-          g.clean = clean;
-          ChordModel m(g, true, &dram);
-          auto trace = random_trace(g, 31 * words + refill * 2 + clean, 3000);
-          std::map<uint64_t, uint64_t> golden;
-          for (size_t k = 0; k < trace.size(); ++k) {
-            const TraceOp& t = trace[k];
-            Access a = apply(m, t);
-            INFO(to_string(v) << " refill " << refill << " clean " << clean << " words " << words << " op " << k);
-            if (t.kind == OpKind::Write && a.status == Status::Ok) golden[t.addr] = t.data & 0xffffffffu;
-            if (t.kind == OpKind::Read && a.status == Status::Ok) {
-              uint64_t want = golden.count(t.addr) ? golden[t.addr] : MapDram::initial(t.addr) & 0xffffffffu;
-              REQUIRE(a.data == want);
+        for (bool reserve : {false, true})
+          for (uint32_t words : {16u, 64u}) {
+            MapDram dram;
+            Geometry g = tiny(words, 6, 3, true);
+            g.victim = v;
+            g.refill = refill;
+            g.clean = clean;
+            g.reserve = reserve;
+            ChordModel m(g, true, &dram);
+            auto trace = random_trace(g, 31 * words + refill * 2 + clean + reserve * 4, 3000);
+            std::map<uint64_t, uint64_t> golden;
+            for (size_t k = 0; k < trace.size(); ++k) {
+              const TraceOp& t = trace[k];
+              Access a = apply(m, t);
+              INFO(to_string(v) << " refill " << refill << " clean " << clean << " reserve " << reserve << " words "
+                                << words << " op " << k);
+              if (t.kind == OpKind::Write && a.status == Status::Ok) golden[t.addr] = t.data & 0xffffffffu;
+              if (t.kind == OpKind::Read && a.status == Status::Ok) {
+                uint64_t want = golden.count(t.addr) ? golden[t.addr] : MapDram::initial(t.addr) & 0xffffffffu;
+                REQUIRE(a.data == want);
+              }
+              if (!refill) REQUIRE(!a.refilled);
+              REQUIRE_NOTHROW(m.check_invariants());
             }
-            if (!refill) REQUIRE(!a.refilled);
-            REQUIRE_NOTHROW(m.check_invariants());
+            refills += m.totals().refills;
           }
-          refills += m.totals().refills;
-        }
   CHECK(refills > 0);
 }
 
@@ -453,5 +456,41 @@ TEST_CASE("victim uses: a tensor read more often keeps its words against a neare
     auto w = write_all(m, 2, 100, 104);
     if (v == Victim::Distance) CHECK(count(w, Outcome::Evict) == 1);
     else CHECK(count(w, Outcome::Spill) == 4);
+  }
+}
+
+// Tensor 1 (12 words, read 3 more times, next read in 5 ops) has written 4
+// words into the 16-word SRAM it inherited when tensor 2 (8 words, read once,
+// next read in 1 op) starts writing; then tensor 1 writes its other 8 words,
+// and both are read.
+//   Default: tensor 2 takes 8 words from tensor 1's spare tail (all 8 of its
+//   writes hit). Tensor 1 is left with 8 words; its 9th write finds no spare
+//   space and cannot evict the nearer tensor 2, so words 8..11 spill (4 DRAM
+//   writes) and miss in each of its 3 passes (12 DRAM reads).
+//   reserve: tensor 1 keeps min(spare 12, still to write 8) = 8 words, so
+//   tensor 2 gets only the other 4. Its 5th write finds no giveable space and
+//   tensor 1, owning spare space, is no RIFF candidate: words 104..107 spill
+//   (4 DRAM writes) and miss once (4 DRAM reads). Tensor 1 stays whole.
+TEST_CASE("reserve: a writer's spare space is kept for its own remaining writes", "[chord][options]") {
+  for (bool reserve : {false, true}) {
+    INFO("reserve " << reserve);
+    Geometry g = tiny(16, 4, 4, true);
+    g.reserve = reserve;
+    MapDram dram;
+    ChordModel m(g, true, &dram);
+    REQUIRE(m.register_tensor(1, 0, 12, {5, 3}).status == Status::Ok);
+    REQUIRE(m.register_tensor(2, 100, 108, {1, 1}).status == Status::Ok);
+    auto w1 = write_all(m, 1, 0, 4);
+    auto w2 = write_all(m, 2, 100, 108);
+    for (uint64_t a = 4; a < 12; ++a) w1.push_back(m.write(1, a, a * 3));
+    CHECK(count(w1, Outcome::Spill) == (reserve ? 0u : 4u));
+    CHECK(count(w2, Outcome::Spill) == (reserve ? 4u : 0u));
+    CHECK(count(w1, Outcome::Evict) + count(w2, Outcome::Evict) == 0);
+    const uint64_t res1 = reserve ? 12 : 8, res2 = reserve ? 4 : 8;
+    for (int pass = 0; pass < 3; ++pass) check_reads_back(m, 1, 0, 12, res1);
+    check_reads_back(m, 2, 100, 108, 100 + res2);
+    CHECK(m.totals().dram_writes == 4);
+    CHECK(m.totals().dram_reads == (reserve ? 4u : 12u));
+    m.check_invariants();
   }
 }
