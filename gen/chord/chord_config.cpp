@@ -38,7 +38,7 @@ ChordConfig ChordConfig::parse(ConfigReader& r) {
   // Model-only policy options (sw/chord): not in the RTL (docs/chord.md).
   if (r.boolean("refill", false)) r.fail("refill", "refill on read miss is a model-only option (docs/chord.md); the RTL does not implement it");
   if (r.boolean("clean", false)) r.fail("clean", "the clean-prefix option is model-only (docs/chord.md); the RTL does not implement it");
-  if (r.boolean("reserve", false)) r.fail("reserve", "reserving a writer's spare space is a model-only option (docs/chord.md); the RTL does not implement it");
+  c.reserve = r.boolean("reserve", c.reserve);
   c.ram = r.choice("ram", c.ram, {"flop", "sram"});
   auto pow2 = [&](const char* key, int fallback) {
     int v = static_cast<int>(r.integer(key, fallback, 2, 64));

@@ -22,6 +22,7 @@ struct ChordConfig {
   int uses_width = 8;        // remaining-uses width
   bool riff = true;          // false: PRELUDE only (no eviction, no victim scan hardware)
   std::string victim = "distance";  // RIFF key: "distance" {live, ~dist, uses} or "uses" {live, uses, ~dist}
+  bool reserve = false;      // a writer's spare space is kept for its own remaining writes (docs/chord.md)
   std::string ram = "sram";  // "flop" (combinational read) or "sram" (1-cycle read)
   int read_queue = 4;        // reads in flight (power of two, >= 2)
   int dram_queue = 4;        // DRAM request queue entries (power of two, >= 2)
@@ -50,12 +51,14 @@ struct ChordConfig {
     g.uses_bits = static_cast<unsigned>(uses_width);
     g.riff = riff;
     g.victim = victim == "uses" ? chord::Victim::Uses : chord::Victim::Distance;
+    g.reserve = reserve;
     return g;
   }
 
   // The canonical config section: every field under its own name.
   NLOHMANN_DEFINE_TYPE_INTRUSIVE(ChordConfig, name, depth, word_width, entries, extents, addr_width, id_width,
-                                 dist_width, uses_width, riff, victim, ram, read_queue, dram_queue, counter_width)
+                                 dist_width, uses_width, riff, victim, reserve, ram, read_queue, dram_queue,
+                                 counter_width)
   nlohmann::json to_json() const { return *this; }
   static ChordConfig parse(ConfigReader& r);
 };

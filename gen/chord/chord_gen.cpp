@@ -24,7 +24,7 @@ struct Shape {
   const ChordConfig& cfg;
   int entries, extents, depth, AW, WW, IDW, DW, UW, IXW, LW, EW, NRW, RIW, KEYW, CW, read_queue, dram_queue, RQW,
       DQW, RQC, DQC;
-  bool riff, sram;
+  bool riff, sram, reserve;
 
   explicit Shape(const ChordConfig& config)
       : cfg(config), entries(config.entries), extents(config.extents), depth(config.depth),
@@ -34,7 +34,7 @@ struct Shape {
         CW(config.counter_width), read_queue(config.read_queue), dram_queue(config.dram_queue),
         RQW(bits_for(config.read_queue - 1)), DQW(bits_for(config.dram_queue - 1)),
         RQC(bits_for(config.read_queue)), DQC(bits_for(config.dram_queue)), riff(config.riff),
-        sram(config.ram == "sram") {}
+        sram(config.ram == "sram"), reserve(config.reserve) {}
 
   // The fmt template formatted with the named arguments: the widths above,
   // then `more` (SystemVerilog braces are doubled in the template).
@@ -101,6 +101,9 @@ std::vector<Link> links(const Shape& s) {
       {"ls_last_start", s.IXW, true, "indexed view: first slot of the last run"},
       {"ls_cap", s.LW, true, "indexed view: capacity"},
   };
+  if (s.reserve) l.push_back({"ls_give", s.LW, true, "indexed view: spare words another entry may take (reserve)"});
+  // PRELUDE with `reserve`: the controller sizes steals by ls_give alone.
+  if (s.reserve && !s.riff) std::erase_if(l, [](const Link& k) { return k.name == "ls_spare"; });
   if (s.riff) {
     l.push_back({"lw_dead", 1, true, "write lookup: no uses left (bypass)"});
     l.push_back({"lw_key", s.KEYW, true, "write lookup: RIFF priority key"});
@@ -406,6 +409,38 @@ assign free_found = !(&valid_q);
 )"));
 }
 
+// Option `reserve` (sw/chord's giveable()): a tensor still being written (valid,
+// prefix intact, not one RIFF bypasses) keeps min(spare, end - wptr) of its
+// spare words for its own writes; ls_give is the rest. Adds the fields it needs.
+std::string reserved_spare(SvModule& m, const Shape& s, std::vector<std::pair<std::string, int>>& fields) {
+  fields.push_back({"wptr", s.AW});
+  fields.push_back({"end", s.AW});
+  m.signal("ls_wptr", s.AW, "indexed view: write pointer");
+  m.signal("ls_end", s.AW, "indexed view: end address");
+  m.signal("ls_left", s.AW, "indexed view: words the tensor has still to write");
+  m.signal("ls_writing", 1, "indexed view: a live tensor whose writes will land in its own spare space");
+  m.signal("ls_kept", s.LW, "indexed view: spare words kept for those writes");
+  std::string live = "ls_valid";
+  if (!s.riff) {
+    m.signal("ls_spare", s.LW, "indexed view: spare words (capacity - resident)");
+    fields.push_back({"base", s.AW});
+    m.signal("ls_base", s.AW, "indexed view: global base address");
+    m.signal("ls_live", 1, "indexed view: entry holds a tensor");
+    live = "ls_live";
+  }
+  return s.fill(R"({live_def}assign ls_left    = ls_end - ls_wptr;
+assign ls_writing = {live} && ({res} == ls_wptr - ls_base){not_dead};
+assign ls_kept    = !ls_writing ? '0 : (ls_left < {spare}) ? {left_lo} : ls_spare;
+assign ls_give    = ls_spare - ls_kept;
+)",
+                {{"live_def", s.riff ? "" : "assign ls_live    = |(ls_sel & valid_q);\n"},
+                 {"live", live},
+                 {"res", zext("ls_res_sel", s.LW, s.AW)},
+                 {"not_dead", s.riff ? " && (ls_uses != '0)" : ""},
+                 {"spare", zext("ls_spare", s.LW, s.AW)},
+                 {"left_lo", low_bits("ls_left", s.AW, s.LW)}});
+}
+
 // Indexed view (ls_*) of the entry ls_entry, for the victim scan and the
 // steal source: spare space, last run and (RIFF) residency and key.
 void add_indexed_view(SvModule& m, const Shape& s) {
@@ -438,6 +473,7 @@ assign ls_spare = ls_cap - ls_res_sel;
   for (int e = 0; e < {T}; e++) ls_res_sel = ls_res_sel | ({{{LW}{{ls_sel[e]}}}} & res_q[e*{LW} +: {LW}]);
 end
 )");
+  if (s.reserve) extra += reserved_spare(m, s, fields);
   m.section("Indexed view of one entry (victim scan and steal source)", s.fill(R"(
 always_comb begin
   ls_sel = '0;
@@ -689,27 +725,31 @@ void add_scan(SvModule& m, const Shape& s) {
   m.signal("region", s.IXW, "first slot of the moved words");
   m.signal("merge", 1, "the moved words continue the writer's last run");
   std::string steal_choice, avail_expr;
+  // Spare words the scanned entry (then the source) may give: all of them, or
+  // with `reserve` those its own remaining writes will not fill.
+  const std::string give = s.reserve ? "ls_give" : "ls_spare";
   if (s.riff) {
     m.signal("vc_found_q", 1, "a victim candidate was found");
     m.signal("vc_idx_q", s.EW, "lowest-priority resident entry (ties: lowest entry)");
     m.signal("vc_key_q", s.KEYW, "its priority key");
     m.signal("vc_cand", 1, "the scanned entry is a resident tensor");
     m.signal("use_vic", 1, "RIFF: evict the victim's tail");
-    steal_choice = R"(assign vc_cand = (scan_q != w_q) && ls_valid && (ls_res != '0);
+    steal_choice = std::string("assign vc_cand = (scan_q != w_q) && ls_valid && (ls_res != '0)") +
+                   (s.reserve ? " && (ls_spare == '0)" : "") + R"(;
 assign use_vic = !sp_found_q && vc_found_q && (vc_key_q < lw_key);
 assign src     = sp_found_q ? sp_idx_q : vc_idx_q;
 assign take    = sp_found_q || use_vic;
 )";
-    avail_expr = "sp_found_q ? ((ls_spare < ls_lastlen) ? ls_spare : ls_lastlen) : ls_lastlen";
+    avail_expr = fmt::format("sp_found_q ? (({0} < ls_lastlen) ? {0} : ls_lastlen) : ls_lastlen", give);
   } else {
     steal_choice = "assign src  = sp_idx_q;\nassign take = sp_found_q;\n";
-    avail_expr = "(ls_spare < ls_lastlen) ? ls_spare : ls_lastlen";
+    avail_expr = fmt::format("({0} < ls_lastlen) ? {0} : ls_lastlen", give);
   }
   m.section("Scan: one entry per cycle; free space (lowest entry) wins, else RIFF's lowest-priority victim",
             s.fill(R"(
 assign ls_entry  = (state_q == S_SCAN) ? scan_q : src;
 assign scan_last = scan_q == {last_entry};
-assign sp_cand   = (scan_q != w_q) && (ls_spare != '0);
+assign sp_cand   = (scan_q != w_q) && ({give} != '0);
 {steal_choice}assign avail     = {avail_expr};
 assign count     = (lw_need < avail) ? lw_need : avail;
 assign region     = ls_last_start + {lastlen_lo} - {count_lo};
@@ -718,6 +758,7 @@ assign merge     = (lw_nruns != '0) && (lw_last_end == {region_w});
                    {{"last_entry", sv_const(s.EW, s.entries - 1)},
                     {"steal_choice", steal_choice},
                     {"avail_expr", avail_expr},
+                    {"give", give},
                     {"lastlen_lo", low_bits("ls_lastlen", s.LW, s.IXW)},
                     {"count_lo", low_bits("count", s.LW, s.IXW)},
                     {"region_w", zext("region", s.IXW, s.IXW + 1)}}));
