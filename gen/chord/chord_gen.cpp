@@ -65,6 +65,11 @@ struct Link {
   std::string comment;
 };
 
+// Whether the controller reads ls_spare: not on a PRELUDE-only CHORD with
+// `reserve`, which sizes its steals by ls_give alone (the table then keeps
+// ls_spare as a local signal).
+bool spare_is_link(const Shape& s) { return s.riff || !s.reserve; }
+
 std::vector<Link> links(const Shape& s) {
   std::vector<Link> l = {
       {"lr_id", s.IDW, false, "read lookup: tensor id"},
@@ -102,8 +107,7 @@ std::vector<Link> links(const Shape& s) {
       {"ls_cap", s.LW, true, "indexed view: capacity"},
   };
   if (s.reserve) l.push_back({"ls_give", s.LW, true, "indexed view: spare words another entry may take (reserve)"});
-  // PRELUDE with `reserve`: the controller sizes steals by ls_give alone.
-  if (s.reserve && !s.riff) std::erase_if(l, [](const Link& k) { return k.name == "ls_spare"; });
+  if (!spare_is_link(s)) std::erase_if(l, [](const Link& k) { return k.name == "ls_spare"; });
   if (s.riff) {
     l.push_back({"lw_dead", 1, true, "write lookup: no uses left (bypass)"});
     l.push_back({"lw_key", s.KEYW, true, "write lookup: RIFF priority key"});
@@ -421,8 +425,8 @@ std::string reserved_spare(SvModule& m, const Shape& s, std::vector<std::pair<st
   m.signal("ls_writing", 1, "indexed view: a live tensor whose writes will land in its own spare space");
   m.signal("ls_kept", s.LW, "indexed view: spare words kept for those writes");
   std::string live = "ls_valid";
+  if (!spare_is_link(s)) m.signal("ls_spare", s.LW, "indexed view: spare words (capacity - resident)");
   if (!s.riff) {
-    m.signal("ls_spare", s.LW, "indexed view: spare words (capacity - resident)");
     fields.push_back({"base", s.AW});
     m.signal("ls_base", s.AW, "indexed view: global base address");
     m.signal("ls_live", 1, "indexed view: entry holds a tensor");

@@ -60,7 +60,8 @@ struct Geometry {
   bool clean = false;
   // Spare space of a tensor still being written with an intact prefix is kept
   // for its remaining writes: the free-space step hands out only the surplus,
-  // and an entry holding such space is never a RIFF victim. Model only.
+  // and an entry holding such space is never a RIFF victim. Also in the RTL
+  // (gen/chord, chords[].reserve).
   bool reserve = false;
 
   // Checks ranges; throws std::invalid_argument naming the bad field.

@@ -24,11 +24,7 @@ void add_bench_policy(CLI::App& bench) {
   auto no_paper = std::make_shared<bool>(false);
   auto chord = std::make_shared<traffic::ModelOptions>();
   add_study_bench_options(cmd, *o);
-  cmd->add_option("--chord-victim", chord->chord_victim, "CELLO's RIFF key: distance or uses (docs/chord.md)");
-  cmd->add_option("--chord-refill", chord->chord_refill, "CELLO's CHORD refills on read misses: on or off");
-  cmd->add_option("--chord-clean", chord->chord_clean, "CELLO's CHORD skips write-backs of clean words: on or off");
-  cmd->add_option("--chord-reserve", chord->chord_reserve,
-                  "CELLO's CHORD keeps a tensor's spare space for its own remaining writes: on or off");
+  add_chord_policy_options(cmd, *chord);
   cmd->add_option("--iters", *iters, "CG iterations of the family")->capture_default_str()->check(CLI::Range(1, 100));
   cmd->add_flag("--no-paper", *no_paper, "skip the --paper orderings");
   add_json_option(cmd, o->json);

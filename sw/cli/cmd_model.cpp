@@ -169,11 +169,7 @@ void add_model(CLI::App& app) {
   cmd->add_flag("--family", o->family,
                 "the generated policy family (CG on stencils, banded and mesh matrices; N 1..16; SRAM 1..16 MB) "
                 "with OPT, and the table of every policy over OPT");
-  cmd->add_option("--chord-victim", o->chord_victim, "CELLO's RIFF key: distance or uses (docs/chord.md)");
-  cmd->add_option("--chord-refill", o->chord_refill, "CELLO's CHORD refills on read misses: on or off");
-  cmd->add_option("--chord-clean", o->chord_clean, "CELLO's CHORD skips write-backs of clean words: on or off");
-  cmd->add_option("--chord-reserve", o->chord_reserve,
-                  "CELLO's CHORD keeps a tensor's spare space for its own remaining writes: on or off");
+  add_chord_policy_options(cmd, *o);
   cmd->add_flag("--family-small", o->family_small, "only the family's smallest problems");
   cmd->add_option("--data", o->data, "data folder with suitesparse/ and graphs/ (default: $CELLO_DATA or ../shared/data)");
   cmd->add_option("--out", o->out, "folder for model.json, model.csv, model.svg")->capture_default_str();

@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "sw/traffic/options.hpp"
+
 namespace cello::cli {
 
 // Refuses an empty value ("--matrix ''" is a mistake, not "no matrix").
@@ -35,6 +37,16 @@ struct StudyBenchOptions {
 inline void add_study_bench_options(CLI::App* cmd, StudyBenchOptions& o) {
   cmd->add_option("--data", o.data, "data folder (default: $CELLO_DATA or ../shared/data)");
   cmd->add_option("--threads", o.threads, "worker threads")->capture_default_str()->check(CLI::Range(1, 64));
+}
+
+// --chord-victim, --chord-refill, --chord-clean, --chord-reserve: CELLO's CHORD
+// policy options (docs/chord.md), read by traffic::apply_chord_options.
+inline void add_chord_policy_options(CLI::App* cmd, traffic::ModelOptions& o) {
+  cmd->add_option("--chord-victim", o.chord_victim, "CELLO's RIFF key: distance or uses (docs/chord.md)");
+  cmd->add_option("--chord-refill", o.chord_refill, "CELLO's CHORD refills on read misses: on or off");
+  cmd->add_option("--chord-clean", o.chord_clean, "CELLO's CHORD skips write-backs of clean words: on or off");
+  cmd->add_option("--chord-reserve", o.chord_reserve,
+                  "CELLO's CHORD keeps a tensor's spare space for its own remaining writes: on or off");
 }
 
 }  // namespace cello::cli
