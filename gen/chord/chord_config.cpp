@@ -35,7 +35,9 @@ ChordConfig ChordConfig::parse(ConfigReader& r) {
   c.uses_width = static_cast<int>(r.integer("uses_width", c.uses_width, 1, 24));
   c.riff = r.boolean("riff", c.riff);
   c.victim = r.choice("victim", c.victim, {"distance", "uses"});
-  c.reserve = r.boolean("reserve", c.reserve);
+  // `reserve` defaults to `riff`: it helps RIFF and costs PRELUDE-only traffic
+  // (docs/chord.md, "Policy options").
+  c.reserve = r.boolean("reserve", c.riff);
   // Model-only policy options (sw/chord): not in the RTL (docs/chord.md).
   if (r.boolean("refill", false)) r.fail("refill", "refill on read miss is a model-only option (docs/chord.md); the RTL does not implement it");
   if (r.boolean("clean", false)) r.fail("clean", "the clean-prefix option is model-only (docs/chord.md); the RTL does not implement it");

@@ -22,7 +22,7 @@ struct ChordConfig {
   int uses_width = 8;        // remaining-uses width
   bool riff = true;          // false: PRELUDE only (no eviction, no victim scan hardware)
   std::string victim = "distance";  // RIFF key: "distance" {live, ~dist, uses} or "uses" {live, uses, ~dist}
-  bool reserve = false;      // a writer's spare space is kept for its own remaining writes (docs/chord.md)
+  bool reserve = true;       // a writer keeps its spare space for its own writes; JSON default: riff (docs/chord.md)
   std::string ram = "sram";  // "flop" (combinational read) or "sram" (1-cycle read)
   int read_queue = 4;        // reads in flight (power of two, >= 2)
   int dram_queue = 4;        // DRAM request queue entries (power of two, >= 2)

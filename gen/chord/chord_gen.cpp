@@ -414,8 +414,10 @@ assign free_found = !(&valid_q);
 }
 
 // Option `reserve` (sw/chord's giveable()): a tensor still being written (valid,
-// prefix intact, not one RIFF bypasses) keeps min(spare, end - wptr) of its
-// spare words for its own writes; ls_give is the rest. Adds the fields it needs.
+// started, prefix intact, not one RIFF bypasses) keeps min(spare, end - wptr) of
+// its spare words for its own writes; ls_give is the rest. A tensor not yet
+// written (wptr == base) keeps nothing: it may be an input that is only read.
+// Adds the fields it needs.
 std::string reserved_spare(SvModule& m, const Shape& s, std::vector<std::pair<std::string, int>>& fields) {
   fields.push_back({"wptr", s.AW});
   fields.push_back({"end", s.AW});
@@ -433,7 +435,7 @@ std::string reserved_spare(SvModule& m, const Shape& s, std::vector<std::pair<st
     live = "ls_live";
   }
   return s.fill(R"({live_def}assign ls_left    = ls_end - ls_wptr;
-assign ls_writing = {live} && ({res} == ls_wptr - ls_base){not_dead};
+assign ls_writing = {live} && (ls_wptr != ls_base) && ({res} == ls_wptr - ls_base){not_dead};
 assign ls_kept    = !ls_writing ? '0 : (ls_left < {spare}) ? {left_lo} : ls_spare;
 assign ls_give    = ls_spare - ls_kept;
 )",

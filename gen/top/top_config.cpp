@@ -88,6 +88,9 @@ arch::Arch arch_of(const HwConfig& cfg, const std::string& file) {
     a.chord_entries = static_cast<uint32_t>(c->entries);
     a.chord_extents = static_cast<uint32_t>(c->extents);
     a.riff = c->riff;
+    const chord::Geometry g = c->geometry();
+    a.chord_victim = g.victim;
+    a.chord_reserve = g.reserve;
   }
   const PipelineBufferConfig& p = *find_named(cfg.pipeline_buffers, t.pipeline_buffer);
   a.pipeline_buffer_words = p.depth();

@@ -14,13 +14,13 @@ score::Target target_of(const Arch& a) {
 }
 
 traffic::ModelParams model_params_of(const Arch& a) {
-  traffic::ModelParams p;
-  p.sram_bytes = a.chord_bytes;
-  p.line_bytes = a.granule_bytes;
-  p.chord_entries = a.chord_entries;
-  p.chord_extents = a.chord_extents;
-  p.chord_riff = a.riff;
-  return p;
+  return {.sram_bytes = a.chord_bytes,
+          .line_bytes = a.granule_bytes,
+          .chord_entries = a.chord_entries,
+          .chord_extents = a.chord_extents,
+          .chord_riff = a.riff,
+          .chord_victim = a.chord_victim,
+          .chord_reserve = a.chord_reserve};
 }
 
 }  // namespace cello::arch

@@ -27,6 +27,8 @@ struct Arch {
   uint64_t chord_bytes = 0;
   uint32_t chord_entries = 64, chord_extents = 4;
   bool riff = true;
+  chord::Victim chord_victim = chord::Geometry{}.victim;  // RIFF's priority key
+  bool chord_reserve = chord::Geometry{}.reserve;         // writers keep their own spare space
 
   // Pipeline buffer (pipeline_buffers entry named by top.pipeline_buffer).
   int64_t pipeline_buffer_words = 128;  // words it holds (tile x (hold_tiles + 2))

@@ -156,9 +156,11 @@ CommandResult ChordModel::release(uint32_t id) {
 
 uint32_t ChordModel::giveable(const Entry& e) const {
   const uint32_t spare = e.spare();
-  // A live tensor whose prefix is intact will store its next writes in its own
-  // spare space; a tensor RIFF bypasses (uses == 0) never will.
-  const bool writing = e.valid && e.res_len == e.wptr - e.base && !(g_.riff && e.meta.uses == 0);
+  // A live tensor that has started writing with its prefix intact will store
+  // its next writes in its own spare space. A tensor not yet written may never
+  // be (an input read from DRAM), and a tensor RIFF bypasses (uses == 0) never
+  // will store them.
+  const bool writing = e.valid && e.wptr != e.base && e.res_len == e.wptr - e.base && !(g_.riff && e.meta.uses == 0);
   if (!g_.reserve || !writing) return spare;
   return spare - static_cast<uint32_t>(std::min<uint64_t>(spare, e.end - e.wptr));
 }

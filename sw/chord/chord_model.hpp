@@ -61,8 +61,10 @@ struct Geometry {
   // Spare space of a tensor still being written with an intact prefix is kept
   // for its remaining writes: the free-space step hands out only the surplus,
   // and an entry holding such space is never a RIFF victim. Also in the RTL
-  // (gen/chord, chords[].reserve).
-  bool reserve = false;
+  // (gen/chord, chords[].reserve). On by default: with RIFF it measures best
+  // (docs/chord.md, `cello bench policy`); PRELUDE-only moves more bytes with
+  // it, so a config's `reserve` defaults to its `riff`.
+  bool reserve = true;
 
   // Checks ranges; throws std::invalid_argument naming the bad field.
   void validate() const;

@@ -256,11 +256,13 @@ class ChordSink : public Sink {
     g.entries = p.chord_entries;
     g.extents = p.chord_extents;
     g.riff = riff && p.chord_riff;
-    if (g.riff) {
+    if (riff) {  // CELLO's CHORD as configured (a PRELUDE-only build included)
       g.victim = p.chord_victim;
       g.refill = p.chord_refill;
       g.clean = p.chord_clean;
       g.reserve = p.chord_reserve;
+    } else {  // the PRELUDE-only baseline: the paper's plan without the options
+      g.reserve = false;
     }
     const uint64_t top = std::max<uint64_t>({L.total, g.sram_words, 2});
     g.addr_bits = 1;

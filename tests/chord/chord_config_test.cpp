@@ -24,6 +24,13 @@ TEST_CASE("chord config: defaults and entry width", "[chord][config]") {
   const ChordConfig& ch = c.chords[0];
   CHECK(ch.entries == 64);
   CHECK(ch.riff);
+  // `reserve` follows `riff` unless given (docs/chord.md: it costs PRELUDE-only traffic).
+  CHECK(ch.reserve);
+  CHECK(ch.geometry().reserve);
+  auto reserve_of = [](const nlohmann::json& j) { return parse_hw_config(one(j), "cfg.json").chords[0].reserve; };
+  CHECK_FALSE(reserve_of({{"riff", false}}));
+  CHECK(reserve_of({{"riff", false}, {"reserve", true}}));
+  CHECK_FALSE(reserve_of({{"reserve", false}}));
   ChordConfig big;
   big.depth = 1 << 20;
   CHECK(big.slot_width() == 20);
