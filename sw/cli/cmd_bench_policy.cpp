@@ -40,11 +40,8 @@ void add_bench_policy(CLI::App& bench) {
     f.configs = traffic::family_systems();
     f.threads = o->threads;
     f.bandwidths_gbs = {1000};
-    fmt::print("cello bench policy: family of {} problems, CG {} iterations, {} thread(s); CELLO's CHORD: victim {}, "
-               "refill {}, clean {}, reserve {}\n",
-               f.problems.size(), *iters, f.threads, chord::to_string(f.params.chord_victim),
-               f.params.chord_refill ? "on" : "off", f.params.chord_clean ? "on" : "off",
-               f.params.chord_reserve ? "on" : "off");
+    fmt::print("cello bench policy: family of {} problems, CG {} iterations, {} thread(s); CELLO's CHORD: {}\n",
+               f.problems.size(), *iters, f.threads, f.params.chord_policy());
     std::fflush(stdout);
     auto t0 = std::chrono::steady_clock::now();
     auto fr = traffic::run_study(f, progress);

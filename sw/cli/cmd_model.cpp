@@ -108,9 +108,9 @@ void run_model_command(const ModelOptions& o) {
   check_output_path(csv_path, o.csv.empty() ? "--out" : "--csv");
   check_output_path(svg_path, o.svg.empty() ? "--out" : "--svg");
   traffic::Study study = traffic::study_from_options(o);
-  fmt::print(stderr, "cello model: {} problem(s) x {} configuration(s), SRAM {} MB, {} thread(s)\n",
+  fmt::print(stderr, "cello model: {} problem(s) x {} configuration(s), SRAM {} MB, {} thread(s); CELLO's CHORD: {}\n",
              study.problems.size(), study.configs.size() + study.cello_sram_sweep.size(),
-             static_cast<double>(study.params.sram_bytes) / (1 << 20), study.threads);
+             static_cast<double>(study.params.sram_bytes) / (1 << 20), study.threads, study.params.chord_policy());
   auto result = traffic::run_study(study, [](size_t done, size_t total, const std::string& what) {
     fmt::print(stderr, "  [{}/{}] {}\n", done, total, what);
   });

@@ -19,6 +19,12 @@ constexpr const char* kSystemLabels[] = {"Flexagon-like", "Flex+LRU", "Flex+BRRI
 static_assert(names_cover(kSystemLabels, MemorySystem::OPT));
 const char* to_string(MemorySystem c) { return name_of(c, kSystemLabels); }
 
+std::string ModelParams::chord_policy() const {
+  auto on_off = [](bool b) { return b ? "on" : "off"; };
+  return fmt::format("victim {}, refill {}, clean {}, reserve {}", chord::to_string(chord_victim), on_off(chord_refill),
+                     on_off(chord_clean), on_off(chord_reserve));
+}
+
 constexpr const char* kSystemKeys[] = {"flexagon", "flex_lru", "flex_brrip", "flat", "set", "prelude", "cello",
                                        "ideal", "opt"};
 static_assert(names_cover(kSystemKeys, MemorySystem::OPT));

@@ -66,6 +66,8 @@ struct ModelParams {
   bool chord_clean = chord::Geometry{}.clean;
   bool chord_reserve = chord::Geometry{}.reserve;
   void validate(unsigned word_bytes) const;  // throws cello::Error
+  // CELLO's CHORD policy in words: "victim distance, refill off, clean off, reserve on".
+  std::string chord_policy() const;
 };
 
 struct Traffic {

@@ -88,7 +88,8 @@ nlohmann::json to_json(const Study& st, const StudyResult& r) {
                   {"line_bytes", st.params.line_bytes},
                   {"ways", st.params.ways},
                   {"chord_entries", st.params.chord_entries},
-                  {"chord_extents", st.params.chord_extents}};
+                  {"chord_extents", st.params.chord_extents},
+                  {"chord_policy", st.params.chord_policy()}};
   j["seconds"] = r.seconds;
   j["setup_seconds"] = r.setup_seconds;
   j["geomean"] = {{"cello_speedup", r.geomean_speedup},
