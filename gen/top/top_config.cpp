@@ -84,11 +84,11 @@ arch::Arch arch_of(const HwConfig& cfg, const std::string& file) {
   a.gram = m.gram;
   a.spmm = m.spmm;
   if (const ChordConfig* c = t.chord.empty() ? nullptr : find_named(cfg.chords, t.chord)) {
-    a.chord_bytes = static_cast<uint64_t>(c->depth) * static_cast<uint64_t>(c->word_width) / 8;
-    a.chord_entries = static_cast<uint32_t>(c->entries);
-    a.chord_extents = static_cast<uint32_t>(c->extents);
-    a.riff = c->riff;
-    const chord::Geometry g = c->geometry();
+    const chord::Geometry g = c->geometry();  // the config as the CHORD model sees it
+    a.chord_bytes = uint64_t{g.sram_words} * g.word_bits / 8;
+    a.chord_entries = g.entries;
+    a.chord_extents = g.extents;
+    a.riff = g.riff;
     a.chord_victim = g.victim;
     a.chord_reserve = g.reserve;
   }

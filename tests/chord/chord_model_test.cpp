@@ -347,7 +347,8 @@ TEST_CASE("structured programs: CG-like and streaming chains stay consistent", "
       }
       m.check_invariants();
       TensorStats tot = m.totals();
-      INFO("riff " << riff << " which " << which << " hits " << tot.read_hits << " misses " << tot.read_misses << " spills " << tot.spills << " evictions " << tot.evictions);
+      INFO("riff " << riff << " program " << which << ": " << tot.read_hits << " read hits, " << tot.read_misses
+                    << " misses, " << tot.spills << " spills, " << tot.evictions << " evictions");
       CHECK(tot.read_hits > 0);
       CHECK(tot.read_misses > 0);
       CHECK(tot.spills > 0);

@@ -50,18 +50,21 @@ TEST_CASE("BiCGStab and GCN (with register-file passes) run bit-exact on several
 
 TEST_CASE("the architecture carries the CHORD config's policy to the traffic models", "[exec][arch]") {
   nlohmann::json j = gen::default_hw_config_json();
-  const traffic::ModelParams def = arch::model_params_of(gen::arch_of(gen::parse_hw_config(j, "t"), "t"));
+  auto params_of = [](const nlohmann::json& cfg) {
+    return arch::model_params_of(gen::arch_of(gen::parse_hw_config(cfg, "t"), "t"));
+  };
+  const traffic::ModelParams def = params_of(j);
   CHECK(def.chord_riff);
   CHECK(def.chord_reserve);  // the default policy (docs/chord.md)
   CHECK(def.chord_victim == chord::Victim::Distance);
   j["chords"][0]["victim"] = "uses";
   j["chords"][0]["reserve"] = false;
-  const traffic::ModelParams p = arch::model_params_of(gen::arch_of(gen::parse_hw_config(j, "t"), "t"));
+  const traffic::ModelParams p = params_of(j);
   CHECK_FALSE(p.chord_reserve);
   CHECK(p.chord_victim == chord::Victim::Uses);
   j["chords"][0].erase("reserve");
   j["chords"][0]["riff"] = false;  // PRELUDE-only: reserve follows riff
-  const traffic::ModelParams pre = arch::model_params_of(gen::arch_of(gen::parse_hw_config(j, "t"), "t"));
+  const traffic::ModelParams pre = params_of(j);
   CHECK_FALSE(pre.chord_riff);
   CHECK_FALSE(pre.chord_reserve);
 }
