@@ -78,6 +78,10 @@ void SvModule::bundle(const Bundle& b, Dir flow) {
   port(back, b.prefix + "_ready", b.lanes, doc(b.ready_doc));
   for (const auto& f : b.payload) port(flow, b.prefix + "_" + f.suffix, f.width, doc(f.doc));
 }
+void SvModule::port_group(Dir dir, const std::string& prefix, const std::string& phrase,
+                          const std::vector<Field>& fields) {
+  for (const auto& f : fields) port(dir, prefix + f.suffix, f.width, phrase.empty() ? f.doc : phrase + ": " + f.doc);
+}
 void SvModule::localparam(const std::string& name, const std::string& value, const std::string& comment) {
   params_.push_back({name, value, comment});
 }

@@ -92,6 +92,9 @@ class SvModule {
   // (valid and payload out, ready in).
   void sink(const Bundle& b) { bundle(b, Dir::In); }
   void source(const Bundle& b) { bundle(b, Dir::Out); }
+  // Plain ports <prefix><suffix> of one direction, one per field, commented as
+  // a bundle's are (an interface that two modules declare from one field list).
+  void port_group(Dir dir, const std::string& prefix, const std::string& phrase, const std::vector<Field>& fields);
   void localparam(const std::string& name, const std::string& value, const std::string& comment);
   void signal(const std::string& name, int width, const std::string& comment);
   void array(const std::string& name, int width, int depth, const std::string& comment);

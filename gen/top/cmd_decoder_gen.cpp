@@ -72,10 +72,8 @@ std::string lower(const char* s) {
 // Ports: the command port in, checked records out, and the decoder's status.
 void decoder_ports(SvModule& m) {
   m.clock_reset();
-  m.sink({"cmd", "command port", "a word is offered", "the word is taken",
-          {{"data", 32, "the next little-endian word of commands.bin"}, {"last", 1, "this is the file's final word"}}});
-  m.source({"rec", "record out", "a checked record is offered", "the record is taken",
-            {{"data", 256, "the 32 record bytes, byte k at [8k +: 8]"}, {"index", 64, "its index in the stream"}}});
+  m.sink(top_parts::command_port());
+  m.source(top_parts::record_port());
   m.output("memory_bytes", 64, "the header's DRAM image size (valid once running)");
   m.output("running", 1, "the header was accepted; records are being decoded");
   m.output("done", 1, "every record up to END was handed on and the stream ended there");

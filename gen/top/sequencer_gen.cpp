@@ -5,6 +5,7 @@
 #include "sw/stream/format.hpp"
 #include "gen/sv_module.hpp"
 #include "gen/top/load_unit_gen.hpp"
+#include "gen/top/stream_engine_gen.hpp"
 #include "gen/top/top_gen_parts.hpp"
 
 namespace cello::gen {
@@ -52,8 +53,7 @@ SeqDims seq_dims(const SequencerShape& s) {
 void sequencer_ports(SvModule& m, const SeqDims& d) {
   const int WA = d.WA, CW = d.CW;
   m.clock_reset();
-  m.sink({"rec", "", "record in (from the decoder)", "record taken",
-          {{"data", 256, "record bytes, byte k at [8k +: 8]"}, {"index", 64, "record index in the stream"}}});
+  m.sink(top_parts::record_port());
   m.input("memory_bytes", 64, "the stream's DRAM image size (header)");
   m.output("status", 7, "sticky status bits raised here (bad_tensor, bad_address, bad_order, chord_error)");
   m.output("halted", 1, "stopped at an illegal record");
@@ -62,29 +62,8 @@ void sequencer_ports(SvModule& m, const SeqDims& d) {
   m.output("retire", 1, "pulse: a record finished");
   m.output("launch", 1, "pulse: a launch started");
   m.output("cur_record", 64, "index of the record being run (for watchdogs and traces)");
-  m.output("host_req", 1, "HOST: the host must compute host_record's output");
-  m.output("host_record", 64, "HOST: the record index");
-  m.input("host_ack", 1, "HOST: the output is in DRAM (a one-cycle pulse)");
-  m.output("eng_start", 1, "engine: launch (pulse)");
-  m.output("eng_kind", 2, "engine: 0 GEMM, 1 GRAM, 2 SPMM, 3 ELTW");
-  m.output("eng_relu", 1, "engine: relu");
-  m.output("eng_with_c", 1, "engine: accumulate C");
-  m.output("eng_cont", 1, "engine: GEMM continuation pass");
-  m.output("eng_has_b", 1, "engine: ELTW second operand present");
-  m.output("eng_alpha", 32, "engine: alpha");
-  m.output("eng_beta", 32, "engine: beta");
-  m.output("eng_scale", 32, "engine: RF_LOAD scale");
-  m.output("eng_k0", CW, "engine: GEMM k0");
-  m.output("eng_k", CW, "engine: GEMM k");
-  for (const char* slot : {"z", "a", "b", "c"}) {
-    m.output(fmt::format("eng_{}_base", slot), WA, fmt::format("engine: operand {} word base", slot));
-    m.output(fmt::format("eng_{}_rows", slot), CW, fmt::format("engine: operand {} rows", slot));
-    m.output(fmt::format("eng_{}_cols", slot), CW, fmt::format("engine: operand {} columns", slot));
-    m.output(fmt::format("eng_{}_cm", slot), 1, fmt::format("engine: operand {} column-major", slot));
-  }
-  m.output("eng_csr_col_base", WA, "engine: SPMM column-index array");
-  m.output("eng_csr_val_base", WA, "engine: SPMM value array");
-  m.output("eng_csr_nnz", CW, "engine: SPMM stored entries");
+  top_parts::host_ports(m);
+  m.port_group(Dir::Out, "eng_", "engine", engine_descriptor(WA, CW));
   m.input("eng_done", 1, "engine: launch ended");
   m.input("eng_err", 1, "engine: a damaged CSR operand stopped it");
   m.output("st_flush", 1, "store unit: send what is assembled");

@@ -15,14 +15,6 @@ namespace cello::gen {
 
 namespace {
 
-// The descriptor of one operand slot: word base, shape, storage order.
-void operand_ports(SvModule& m, const std::string& slot, const std::string& what, int WA, int CW) {
-  m.input(slot + "_base", WA, what + ": word address of the region (byte base / 4)");
-  m.input(slot + "_rows", CW, what + ": rows");
-  m.input(slot + "_cols", CW, what + ": columns");
-  m.input(slot + "_cm", 1, what + ": stored column by column");
-}
-
 // A sequential read stream (SPMM's row pointers): once per column block the
 // words base .. base+count-1, issued as fast as its load unit takes them.
 void csr_stream(SvModule& m, const std::string& s, const std::string& what, const std::string& base,
@@ -244,24 +236,7 @@ EngineDims engine_dims(const StreamEngineShape& s) {
 void engine_ports(SvModule& m, const EngineDims& d) {
   const int WA = d.WA, CW = d.CW, V = d.V, XL = d.XL;
   m.clock_reset();
-  m.input("start", 1, "launch (pulse): the descriptor below is valid and stays so until done");
-  m.input("kind", 2, "0 GEMM pass, 1 GRAM, 2 SPMM, 3 ELTW");
-  m.input("relu", 1, "negative results become +0");
-  m.input("with_c", 1, "GEMM/SPMM: accumulate C (slot c) first");
-  m.input("cont", 1, "GEMM: a continuation pass (C is the partial result, alpha taken as 1)");
-  m.input("has_b", 1, "ELTW: the second operand is present");
-  m.input("alpha", 32, "fp32 alpha");
-  m.input("beta", 32, "fp32 beta");
-  m.input("scale", 32, "GEMM: RF_LOAD scale (register-file values are scale * B)");
-  m.input("k0", CW, "GEMM: first inner index of the pass");
-  m.input("k", CW, "GEMM: inner size of the pass");
-  operand_ports(m, "z", "result", WA, CW);
-  operand_ports(m, "a", "GEMM streamed operand, GRAM/ELTW first operand, SPMM CSR row pointers", WA, CW);
-  operand_ports(m, "b", "GEMM register-file operand, GRAM/ELTW second operand, SPMM dense operand", WA, CW);
-  operand_ports(m, "c", "accumulated operand C", WA, CW);
-  m.input("csr_col_base", WA, "SPMM: word address of the column indices");
-  m.input("csr_val_base", WA, "SPMM: word address of the values");
-  m.input("csr_nnz", CW, "SPMM: stored entries");
+  m.port_group(Dir::In, "", "", engine_descriptor(WA, CW));
   m.output("busy", 1, "a launch is running");
   m.output("done", 1, "pulse: the launch ended (its last write was taken by the store unit)");
   m.output("err", 1, "pulse with done: a damaged CSR operand stopped the launch");
@@ -1027,6 +1002,38 @@ assign fma_fire = ex_fma;)");
 }
 
 }  // namespace
+
+std::vector<Field> engine_descriptor(int WA, int CW) {
+  std::vector<Field> f = {
+      {"start", 1, "launch (pulse): the descriptor below is valid and stays so until done"},
+      {"kind", 2, "0 GEMM pass, 1 GRAM, 2 SPMM, 3 ELTW"},
+      {"relu", 1, "negative results become +0"},
+      {"with_c", 1, "GEMM/SPMM: accumulate C (slot c) first"},
+      {"cont", 1, "GEMM: a continuation pass (C is the partial result, alpha taken as 1)"},
+      {"has_b", 1, "ELTW: the second operand is present"},
+      {"alpha", 32, "fp32 alpha"},
+      {"beta", 32, "fp32 beta"},
+      {"scale", 32, "GEMM: RF_LOAD scale (register-file values are scale * B)"},
+      {"k0", CW, "GEMM: first inner index of the pass"},
+      {"k", CW, "GEMM: inner size of the pass"}};
+  // Each operand slot: word base, shape, storage order.
+  const std::pair<const char*, const char*> slots[] = {
+      {"z", "result"},
+      {"a", "GEMM streamed operand, GRAM/ELTW first operand, SPMM CSR row pointers"},
+      {"b", "GEMM register-file operand, GRAM/ELTW second operand, SPMM dense operand"},
+      {"c", "accumulated operand C"}};
+  for (const auto& [slot, what] : slots) {
+    const std::string s = slot, w = what;
+    f.push_back({s + "_base", WA, w + ": word address of the region (byte base / 4)"});
+    f.push_back({s + "_rows", CW, w + ": rows"});
+    f.push_back({s + "_cols", CW, w + ": columns"});
+    f.push_back({s + "_cm", 1, w + ": stored column by column"});
+  }
+  f.push_back({"csr_col_base", WA, "SPMM: word address of the column indices"});
+  f.push_back({"csr_val_base", WA, "SPMM: word address of the values"});
+  f.push_back({"csr_nnz", CW, "SPMM: stored entries"});
+  return f;
+}
 
 void add_stream_engine(Design& design, const std::string& module, const StreamEngineShape& s) {
   const EngineDims d = engine_dims(s);

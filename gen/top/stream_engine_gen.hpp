@@ -27,6 +27,7 @@
 #include <string>
 
 #include "gen/design.hpp"
+#include "gen/sv_module.hpp"
 
 namespace cello::gen {
 
@@ -51,6 +52,10 @@ inline constexpr int kEngineBlockCols = 16;
 inline constexpr int kEngineGroupRows = 4;
 inline constexpr int kGramBlockRows = 4;
 inline constexpr int kGramBlockCols = 8;
+
+// The launch descriptor: the engine's inputs <suffix>, driven by the
+// sequencer's outputs eng_<suffix>. WA and CW are the word-address and count widths.
+std::vector<Field> engine_descriptor(int WA, int CW);
 
 void add_stream_engine(Design& design, const std::string& module, const StreamEngineShape& s);
 

@@ -108,8 +108,7 @@ void top_ports(SvModule& m, const TopShapes& sh) {
             DT = sh.arb.tag_bits + bits_for(sh.arb.clients - 1);
   const int RB = bits_for(static_cast<long long>(top_counters().size()) + 1);
   m.clock_reset();
-  m.sink({"cmd", "command port", "a word of commands.bin", "taken",
-          {{"data", 32, "the word (little-endian)"}, {"last", 1, "the file's final word"}}});
+  m.sink(top_parts::command_port());
   m.source({"dram_req", "", "DRAM request", "DRAM request taken",
             {{"addr", AW, "DRAM: granule-aligned byte address"},
              {"write", 1, "DRAM: write"},
@@ -118,9 +117,7 @@ void top_ports(SvModule& m, const TopShapes& sh) {
              {"tag", DT, "DRAM: tag, returned with the response"}}});
   m.sink({"dram_rsp", "", "DRAM response (read data, or a write's acknowledgement)", "DRAM response taken",
           {{"rdata", 8 * G, "DRAM: read data"}, {"tag", DT, "DRAM: the request's tag"}}});
-  m.output("host_req", 1, "HOST: compute host_record's output in DRAM, then pulse host_ack");
-  m.output("host_record", 64, "HOST: record index");
-  m.input("host_ack", 1, "HOST: done (one-cycle pulse)");
+  top_parts::host_ports(m);
   m.input("reg_addr", RB, "register read port: index (docs/top.md, \"Registers\")");
   m.output("reg_rdata", 64, "register read port: value");
   m.output("running", 1, "the header was accepted");

@@ -36,6 +36,24 @@ inline void ram_instance(Design& design, SvModule& m, const std::string& name, i
   design.primitives.insert("ram_sram");
 }
 
+// Interfaces that two parts of the top declare, each defined once.
+// The command port: the words of commands.bin (the top's port, the decoder's input).
+inline Bundle command_port() {
+  return {"cmd", "command port", "a word of commands.bin", "taken",
+          {{"data", 32, "the word (little-endian)"}, {"last", 1, "the file's final word"}}};
+}
+// Checked records, decoder to sequencer.
+inline Bundle record_port() {
+  return {"rec", "record", "a checked record", "taken",
+          {{"data", 256, "the 32 record bytes, byte k at [8k +: 8]"}, {"index", 64, "its index in the stream"}}};
+}
+// The HOST handshake (sequencer and top): host_req and host_record out, host_ack in.
+inline void host_ports(SvModule& m) {
+  m.output("host_req", 1, "HOST: compute host_record's output in DRAM, then pulse host_ack");
+  m.output("host_record", 64, "HOST: record index");
+  m.input("host_ack", 1, "HOST: done (one-cycle pulse)");
+}
+
 // Records the part in the design: its block entry (kind, params), then the module.
 inline void finish_part(Design& design, SvModule& m, const std::string& kind, const nlohmann::json& params) {
   design.blocks.push_back(block_entry(m, kind, params));

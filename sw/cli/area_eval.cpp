@@ -23,15 +23,18 @@ uint64_t flop_ram_bits(const nlohmann::json& block) {
 }
 }  // namespace
 
+namespace {
+// The cells, flops and area of one count, under keys that start with prefix.
+void add_cell_stat(nlohmann::json& j, const std::string& prefix, const synth::CellStat& c) {
+  j[prefix + "cells"] = c.cells;
+  j[prefix + "flops"] = c.flops;
+  j[prefix + "area_um2"] = c.area_um2;
+}
+}  // namespace
+
 nlohmann::json BlockArea::to_json() const {
   nlohmann::json j = {{"module", module},
                       {"kind", kind},
-                      {"cells", flow.total.cells},
-                      {"flops", flow.total.flops},
-                      {"area_um2", flow.total.area_um2},
-                      {"control_cells", flow.control.cells},
-                      {"control_flops", flow.control.flops},
-                      {"control_area_um2", flow.control.area_um2},
                       {"ram", ram},
                       {"ram_area_um2", ram_um2},
                       {"ram_macro_area_um2", ram_macro_um2},
@@ -39,6 +42,8 @@ nlohmann::json BlockArea::to_json() const {
                       {"ram_write_pj", ram_write_pj},
                       {"control_to_ram", control_to_ram()},
                       {"synth_seconds", flow.synth_seconds}};
+  add_cell_stat(j, "", flow.total);
+  add_cell_stat(j, "control_", flow.control);
   if (flow.timing.ran) {
     j["timing"] = {{"period_ns", flow.timing.period_ns},
                    {"constrained", flow.timing.constrained},

@@ -60,7 +60,7 @@ void add_bench_model(CLI::App& bench) {
         a.cpu += c.traffic.cpu_seconds;
         a.runs += 1;
         a.cache_accesses += c.traffic.cache_accesses;
-        a.chord_accesses += c.traffic.chord_accesses;
+        a.chord_accesses += c.traffic.chord.accesses;
         if (c.traffic.cache_accesses > biggest_cache_acc) {
           biggest_cache_acc = c.traffic.cache_accesses;
           biggest_cache_s = c.traffic.cpu_seconds;

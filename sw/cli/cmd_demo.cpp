@@ -91,7 +91,7 @@ void add_demo(CLI::App& app) {
     fmt::print("  DRAM bytes {} vs cello model CELLO {}  {}\n", r.read_bytes + r.write_bytes, m.total_bytes(),
                traffic_ok ? "PASS" : "FAIL");
     fmt::print("  CHORD: {} read hits, {} misses, {} spills, {} evicted words; cycles {} predicted, roofline {}\n",
-               r.chord_read_hits, r.chord_read_misses, r.chord_spills, r.chord_evicted_words, r.cycles, r.roofline_cycles);
+               r.chord.read_hits, r.chord.read_misses, r.chord.spills, r.chord.evicted_words, r.cycles, r.roofline_cycles);
     ok = ok && exact && traffic_ok;
 
     fmt::print("cello demo: step 4/4, CG on the generated RTL top ({}), checked against the executor\n", g.config.top->name);

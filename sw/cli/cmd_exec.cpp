@@ -14,6 +14,7 @@
 #include "sw/golden/solvers.hpp"
 #include "gen/top/top_config.hpp"
 #include "sw/traffic/from_score.hpp"
+#include "sw/traffic/report.hpp"
 
 namespace cello::cli {
 
@@ -118,8 +119,8 @@ void run_exec(const ExecArgs& a) {
   if (static_cast<int>(order.size()) > a.show) fmt::print("  ... {} more tensors (--show N, --json)\n", order.size() - static_cast<size_t>(a.show));
   if (arch.has_chord())
     fmt::print("  CHORD: {} read hits, {} read misses, {} write hits, {} spills, {} evicted words, {} bypassed tensors\n",
-               r.chord_read_hits, r.chord_read_misses, r.chord_write_hits, r.chord_spills, r.chord_evicted_words,
-               r.chord_bypass_tensors);
+               r.chord.read_hits, r.chord.read_misses, r.chord.write_hits, r.chord.spills, r.chord.evicted_words,
+               r.chord.bypass_tensors);
   fmt::print("  cycles: {} predicted, roofline {} (max of {} MACs / {} per cycle and {} B / {} B per cycle): {:.2f}x\n",
              r.cycles, r.roofline_cycles, r.macs, arch.macs_per_cycle(), r.read_bytes + r.write_bytes,
              arch.dram_bytes_per_cycle, static_cast<double>(r.cycles) / std::max<double>(1.0, static_cast<double>(r.roofline_cycles)));
@@ -130,9 +131,7 @@ void run_exec(const ExecArgs& a) {
   report.update({{"read_bytes", r.read_bytes},
                  {"write_bytes", r.write_bytes},
                  {"tensors", per},
-                 {"chord", {{"read_hits", r.chord_read_hits}, {"read_misses", r.chord_read_misses},
-                            {"write_hits", r.chord_write_hits}, {"spills", r.chord_spills},
-                            {"evicted_words", r.chord_evicted_words}}},
+                 {"chord", traffic::to_json(r.chord)},
                  {"cycles", r.cycles},
                  {"roofline_cycles", r.roofline_cycles}});
   if (model) report["model"] = {{"read_bytes", model->read_bytes}, {"write_bytes", model->write_bytes}};

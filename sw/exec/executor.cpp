@@ -324,12 +324,7 @@ class Runner {
         r_.ops[i].write_bytes = t.op_write_bytes[i];
       }
       r_.end_write_bytes = t.op_write_bytes.back() + t.op_read_bytes.back();
-      r_.chord_read_hits = t.chord_read_hits;
-      r_.chord_read_misses = t.chord_read_misses;
-      r_.chord_write_hits = t.chord_write_hits;
-      r_.chord_spills = t.chord_spills;
-      r_.chord_evicted_words = t.chord_evictions;
-      r_.chord_bypass_tensors = t.chord_bypass_tensors;
+      r_.chord = t.chord;
     }
     for (size_t t = 0; t < p.tensors.size(); ++t) {
       r_.read_bytes += r_.tensor_read_bytes[t];
@@ -384,7 +379,7 @@ class Runner {
       r_.cycles += st.cycles;
     }
     r_.cycles += static_cast<uint64_t>(std::ceil(static_cast<double>(r_.end_write_bytes) / bw));
-    r_.cycles += r_.chord_evicted_words;  // one cycle per evicted word (docs/chord.md)
+    r_.cycles += r_.chord.evicted_words;  // one cycle per evicted word (docs/chord.md)
     const uint64_t bytes = r_.read_bytes + r_.write_bytes;
     r_.roofline_cycles = std::max(ceil_div(r_.macs, a_.macs_per_cycle()),
                                   static_cast<uint64_t>(std::ceil(static_cast<double>(bytes) / bw)));

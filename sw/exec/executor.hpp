@@ -42,8 +42,7 @@ struct Result {
   std::vector<uint8_t> image;              // final DRAM image
   std::vector<uint64_t> tensor_read_bytes, tensor_write_bytes;
   uint64_t read_bytes = 0, write_bytes = 0;
-  uint64_t chord_read_hits = 0, chord_read_misses = 0, chord_write_hits = 0, chord_spills = 0,
-           chord_evicted_words = 0, chord_bypass_tensors = 0;
+  traffic::ChordCounts chord;  // the CHORD model's counts (zero without a CHORD)
   std::vector<OpStats> ops;
   uint64_t end_write_bytes = 0;  // outputs written back when the run ends
   uint64_t macs = 0;

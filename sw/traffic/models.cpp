@@ -359,11 +359,11 @@ class ChordSink : public Sink {
       if (!w_.tensors[t].input) k_.wr[t] += m.tensor_writes[t];
     }
     Traffic r = finish(MemorySystem::OPT, p, k_, w_);
-    r.chord_accesses = accesses_;
-    r.chord_read_hits = m.hits;
-    r.chord_spills = m.spills;
-    r.chord_evictions = m.writebacks;
-    r.chord_bypass_tensors = bypass_count_;
+    r.chord = {.accesses = accesses_,
+               .read_hits = m.hits,
+               .spills = m.spills,
+               .evicted_words = m.writebacks,
+               .bypass_tensors = bypass_count_};
     return r;
   }
 
@@ -378,13 +378,13 @@ class ChordSink : public Sink {
       }
     Traffic r = finish(c, p, k_, w_);
     auto tot = model_->totals();
-    r.chord_accesses = accesses_;
-    r.chord_read_hits = tot.read_hits;
-    r.chord_spills = tot.spills;
-    r.chord_evictions = tot.evictions;
-    r.chord_bypass_tensors = bypass_count_;
-    r.chord_read_misses = tot.read_misses;
-    r.chord_write_hits = tot.write_hits;
+    r.chord = {.accesses = accesses_,
+               .read_hits = tot.read_hits,
+               .read_misses = tot.read_misses,
+               .write_hits = tot.write_hits,
+               .spills = tot.spills,
+               .evicted_words = tot.evictions,
+               .bypass_tensors = bypass_count_};
     if (hooks_) {
       r.op_read_bytes = op_rd_;
       r.op_write_bytes = op_wr_;

@@ -70,6 +70,14 @@ struct ModelParams {
   std::string chord_policy() const;
 };
 
+// What CHORD (or OPT in its place) did in one run.
+struct ChordCounts {
+  uint64_t accesses = 0;  // reads and writes that reached CHORD
+  uint64_t read_hits = 0, read_misses = 0, write_hits = 0, spills = 0;
+  uint64_t evicted_words = 0;   // written back by RIFF (OPT: dirty victims written back)
+  uint64_t bypass_tensors = 0;  // tensors that found the RIFF table full
+};
+
 struct Traffic {
   MemorySystem config = MemorySystem::Flexagon;
   uint64_t sram_bytes = 0;
@@ -77,9 +85,7 @@ struct Traffic {
   std::vector<uint64_t> tensor_read_bytes, tensor_write_bytes;  // per tensor (caches: reads = fills)
   // Simulation detail.
   uint64_t cache_accesses = 0, cache_hits = 0;
-  uint64_t chord_accesses = 0, chord_read_hits = 0, chord_spills = 0, chord_evictions = 0;
-  uint64_t chord_bypass_tensors = 0;  // tensors that found the RIFF table full
-  uint64_t chord_read_misses = 0, chord_write_hits = 0;
+  ChordCounts chord;
   // CHORD-backed configurations, when run with ChordHooks: DRAM bytes per op in
   // schedule order, plus one last entry for the write-backs at the end of the run.
   std::vector<uint64_t> op_read_bytes, op_write_bytes;

@@ -20,10 +20,10 @@ std::string detail(const ConfigResult& c) {
     return fmt::format("{:.1f}% hits of {} line accesses", 100.0 * static_cast<double>(t.cache_hits) /
                                                               static_cast<double>(t.cache_accesses),
                        t.cache_accesses);
-  if (t.chord_accesses)
-    return fmt::format("CHORD {} accesses, {} read hits, {} spills, {} evicted{}", t.chord_accesses,
-                       t.chord_read_hits, t.chord_spills, t.chord_evictions,
-                       t.chord_bypass_tensors ? fmt::format(", {} tensors bypassed", t.chord_bypass_tensors) : "");
+  if (t.chord.accesses)
+    return fmt::format("CHORD {} accesses, {} read hits, {} spills, {} evicted{}", t.chord.accesses,
+                       t.chord.read_hits, t.chord.spills, t.chord.evicted_words,
+                       t.chord.bypass_tensors ? fmt::format(", {} tensors bypassed", t.chord.bypass_tensors) : "");
   return "";
 }
 
@@ -75,6 +75,12 @@ std::string summary_text(const StudyResult& r) {
   for (const auto& pr : r.problems) proxy = proxy || pr.problem.dataset.proxy;
   if (proxy) s += "  (problems marked PROXY use generated matrices with the published rows and nnz)\n";
   return s;
+}
+
+nlohmann::json to_json(const ChordCounts& c) {
+  return {{"accesses", c.accesses},           {"read_hits", c.read_hits}, {"read_misses", c.read_misses},
+          {"write_hits", c.write_hits},       {"spills", c.spills},       {"evicted_words", c.evicted_words},
+          {"bypass_tensors", c.bypass_tensors}};
 }
 
 nlohmann::json to_json(const Study& st, const StudyResult& r) {
@@ -135,12 +141,8 @@ nlohmann::json to_json(const Study& st, const StudyResult& r) {
         x["cache_accesses"] = c.traffic.cache_accesses;
         x["cache_hits"] = c.traffic.cache_hits;
       }
-      if (c.traffic.chord_accesses) {
-        x["chord"] = {{"accesses", c.traffic.chord_accesses},
-                      {"read_hits", c.traffic.chord_read_hits},
-                      {"spills", c.traffic.chord_spills},
-                      {"evictions", c.traffic.chord_evictions},
-                      {"bypassed_tensors", c.traffic.chord_bypass_tensors}};
+      if (c.traffic.chord.accesses) {
+        x["chord"] = to_json(c.traffic.chord);
       }
       p["configs"].push_back(x);
     }

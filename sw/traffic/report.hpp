@@ -19,6 +19,8 @@ std::string table_text(const StudyResult& r);
 // Geomeans of CELLO against Flexagon-like beside the paper's figures.
 std::string summary_text(const StudyResult& r);
 nlohmann::json to_json(const Study& s, const StudyResult& r);
+// One run's CHORD counts, under the ChordCounts field names.
+nlohmann::json to_json(const ChordCounts& c);
 std::string to_csv(const StudyResult& r);
 std::string to_svg(const StudyResult& r, const std::string& title);
 

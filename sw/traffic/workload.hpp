@@ -34,18 +34,18 @@ const char* to_string(Use u);
 enum class Bind { Chord, OnChip };
 
 struct Tensor {
-  std::string name;
+  std::string name{};
   // Versions of one variable (R.1, R.2...) name the same storage; the address
   // allocator lets a version reuse a dead version's region. "" = its own.
-  std::string storage;
+  std::string storage{};
   uint64_t rows = 1, row_words = 1;       // dense, row-major
-  std::shared_ptr<const mtx::CsrPattern> csr;  // set for CSR tensors (values are irrelevant to traffic)
+  std::shared_ptr<const mtx::CsrPattern> csr{};  // set for CSR tensors (values are irrelevant to traffic)
   bool input = false;                     // provided by the application (starts in DRAM)
   bool output = false;                    // final result (must end in DRAM)
   // SCORE-driven workloads only (Workload::score): binding and the ops that
   // read the tensor from its binding rather than from a pipeline buffer.
   Bind bind = Bind::Chord;
-  std::vector<int> mem_reads;
+  std::vector<int> mem_reads{};
 
   bool sparse() const { return static_cast<bool>(csr); }
   // Words in memory: dense rows x row_words; CSR row pointers + indices + values.

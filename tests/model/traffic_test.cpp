@@ -13,13 +13,7 @@ namespace {
 
 // 64 rows x 4 words of 4 B: 256 words = 64 granules (16 B lines) per tensor.
 Tensor dense(const std::string& name, bool input = false, bool output = false) {
-  Tensor t;
-  t.name = name;
-  t.rows = 64;
-  t.row_words = 4;
-  t.input = input;
-  t.output = output;
-  return t;
+  return {.name = name, .rows = 64, .row_words = 4, .input = input, .output = output};
 }
 
 Op mkop(const std::string& name, std::vector<Operand> in, int out, Use out_use, uint64_t macs) {
@@ -141,23 +135,9 @@ TEST_CASE("SpMM gather through the cache follows the column indices", "[traffic]
   pat->col = {0, 7, 4, 5};
   Workload w;
   w.name = "spmm";
-  Tensor a;
-  a.name = "A";
-  a.csr = pat;
-  a.input = true;
-  int A = w.add_tensor(a);
-  Tensor pt;
-  pt.name = "P";
-  pt.rows = 8;
-  pt.row_words = 1;
-  pt.input = true;
-  int P = w.add_tensor(pt);
-  Tensor z;
-  z.name = "Z";
-  z.rows = 2;
-  z.row_words = 1;
-  z.output = true;
-  int Z = w.add_tensor(z);
+  int A = w.add_tensor({.name = "A", .csr = pat, .input = true});
+  int P = w.add_tensor({.name = "P", .rows = 8, .row_words = 1, .input = true});
+  int Z = w.add_tensor({.name = "Z", .rows = 2, .row_words = 1, .output = true});
   w.ops.push_back(mkop("spmm", {{A, Use::Stream, -1}, {P, Use::Gather, A}}, Z, Use::Stream, 4));
   // Footprints (4 words per granule): A = row_ptr 1 + col 1 + val 1 = 3, P = 2, Z = 1.
   // Gather touches P lines 0 and 1 (rows 0-3, 4-7), each filled once: the
