@@ -44,16 +44,7 @@ nlohmann::json BlockArea::to_json() const {
                       {"synth_seconds", flow.synth_seconds}};
   add_cell_stat(j, "", flow.total);
   add_cell_stat(j, "control_", flow.control);
-  if (flow.timing.ran) {
-    j["timing"] = {{"period_ns", flow.timing.period_ns},
-                   {"constrained", flow.timing.constrained},
-                   {"worst_slack_ns", flow.timing.worst_slack_ns},
-                   {"critical_path_ns", flow.timing.path_ns},
-                   {"fmax_mhz", flow.timing.fmax_mhz},
-                   {"startpoint", flow.timing.startpoint},
-                   {"endpoint", flow.timing.endpoint},
-                   {"sta_seconds", flow.timing.seconds}};
-  }
+  if (flow.timing.ran) j["timing"] = flow.timing;
   return j;
 }
 

@@ -80,6 +80,15 @@ nlohmann::json run_paper_table(const AreaOptions& o, const PaperOptions& p, cons
   const double chord4 = rch.flow.control.area_um2 + data4m.area_um2;
   const double cache4 = data4m.area_um2 + tags4m.area_um2;  // no cache controller is built here
   const double table = module_area(rch, "_riff_table");
+  // The same table held in SRAM macros (issue 11, item 7), from the SRAM model: the
+  // valid bit and the id stay in flops as the CAM the three id lookups need, so
+  // the SRAM holds the rest of each entry. With one write and one read port it
+  // serves one access a cycle; the flop table serves two update ports (A and B)
+  // and four reads (read, write and command lookups, the scan's indexed view),
+  // which the model builds as 2 x 4 copies.
+  const int sram_entry_bits = ch.entry_bits() - 1 - ch.id_width;
+  const auto table_1w1r = area::sram_estimate(uint64_t(ch.entries), sram_entry_bits, 1, 1);
+  const auto table_2w4r = area::sram_estimate(uint64_t(ch.entries), sram_entry_bits, 2, 4);
   const double fma = module_area(rma, "fp32_fma"), pe = module_area(rma, "_pe") + fma;  // the PE's own cells + its FMA
   const double array = rma.flow.total.area_um2;
 
@@ -109,6 +118,14 @@ nlohmann::json run_paper_table(const AreaOptions& o, const PaperOptions& p, cons
                   fmt::format("{:.4f}x ({:.0f} um2 of flops vs {:.2f} mm2)", table / tags4m.area_um2, table,
                               tags4m.area_um2 / kMm2),
                   "table synthesised as flops", 0.01, table / tags4m.area_um2});
+  rows.push_back({"RIFF table: SRAM macros / flops (item 7)", "-",
+                  fmt::format("{:.2f}x with 1W+1R ({:.0f} um2, {} macros), {:.2f}x with the flop table's 2W+4R "
+                              "({:.2f} mm2)",
+                              table > 0 ? table_1w1r.area_um2 / table : 0, table_1w1r.area_um2, table_1w1r.macros,
+                              table > 0 ? table_2w4r.area_um2 / table : 0, table_2w4r.area_um2 / kMm2),
+                  fmt::format("{} x {} bits in SRAM, the id CAM not counted; 1W+1R gives up a read and a write a cycle",
+                              ch.entries, sram_entry_bits),
+                  0, 0});
   rows.push_back({fmt::format("FMA / PE, PE x {} / array ({}x{})", ma.rows * ma.cols, ma.rows, ma.cols), "-",
                   fmt::format("{:.2f}, {:.2f} (FMA {:.0f}, PE {:.0f}, array {:.0f} um2)", pe > 0 ? fma / pe : 0,
                               array > 0 ? pe * ma.rows * ma.cols / array : 0, fma, pe, array),
@@ -129,7 +146,9 @@ nlohmann::json run_paper_table(const AreaOptions& o, const PaperOptions& p, cons
                         {"sram_8kb_um2", ram8k.area_um2},
                         {"sram_4mb_um2", data4m.area_um2},
                         {"cache_tags_4mb_um2", tags4m.area_um2},
-                        {"cache_tag_bits", tag_bits}};
+                        {"cache_tag_bits", tag_bits},
+                        {"riff_table_sram_1w1r_um2", table_1w1r.area_um2},
+                        {"riff_table_sram_2w4r_um2", table_2w4r.area_um2}};
 
   if (!svg.empty()) {
     plot::BarPanel panel;

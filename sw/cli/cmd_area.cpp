@@ -96,7 +96,7 @@ std::string csv_row(size_t point, const std::string& label, const BlockArea& b) 
                      b.flow.total.cells, b.ram, b.ram_um2, b.ram_macro_um2, b.control_to_ram(),
                      t.ran ? fmt::format("{:g}", t.period_ns) : "",
                      t.constrained ? fmt::format("{:.3f}", t.worst_slack_ns) : "",
-                     t.constrained ? fmt::format("{:.1f}", t.fmax_mhz) : "", b.flow.synth_seconds, t.seconds);
+                     t.constrained ? fmt::format("{:.1f}", t.fmax_mhz) : "", b.flow.synth_seconds, t.sta_seconds);
 }
 
 void run_area(const AreaArgs& a) {

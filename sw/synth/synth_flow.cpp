@@ -108,8 +108,8 @@ TimingReport parse_sta_report(const std::string& text, double period_ns) {
     }
   }
   if (t.constrained) {
-    t.path_ns = period_ns - t.worst_slack_ns;
-    t.fmax_mhz = t.path_ns > 0 ? 1000.0 / t.path_ns : 0;
+    t.critical_path_ns = period_ns - t.worst_slack_ns;
+    t.fmax_mhz = t.critical_path_ns > 0 ? 1000.0 / t.critical_path_ns : 0;
   }
   return t;
 }
@@ -184,7 +184,7 @@ FlowReport run_synth_flow(const std::vector<fs::path>& files, const std::string&
   if (s.exit_code != 0 || text.find("Error:") != std::string::npos)
     throw Error(r.sta_log.string(), top, "OpenSTA failed, see the log");
   r.timing = parse_sta_report(text, o.period_ns);
-  r.timing.seconds = s.seconds;
+  r.timing.sta_seconds = s.seconds;
   return r;
 }
 

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sw/synth/yosys_stat.hpp"
 
 namespace cello::synth {
@@ -32,11 +34,14 @@ struct TimingReport {
   bool constrained = false;  // false when OpenSTA found no constrained path
   double period_ns = 0;
   double worst_slack_ns = 0;
-  double path_ns = 0;   // period - worst slack: the delay the clock must cover
-  double fmax_mhz = 0;  // 1000 / path_ns (exact for flop-to-flop paths, see docs/area.md)
+  double critical_path_ns = 0;  // period - worst slack: the delay the clock must cover
+  double fmax_mhz = 0;          // 1000 / critical_path_ns (exact for flop-to-flop paths, see docs/area.md)
   std::string startpoint, endpoint;
-  double seconds = 0;
+  double sta_seconds = 0;  // OpenSTA's run time
 };
+// The JSON form (`cello area --json`, "timing"): every field but `ran`.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TimingReport, period_ns, constrained, worst_slack_ns, critical_path_ns, fmax_mhz,
+                                   startpoint, endpoint, sta_seconds)
 
 struct FlowReport {
   std::string top;

@@ -6,7 +6,14 @@
 #include <catch2/catch.hpp>
 
 #include "sw/common/error.hpp"
+#include "tb/harness/rng.hpp"
 #include "tb/harness/stream.hpp"
+
+// Declares `rng`, the test case's random source: seeded from CELLO_SEED, else
+// from `fallback`, and named in every failure the test case reports.
+#define CELLO_SEEDED_RNG(rng, fallback)                       \
+  ::cello::tb::Rng rng(::cello::tb::seed_from_env(fallback)); \
+  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)")
 
 namespace cello::tb {
 

@@ -60,25 +60,10 @@ class MacArrayDriver {
     while (beats.size() < nres || cmd.pending() > 0 || op.pending() > 0 || d.busy) {
       bool cv = cmd.drive();
       d.cmd_valid = cv;
-      if (cv) {
-        const auto& c = cmd.item();
-        d.cmd_mode = static_cast<uint8_t>(c.mode);
-        d.cmd_count = c.count;
-        d.cmd_k = c.k;
-        d.cmd_with_c = c.with_c;
-        d.cmd_alpha = c.alpha;
-      }
+      if (cv) put_command(cmd.item());
       bool ov = op.drive();
       d.op_valid = ov;
-      if (ov) {
-        const auto& o = p.ops[op.item()];
-        put_words(d.op_a, o.a);
-        put_words(d.op_b, o.b);
-        if constexpr (kSpmm) {
-          d.op_last = o.last;
-          d.op_pad = o.pad;
-        }
-      }
+      if (ov) put_op(p.ops[op.item()]);
       d.res_ready = res.drive();
       sim_.settle();
       bool progress = false;
@@ -119,24 +104,25 @@ class MacArrayDriver {
     return st;
   }
 
-  // Offers one command alone and returns status_err a few cycles later.
-  unsigned probe_command(const mac::Command& c) {
+  // Offers one command, and with it the operand beat `beat` if one is given,
+  // each until taken (at most 50 cycles), then returns status_err three
+  // cycles later.
+  unsigned probe_command(const mac::Command& c, const mac::OpBeat* beat = nullptr) {
     auto& d = sim_.dut();
-    d.op_valid = 0;
     d.res_ready = 1;
     d.cmd_valid = 1;
-    d.cmd_mode = static_cast<uint8_t>(c.mode);
-    d.cmd_count = c.count;
-    d.cmd_k = c.k;
-    d.cmd_with_c = c.with_c;
-    d.cmd_alpha = c.alpha;
-    for (int i = 0; i < 50; ++i) {
+    put_command(c);
+    d.op_valid = beat != nullptr;
+    if (beat) put_op(*beat);
+    for (int i = 0; i < 50 && (d.cmd_valid || d.op_valid); ++i) {
       sim_.settle();
-      bool fire = d.cmd_ready;
+      const bool cmd_took = d.cmd_valid && d.cmd_ready, op_took = d.op_valid && d.op_ready;
       sim_.tick();
-      if (fire) break;
+      if (cmd_took) d.cmd_valid = 0;
+      if (op_took) d.op_valid = 0;
     }
     d.cmd_valid = 0;
+    d.op_valid = 0;
     for (int i = 0; i < 3; ++i) {
       sim_.settle();
       sim_.tick();
@@ -146,6 +132,24 @@ class MacArrayDriver {
   }
 
  private:
+  void put_command(const mac::Command& c) {
+    auto& d = sim_.dut();
+    d.cmd_mode = static_cast<uint8_t>(c.mode);
+    d.cmd_count = c.count;
+    d.cmd_k = c.k;
+    d.cmd_with_c = c.with_c;
+    d.cmd_alpha = c.alpha;
+  }
+  void put_op(const mac::OpBeat& o) {
+    auto& d = sim_.dut();
+    put_words(d.op_a, o.a);
+    put_words(d.op_b, o.b);
+    if constexpr (kSpmm) {
+      d.op_last = o.last;
+      d.op_pad = o.pad;
+    }
+  }
+
   Sim<V>& sim_;
   Rng& rng_;
   mac::ArrayShape shape_;

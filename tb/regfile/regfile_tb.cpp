@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "Vrf.h"
+#include "tb/harness/checked.hpp"
 #include "tb/harness/rng.hpp"
 #include "tb/harness/sim.hpp"
 #include "tb/harness/tb_config.hpp"
@@ -30,8 +31,7 @@ struct Load {
 void run(uint64_t seed, int segments, int cycles) {
   const unsigned rows = static_cast<unsigned>(config().rows);
   const int cols = config().cols, row_bits = config().row_width();
-  Rng rng(seed_from_env(seed));
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEEDED_RNG(rng, seed);
   Sim<Vrf> sim;
   auto& d = sim.dut();
   std::vector<std::vector<uint32_t>> model;

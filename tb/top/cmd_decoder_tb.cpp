@@ -16,6 +16,7 @@
 #include "Vdec.h"
 #include "sw/exec/front_end.hpp"
 #include "sw/exec/prepare.hpp"
+#include "tb/harness/checked.hpp"
 #include "tb/harness/rng.hpp"
 #include "tb/harness/sim.hpp"
 #include "tb/harness/stream.hpp"
@@ -229,8 +230,7 @@ void report_and_check_coverage(std::initializer_list<stream::StatusBit> need) {
 }
 
 void run(uint64_t seed, int streams) {
-  Rng rng(seed_from_env(seed));
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEEDED_RNG(rng, seed);
   Sim<Vdec> sim;
   try {
     for (int i = 0; i < streams; ++i) {
@@ -255,8 +255,7 @@ TEST_CASE("cmd decoder: random legal streams and each damaged once", "[top][cmd_
 // Every bit of every record kind, flipped one at a time in a random legal record
 // (twice per bit, from two different records): the field checks, bit for bit.
 TEST_CASE("cmd decoder: every bit of every record kind", "[top][cmd_decoder]") {
-  Rng rng(seed_from_env(3));
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEEDED_RNG(rng, 3);
   Sim<Vdec> sim;
   try {
     for (const auto& spec : stream::opcode_table())
@@ -278,8 +277,7 @@ TEST_CASE("cmd decoder: every bit of every record kind", "[top][cmd_decoder]") {
 }
 
 TEST_CASE("cmd decoder: compiled CG and BiCGStab streams, whole and damaged", "[top][cmd_decoder]") {
-  Rng rng(seed_from_env(2));
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEEDED_RNG(rng, 2);
   Sim<Vdec> sim;
   for (const char* wl : {"cg", "bicgstab"}) {
     stream::ProblemSpec spec;

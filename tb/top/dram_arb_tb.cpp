@@ -48,8 +48,7 @@ void run(uint64_t seed, int segments) {
   const gen::LoadUnitShape shape = gen::load_unit_shape(a);
   const unsigned G = a.granule_bytes, GW = G / 4;
   const int AW = shape.addr_bits, TW = gen::bits_for(shape.lines - 1);
-  Rng rng(seed_from_env(seed));
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEEDED_RNG(rng, seed);
   Sim<Varb> sim;
   auto& d = sim.dut();
   uint64_t served = 0;

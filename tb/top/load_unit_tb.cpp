@@ -37,8 +37,7 @@ void run(uint64_t seed, int segments) {
   const arch::Arch a = gen::load_arch(TOP_CONFIG);
   const unsigned G = a.granule_bytes, GW = G / 4;
   INFO("reuse window " << a.load_window << " granules");
-  Rng rng(seed_from_env(seed));
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEEDED_RNG(rng, seed);
   Sim<Vload> sim;
   auto& d = sim.dut();
   uint64_t words_checked = 0, dram_reads = 0;

@@ -47,8 +47,7 @@ std::vector<Write> phase_writes(Rng& rng) {
 void run(uint64_t seed, int segments) {
   const arch::Arch a = gen::load_arch(TOP_CONFIG);
   const unsigned G = a.granule_bytes, GW = G / 4;
-  Rng rng(seed_from_env(seed));
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEEDED_RNG(rng, seed);
   Sim<Vstore> sim;
   auto& d = sim.dut();
   uint64_t writes_total = 0;

@@ -127,8 +127,7 @@ void expect_halt(Sim<Vtop>& sim, Rng& rng, const stream::Stream& s, std::vector<
 }  // namespace
 
 TEST_CASE("top: compiled CG, BiCGStab and GCN equal the executor bit for bit", "[top][top_rtl]") {
-  Rng rng(seed_from_env(5));
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEEDED_RNG(rng, 5);
   Sim<Vtop> sim;
   struct Run {
     const char* wl;
@@ -151,8 +150,7 @@ TEST_CASE("top: compiled CG, BiCGStab and GCN equal the executor bit for bit", "
 }
 
 TEST_CASE("top: random legal programs equal the executor bit for bit", "[top][top_rtl]") {
-  Rng rng(seed_from_env(7));
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEEDED_RNG(rng, 7);
   Sim<Vtop> sim;
   uint64_t records = 0, cycles = 0;
   for (int k = 0; k < 25; ++k) {
@@ -171,8 +169,7 @@ TEST_CASE("top: random legal programs equal the executor bit for bit", "[top][to
 // per block, in X's storage order (a granule still in the load unit's reuse
 // window is not read again). Too tall an X is gathered from DRAM.
 TEST_CASE("top: SPMM reads its dense operand once per column block through the gather buffer", "[top][top_rtl]") {
-  Rng rng(seed_from_env(11));
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEEDED_RNG(rng, 11);
   Sim<Vtop> sim;
   const auto hw = gen::parse_hw_config(gen::parse_json_file(TOP_CONFIG), TOP_CONFIG);
   const uint64_t gw = static_cast<uint64_t>(hw.top->gather_words);
@@ -236,8 +233,7 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
 }
 
 TEST_CASE("top: port protocol errors (a stray DRAM response, a withdrawn command word, a stray host_ack) halt the top with the protocol bit", "[top][top_rtl]") {
-  Rng rng(seed_from_env(7));
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEEDED_RNG(rng, 7);
   Sim<Vtop> sim;
   const auto prep = compiled("cg", 1, 1);
   const std::vector<uint8_t> bytes = stream::encode(prep.compiled.stream);
@@ -272,8 +268,7 @@ TEST_CASE("top: port protocol errors (a stray DRAM response, a withdrawn command
 }
 
 TEST_CASE("top: illegal commands (every class but the RTL-only protocol bit) stop the top with their status bit", "[top][top_rtl]") {
-  Rng rng(seed_from_env(6));
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEEDED_RNG(rng, 6);
   Sim<Vtop> sim;
   const auto prep = compiled("cg", 1, 1);
   const stream::Stream& good = prep.compiled.stream;
@@ -361,8 +356,7 @@ TEST_CASE("top: illegal commands (every class but the RTL-only protocol bit) sto
 // of reading outside the tensor or hanging. The damaged row or entry is
 // random, so the error arrives with the row pointers of any row of a group.
 TEST_CASE("top: a damaged CSR operand in the image stops the top at its SPMM with bad_address", "[top][top_rtl]") {
-  Rng rng(seed_from_env(8));
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEEDED_RNG(rng, 8);
   Sim<Vtop> sim;
   const auto prep = compiled("cg", 4, 1);
   const stream::Stream& s = prep.compiled.stream;
