@@ -9,17 +9,25 @@
 # processes, latch inference, memories, FSMs, arithmetic) and skips technology
 # mapping and ABC, which take 15x as long on the top's engine. The top's extra
 # configs use it; each module is mapped in full on at least one config.
+# Lint reads a block's whole hierarchy. Yosys reads the design's *other* blocks
+# as blackboxes (read_verilog -lib): each block is synthesised once, by its own
+# check, so the composed top synthesises its own logic (registers, the register
+# port, the events) and not the whole accelerator a second time.
 set -euo pipefail
 
-check_top() {  # check_top FILELIST TOP LOGDIR LABEL
+check_top() {  # check_top FILELIST TOP LOGDIR LABEL [BLACKBOX_FILE...]
   local filelist=$1 top=$2 logs=$3 label=$4
+  local blackboxes=("${@:5}")
   if ! verilator --lint-only -Wall -f "$filelist" --top-module "$top" >"$logs/$top.lint.log" 2>&1; then
     echo "check_rtl: lint failed for $top ($label):"; cat "$logs/$top.lint.log"; return 1
   fi
-  local files synth="synth -top $top"
-  files=$(tr '\n' ' ' <"$filelist")
+  local files="" lib="" synth="synth -top $top" f
+  while read -r f; do
+    [[ " ${blackboxes[*]} " == *" $f "* ]] || files+="$f "
+  done <"$filelist"
+  [ ${#blackboxes[@]} -gt 0 ] && lib="read_verilog -sv -lib ${blackboxes[*]};"
   [ "${CELLO_GATE_SYNTH:-full}" = coarse ] && synth="synth -run begin:fine -top $top"
-  if ! yosys -q -l "$logs/$top.yosys.log" -p "read_verilog -sv $files; hierarchy -check -top $top; $synth; select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr t:\$_DLATCH_* t:\$_DLATCHSR_* t:\$_SR_*; stat" >/dev/null 2>&1; then
+  if ! yosys -q -l "$logs/$top.yosys.log" -p "$lib read_verilog -sv $files; hierarchy -check -top $top; $synth; select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr t:\$_DLATCH_* t:\$_DLATCHSR_* t:\$_SR_*; stat" >/dev/null 2>&1; then
     echo "check_rtl: yosys failed or inferred a latch for $top ($label):"; grep -iE "error|latch|assert" "$logs/$top.yosys.log" | tail -5; return 1
   fi
   local cells
@@ -42,5 +50,9 @@ mapfile -t tops < <(grep -o '"module": *"[^"]*"' "$out/manifest.json" | sed 's/.
 [ ${#tops[@]} -gt 0 ] || { echo "check_rtl: $config generated no blocks"; exit 1; }
 for top in "${tops[@]}"; do
   if [ -n "$only" ] && ! [[ $top =~ $only ]]; then continue; fi
-  check_top "$out/files.f" "$top" "$out" "$config"
+  others=()
+  for block in "${tops[@]}"; do
+    if [ "$block" != "$top" ] && grep -qx "$out/$block.sv" "$out/files.f"; then others+=("$out/$block.sv"); fi
+  done
+  check_top "$out/files.f" "$top" "$out" "$config" "${others[@]}"
 done
