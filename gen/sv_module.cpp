@@ -76,7 +76,7 @@ void SvModule::bundle(const Bundle& b, Dir flow) {
   auto doc = [&](const std::string& d) { return b.phrase.empty() ? d : b.phrase + ": " + d; };
   port(flow, b.prefix + "_valid", b.lanes, doc(b.valid_doc));
   port(back, b.prefix + "_ready", b.lanes, doc(b.ready_doc));
-  for (const auto& f : b.payload) port(flow, b.prefix + "_" + f.suffix, f.width, doc(f.doc));
+  port_group(flow, b.prefix + "_", b.phrase, b.payload);
 }
 void SvModule::port_group(Dir dir, const std::string& prefix, const std::string& phrase,
                           const std::vector<Field>& fields) {

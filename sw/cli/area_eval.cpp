@@ -21,9 +21,7 @@ uint64_t flop_ram_bits(const nlohmann::json& block) {
   if (p.contains("tile")) depth = uint64_t(p.value("tile", 0)) * uint64_t(p.value("hold_tiles", 0) + 2);
   return depth * width;
 }
-}  // namespace
 
-namespace {
 // The cells, flops and area of one count, under keys that start with prefix.
 void add_cell_stat(nlohmann::json& j, const std::string& prefix, const synth::CellStat& c) {
   j[prefix + "cells"] = c.cells;

@@ -131,7 +131,7 @@ void run_exec(const ExecArgs& a) {
   report.update({{"read_bytes", r.read_bytes},
                  {"write_bytes", r.write_bytes},
                  {"tensors", per},
-                 {"chord", traffic::to_json(r.chord)},
+                 {"chord", r.chord},
                  {"cycles", r.cycles},
                  {"roofline_cycles", r.roofline_cycles}});
   if (model) report["model"] = {{"read_bytes", model->read_bytes}, {"write_bytes", model->write_bytes}};

@@ -25,6 +25,7 @@
 #include "sw/mtx/csr.hpp"
 #include "sw/stream/encode.hpp"
 #include "sw/stream/format.hpp"
+#include "sw/traffic/models.hpp"
 
 namespace cello::exec {
 

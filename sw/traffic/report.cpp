@@ -77,12 +77,6 @@ std::string summary_text(const StudyResult& r) {
   return s;
 }
 
-nlohmann::json to_json(const ChordCounts& c) {
-  return {{"accesses", c.accesses},           {"read_hits", c.read_hits}, {"read_misses", c.read_misses},
-          {"write_hits", c.write_hits},       {"spills", c.spills},       {"evicted_words", c.evicted_words},
-          {"bypass_tensors", c.bypass_tensors}};
-}
-
 nlohmann::json to_json(const Study& st, const StudyResult& r) {
   nlohmann::json j;
   j["command"] = "model";
@@ -142,7 +136,7 @@ nlohmann::json to_json(const Study& st, const StudyResult& r) {
         x["cache_hits"] = c.traffic.cache_hits;
       }
       if (c.traffic.chord.accesses) {
-        x["chord"] = to_json(c.traffic.chord);
+        x["chord"] = c.traffic.chord;
       }
       p["configs"].push_back(x);
     }

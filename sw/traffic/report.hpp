@@ -20,7 +20,8 @@ std::string table_text(const StudyResult& r);
 std::string summary_text(const StudyResult& r);
 nlohmann::json to_json(const Study& s, const StudyResult& r);
 // One run's CHORD counts, under the ChordCounts field names.
-nlohmann::json to_json(const ChordCounts& c);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ChordCounts, accesses, read_hits, read_misses, write_hits, spills, evicted_words,
+                                   bypass_tensors)
 std::string to_csv(const StudyResult& r);
 std::string to_svg(const StudyResult& r, const std::string& title);
 
