@@ -10,7 +10,7 @@ namespace cello::gen {
 namespace {
 
 // Widths and region expressions shared by every section of one buffet.
-struct Shape {
+struct BuffetShape {
   const BuffetConfig& c;
   int SW, CW, XW, IW, W;
   bool sram;            // 1-cycle-latency SRAM instead of a flop array
@@ -21,7 +21,7 @@ struct Shape {
   std::string size_lo;  // size modulo 2^SW (SW bits): the wrap-around subtrahend
   std::string end_x;    // XW-bit region end (one past the last slot)
 
-  explicit Shape(const BuffetConfig& cfg)
+  explicit BuffetShape(const BuffetConfig& cfg)
       : c(cfg),
         SW(cfg.slot_width()),
         CW(cfg.count_width()),
@@ -65,7 +65,7 @@ struct Shape {
   }
 };
 
-void declare_ports(SvModule& m, const Shape& s) {
+void declare_ports(SvModule& m, const BuffetShape& s) {
   const auto& c = s.c;
   m.clock_reset();
   if (c.base_bound) {
@@ -90,7 +90,7 @@ void declare_ports(SvModule& m, const Shape& s) {
   m.output("status_err", 4, "sticky errors: [0] read idx >= size, [1] illegal shrink, [2] illegal update, [3] bad region");
 }
 
-void region_logic(SvModule& m, const Shape& s) {
+void region_logic(SvModule& m, const BuffetShape& s) {
   if (!s.c.base_bound) return;
   m.signal("base_q", s.SW, "region base captured in reset");
   m.signal("bound_q", s.CW, "region bound captured in reset");
@@ -117,7 +117,7 @@ assign region_bad  = (bound_q <= {base}){past_ram};
 // RAW scoreboard as a CAM of scoreboard_entries outstanding will_update slots:
 // control independent of DEPTH. A will_update read needs a free entry; a read
 // of a slot held in the CAM waits; an update or a new fill of the slot frees it.
-void scoreboard_cam(SvModule& m, const Shape& s) {
+void scoreboard_cam(SvModule& m, const BuffetShape& s) {
   const int k = s.c.scoreboard_entries;
   m.localparam("SB_ENTRIES", std::to_string(k), "scoreboard CAM entries (outstanding will_update reads)");
   m.signal("sb_valid_q", k, "CAM entry holds a slot awaiting its update");
@@ -164,7 +164,7 @@ always_ff @(posedge clk) begin
 end)");
 }
 
-SvModule buffet_module(const Shape& s) {
+SvModule buffet_module(const BuffetShape& s) {
   const auto& c = s.c;
   SvModule m(c.name,
              "Buffet: explicitly decoupled staging buffer with fill / read / update / shrink\n"
@@ -186,7 +186,7 @@ SvModule buffet_module(const Shape& s) {
 }
 
 // Window registers: head slot, occupancy, credits on offer and collected, sticky errors.
-void declare_window(SvModule& m, const Shape& s) {
+void declare_window(SvModule& m, const BuffetShape& s) {
   m.localparam("DEPTH", std::to_string(s.c.depth), "physical slots");
   m.signal("head_q", s.SW, "slot of the oldest element");
   m.signal("occ_q", s.CW, "elements in the window (0..size)");
@@ -196,7 +196,7 @@ void declare_window(SvModule& m, const Shape& s) {
 }
 
 // Fill port: append at the tail slot while the window has room.
-void fill_port(SvModule& m, const Shape& s) {
+void fill_port(SvModule& m, const BuffetShape& s) {
   m.signal("fill_space", 1, "a free slot exists");
   m.signal("fill_fire", 1, "fill handshake");
   m.signal("fill_sum", s.XW, "head + occupancy before wrap");
@@ -214,7 +214,7 @@ assign fill_fire  = fill_valid && fill_ready;
 }
 
 // Read request port: index check, RAW hazard wait, slot address.
-void read_request(SvModule& m, const Shape& s) {
+void read_request(SvModule& m, const BuffetShape& s) {
   m.signal("rd_fire", 1, "read request handshake");
   m.signal("rd_idx_bad", 1, "index can never be in the window: dropped and flagged");
   m.signal("rd_in_window", 1, "index below occupancy");
@@ -244,7 +244,7 @@ assign rd_take      = rd_fire && !rd_idx_bad;
 }
 
 // Read response with a flop RAM: one output register.
-void read_response_flop(SvModule& m, const Shape& s) {
+void read_response_flop(SvModule& m, const BuffetShape& s) {
   m.signal("rsp_valid_q", 1, "response register full");
   m.signal("rsp_data_q", s.W, "response register");
   m.section("Read response: one register; the flop RAM is read combinationally at acceptance", R"(
@@ -262,7 +262,7 @@ assign rd_rsp_data  = rsp_data_q;)");
 }
 
 // Read response with an SRAM: the read is in flight one cycle, then lands in a 2-entry queue.
-void read_response_sram(SvModule& m, const Shape& s) {
+void read_response_sram(SvModule& m, const BuffetShape& s) {
   m.signal("inflight_q", 1, "a RAM read was issued last cycle; its data is on ram_rdata");
   m.signal("rsp_cnt_q", 2, "responses held in the 2-entry output queue");
   m.signal("rsp_q0", s.W, "output queue head");
@@ -295,7 +295,7 @@ assign rd_rsp_data  = rsp_q0;)");
 }
 
 // Update port: in-place write inside the window; with a shared write port, round-robin with fill.
-void update_port(SvModule& m, const Shape& s) {
+void update_port(SvModule& m, const BuffetShape& s) {
   const auto& c = s.c;
   m.signal("upd_fire", 1, "update handshake");
   m.signal("upd_legal", 1, "update targets a slot in the window (awaiting an update, with scoreboard)");
@@ -326,7 +326,7 @@ end)");
 }
 
 // Shrink port: frees the oldest elements and moves the head.
-void shrink_port(SvModule& m, const Shape& s) {
+void shrink_port(SvModule& m, const BuffetShape& s) {
   const auto& c = s.c;
   m.signal("shr_fits", 1, "shr_num <= occupancy");
   m.signal("shr_bad", 1, "illegal shrink: dropped and flagged");
@@ -360,7 +360,7 @@ assign shr_amount = shr_take ? shr_num : {zero};
 }
 
 // Head / occupancy registers and the credit port.
-void window_state(SvModule& m, const Shape& s) {
+void window_state(SvModule& m, const BuffetShape& s) {
   const auto& c = s.c;
   std::string head_reset = c.base_bound ? "cfg_base" : sv_const(s.SW, 0);
   std::string credit_reset = c.base_bound ? "cfg_bound - " + zext("cfg_base", s.SW, s.CW) : sv_const(s.CW, c.depth);
@@ -395,7 +395,7 @@ assign credit_num   = credit_q;)",
 }
 
 // Sticky status bits for dropped commands and a bad region.
-void status(SvModule& m, const Shape& s) {
+void status(SvModule& m, const BuffetShape& s) {
   std::string upd_err = s.c.update ? "upd_fire && !upd_legal" : "1'b0";
   std::string region_err = s.c.base_bound ? "region_bad" : "1'b0";
   m.section("Status: illegal commands are dropped and reported, never hang the buffet", fmt::format(R"(
@@ -408,7 +408,7 @@ assign status_err = err_q;)",
 }
 
 // The RAM instance (flop array or SRAM) and, for a shared write port, its write mux.
-void ram(Design& design, SvModule& m, const Shape& s) {
+void ram(Design& design, SvModule& m, const BuffetShape& s) {
   design.primitives.insert(s.sram ? "ram_sram" : "ram_flop");
   std::string we, waddr, wdata;
   if (s.nwr == 2) {
@@ -452,7 +452,7 @@ void record_block(Design& design, const SvModule& m, const BuffetConfig& c) {
 }  // namespace
 
 void add_buffet(Design& design, const BuffetConfig& c) {
-  Shape s(c);
+  BuffetShape s(c);
   SvModule m = buffet_module(s);
   declare_ports(m, s);
   declare_window(m, s);

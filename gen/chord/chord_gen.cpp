@@ -20,13 +20,13 @@ namespace {
 //   uses, IXW SRAM slot, LW length / capacity offset, EW entry index, NRW run
 //   count, RIW run index, KEYW RIFF key, CW counter; RQW / DQW read / DRAM queue
 //   index, RQC / DQC read / DRAM queue occupancy. {T} is entries, {K} extents.
-struct Shape {
+struct ChordShape {
   const ChordConfig& cfg;
   int entries, extents, depth, AW, WW, IDW, DW, UW, IXW, LW, EW, NRW, RIW, KEYW, CW, read_queue, dram_queue, RQW,
       DQW, RQC, DQC;
   bool riff, sram, reserve;
 
-  explicit Shape(const ChordConfig& config)
+  explicit ChordShape(const ChordConfig& config)
       : cfg(config), entries(config.entries), extents(config.extents), depth(config.depth),
         AW(config.addr_width), WW(config.word_width), IDW(config.id_width), DW(config.dist_width),
         UW(config.uses_width), IXW(config.slot_width()), LW(config.len_width()), EW(config.entry_width()),
@@ -52,7 +52,7 @@ struct Shape {
 
 // RIFF's priority key (larger = keep), as sw/chord's priority_key(): "distance"
 // ranks the nearer next use first, "uses" the larger remaining-use count.
-std::string riff_key(const Shape& s, const std::string& p) {
+std::string riff_key(const ChordShape& s, const std::string& p) {
   if (s.cfg.victim == "uses") return "{" + p + "_uses != '0, " + p + "_uses, ~" + p + "_dist}";
   return "{" + p + "_uses != '0, ~" + p + "_dist, " + p + "_uses}";
 }
@@ -68,9 +68,9 @@ struct Link {
 // Whether the controller reads ls_spare: not on a PRELUDE-only CHORD with
 // `reserve`, which sizes its steals by ls_give alone (the table then keeps
 // ls_spare as a local signal).
-bool spare_is_link(const Shape& s) { return s.riff || !s.reserve; }
+bool spare_is_link(const ChordShape& s) { return s.riff || !s.reserve; }
 
-std::vector<Link> links(const Shape& s) {
+std::vector<Link> links(const ChordShape& s) {
   std::vector<Link> l = {
       {"lr_id", s.IDW, false, "read lookup: tensor id"},
       {"lr_addr", s.AW, false, "read lookup: global address"},
@@ -163,7 +163,7 @@ std::string part(const std::string& name, int total, int off, int w) {
 }
 
 // AND-OR selection of one entry's fields by a one-hot vector `sel` into p_*.
-std::string select_fields(const Shape& s, const std::string& p, const std::string& sel,
+std::string select_fields(const ChordShape& s, const std::string& p, const std::string& sel,
                           const std::vector<std::pair<std::string, int>>& fields) {
   std::string init, body;
   for (const auto& [f, w] : fields) {
@@ -174,7 +174,7 @@ std::string select_fields(const Shape& s, const std::string& p, const std::strin
 }
 
 // p_cap, p_last_start, p_lastlen from p_nruns and the selected run vectors.
-std::string last_run(const Shape& s, const std::string& p) {
+std::string last_run(const ChordShape& s, const std::string& p) {
   std::string out = fmt::format("always_comb begin\n  {0}_cap = '0;\n  {0}_last_start = '0;\n  {0}_last_begin = '0;\n", p);
   for (int j = 0; j < s.extents; ++j) {
     out += fmt::format("  if ({0}_nruns == {1}) begin\n    {0}_cap = {2};\n    {0}_last_start = {3};\n", p,
@@ -189,7 +189,7 @@ std::string last_run(const Shape& s, const std::string& p) {
 
 // SRAM slot of capacity offset `ofs` (LW bits): the first run whose end exceeds
 // it. Slots are below DEPTH, so the arithmetic is done modulo 2^IXW.
-std::string slot_of(const Shape& s, const std::string& p, const std::string& ofs, const std::string& out) {
+std::string slot_of(const ChordShape& s, const std::string& p, const std::string& ofs, const std::string& out) {
   std::string body = fmt::format("always_comb begin\n  {} = '0;\n", out);
   std::string ofs_lo = low_bits(ofs, s.LW, s.IXW);
   for (int j = s.extents - 1; j >= 0; --j) {
@@ -200,14 +200,14 @@ std::string slot_of(const Shape& s, const std::string& p, const std::string& ofs
   return body + "end\n";
 }
 
-void declare_runs(SvModule& m, const Shape& s, const std::string& p) {
+void declare_runs(SvModule& m, const ChordShape& s, const std::string& p) {
   m.signal(p + "_rstart", s.extents * s.IXW, "selected entry: run start slots");
   m.signal(p + "_rend", s.extents * s.LW, "selected entry: run cumulative end offsets");
 }
 
 // Reset values of one entry's registers (inside the g_entry loop): all zero,
 // except that entry 0 owns run 0 = [0, DEPTH).
-std::string entry_resets(const Shape& s) {
+std::string entry_resets(const ChordShape& s) {
   std::string meta_reset =
       s.riff ? s.fill("      dist_q[e*{DW} +: {DW}]    <= '0;\n      uses_q[e*{UW} +: {UW}]    <= '0;\n") : "";
   std::string resets = s.fill(R"(
@@ -229,7 +229,7 @@ std::string entry_resets(const Shape& s) {
 }
 
 // Update port A's write of run ua_run: start slot (if ua_rstart_we) and end offset.
-std::string run_writes_a(const Shape& s) {
+std::string run_writes_a(const ChordShape& s) {
   std::string out;
   for (int j = 0; j < s.extents; ++j)
     out += fmt::format(
@@ -240,7 +240,7 @@ std::string run_writes_a(const Shape& s) {
 }
 
 // Update port B's write of run ub_run: end offset only.
-std::string run_writes_b(const Shape& s) {
+std::string run_writes_b(const ChordShape& s) {
   std::string out;
   for (int j = 0; j < s.extents; ++j)
     out += fmt::format("        if (ub_run == {0}) rend_q[(e*{1}+{2})*{3} +: {3}] <= ub_rend;\n", sv_const(s.RIW, j),
@@ -250,7 +250,7 @@ std::string run_writes_b(const Shape& s) {
 
 // The entry registers (flattened vectors, entry e at [e*W +: W]) and the
 // per-entry always_ff that resets them and applies update ports A and B.
-void add_entry_storage(SvModule& m, const Shape& s) {
+void add_entry_storage(SvModule& m, const ChordShape& s) {
   m.signal("valid_q", s.entries, "entry holds a registered tensor");
   m.signal("id_q", s.entries * s.IDW, "tensor ids, entry e at [e*IDW +: IDW]");
   m.signal("base_q", s.entries * s.AW, "global base addresses");
@@ -310,7 +310,7 @@ end
 
 // Lookup `p` (lr, lw, lc) by tensor id: one comparator per entry against
 // p_id, the matching entry's index (p_entry) and whether one matched (p_found).
-std::string id_lookup(const Shape& s, const std::string& p) {
+std::string id_lookup(const ChordShape& s, const std::string& p) {
   return s.fill(R"(
 always_comb begin
   {p}_match = '0;
@@ -327,7 +327,7 @@ assign {p}_found = |{p}_match;
 
 // Read lookup (lr_*): the read's entry, hit = base <= addr < base + res, and
 // the SRAM slot of a hit.
-void add_read_lookup(SvModule& m, const Shape& s) {
+void add_read_lookup(SvModule& m, const ChordShape& s) {
   m.signal("lr_match", s.entries, "read lookup: entry holds the requested id");
   for (auto [f, w] : std::vector<std::pair<std::string, int>>{{"base", s.AW}, {"end", s.AW}, {"res", s.LW}})
     m.signal("lr_" + f, w, "read lookup: selected " + f);
@@ -349,7 +349,7 @@ assign lr_hit      = lr_found && lr_in_range && (lr_ofs < {res_x});
 
 // Write lookup (lw_*): the write's entry, its order / prefix / room / run-limit
 // flags, the words still to write, the next SRAM slot and (RIFF) its key.
-void add_write_lookup(SvModule& m, const Shape& s) {
+void add_write_lookup(SvModule& m, const ChordShape& s) {
   m.signal("lw_match", s.entries, "write lookup: entry holds the written id");
   m.signal("lw_base", s.AW, "write lookup: selected base");
   m.signal("lw_end", s.AW, "write lookup: selected end");
@@ -403,7 +403,7 @@ assign lw_last_end  = {last_start_x} + {lastlen_x};
 }
 
 // Command lookup (lc_*) and the lowest free entry (for a register command).
-void add_command_lookup(SvModule& m, const Shape& s) {
+void add_command_lookup(SvModule& m, const ChordShape& s) {
   m.signal("lc_match", s.entries, "command lookup: entry holds the command's id");
   m.section("Command lookup and the lowest free entry", id_lookup(s, "lc") + s.fill(R"(always_comb begin
   free_entry = '0;
@@ -418,7 +418,7 @@ assign free_found = !(&valid_q);
 // its spare words for its own writes; ls_give is the rest. A tensor not yet
 // written (wptr == base) keeps nothing: it may be an input that is only read.
 // Adds the fields it needs.
-std::string reserved_spare(SvModule& m, const Shape& s, std::vector<std::pair<std::string, int>>& fields) {
+std::string reserved_spare(SvModule& m, const ChordShape& s, std::vector<std::pair<std::string, int>>& fields) {
   fields.push_back({"wptr", s.AW});
   fields.push_back({"end", s.AW});
   m.signal("ls_wptr", s.AW, "indexed view: write pointer");
@@ -449,7 +449,7 @@ assign ls_give    = ls_spare - ls_kept;
 
 // Indexed view (ls_*) of the entry ls_entry, for the victim scan and the
 // steal source: spare space, last run and (RIFF) residency and key.
-void add_indexed_view(SvModule& m, const Shape& s) {
+void add_indexed_view(SvModule& m, const ChordShape& s) {
   m.signal("ls_sel", s.entries, "indexed view: one-hot entry select");
   m.signal("ls_rstart", s.extents * s.IXW, "indexed view: run start slots");
   m.signal("ls_rend", s.extents * s.LW, "indexed view: run cumulative end offsets");
@@ -488,7 +488,7 @@ end
 )") + select_fields(s, "ls", "ls_sel", fields) + res_sel + last_run(s, "ls") + extra);
 }
 
-SvModule table_module(const Shape& s, const std::string& name) {
+SvModule table_module(const ChordShape& s, const std::string& name) {
   const auto& c = s.cfg;
   SvModule m(name,
              "RIFF index table of CHORD: one entry per tensor (id, global base / end /\n"
@@ -535,7 +535,7 @@ struct Monitor {
   std::string doc, drive;
 };
 
-std::vector<Monitor> monitors(const Shape& s) {
+std::vector<Monitor> monitors(const ChordShape& s) {
   return {{"rd_valid", 1, "a read was accepted this cycle", "rd_fire"},
           {"rd_kind", 2, "0 hit, 1 miss, 2 error", "rd_err ? 2'd2 : (rd_miss ? 2'd1 : 2'd0)"},
           {"rd_entry", s.EW, "table entry of the read", "lr_entry"},
@@ -553,7 +553,7 @@ std::vector<Monitor> monitors(const Shape& s) {
           {"cmd_entry", s.EW, "entry registered / updated / released", "(cmd_op == 2'd0) ? free_entry : lc_entry"}};
 }
 
-void controller_ports(SvModule& m, const Shape& s) {
+void controller_ports(SvModule& m, const ChordShape& s) {
   m.clock_reset();
   std::vector<Field> cmd = {{"op", 2, "0 register, 1 update metadata, 2 release (3 is illegal)"},
                             {"id", s.IDW, "tensor id"},
@@ -588,7 +588,7 @@ void controller_ports(SvModule& m, const Shape& s) {
 
 // The controller's own ports: the CHORD interface, the table links (seen from
 // the controller) and the SRAM port.
-void controller_interface(SvModule& m, const Shape& s) {
+void controller_interface(SvModule& m, const ChordShape& s) {
   controller_ports(m, s);
   for (const auto& l : links(s)) {
     if (l.table_out) m.input(l.name, l.width, l.comment);
@@ -603,7 +603,7 @@ void controller_interface(SvModule& m, const Shape& s) {
 }
 
 // The state encoding and the handshake / decision signals.
-void declare_control_signals(SvModule& m, const Shape& s) {
+void declare_control_signals(SvModule& m, const ChordShape& s) {
   m.localparam("S_IDLE", "3'd0", "accepting commands / reads / writes");
   m.localparam("S_SCAN", "3'd1", "scanning the table for a space source");
   m.localparam("S_STEAL", "3'd2", "moving space to the writer");
@@ -635,7 +635,7 @@ void declare_control_signals(SvModule& m, const Shape& s) {
 }
 
 // The DRAM request queue, the reads in flight and the DRAM read data FIFO.
-void declare_queue_signals(SvModule& m, const Shape& s) {
+void declare_queue_signals(SvModule& m, const ChordShape& s) {
   m.signal("dq_count_q", s.DQC, "DRAM request queue occupancy");
   m.signal("dq_head_q", s.DQW, "DRAM request queue head");
   m.signal("dq_tail_q", s.DQW, "DRAM request queue tail");
@@ -672,7 +672,7 @@ void declare_queue_signals(SvModule& m, const Shape& s) {
 
 // Arbitration, the read decision (hit / miss / error) and the write decision
 // (store / scan for space / spill), with the SRAM write port.
-void add_access_decisions(SvModule& m, const Shape& s) {
+void add_access_decisions(SvModule& m, const ChordShape& s) {
   m.section("Arbitration: a command runs alone; otherwise one read and one write per cycle", R"(
 assign idle      = state_q == S_IDLE;
 assign wgo       = state_q == S_WGO;
@@ -718,7 +718,7 @@ assign ram_wdata      = wr_data;
 
 // The scan's combinational side: the indexed view follows the scan (then the
 // chosen source), the space source is chosen and the words to move are sized.
-void add_scan(SvModule& m, const Shape& s) {
+void add_scan(SvModule& m, const ChordShape& s) {
   m.signal("scan_q", s.EW, "entry under scan");
   m.signal("scan_last", 1, "scanning the last entry");
   m.signal("sp_found_q", 1, "an entry with spare space was found");
@@ -772,7 +772,7 @@ assign merge     = (lw_nruns != '0) && (lw_last_end == {region_w});
 
 // RIFF only: the eviction engine, which reads the victim's tail from the SRAM
 // one word a cycle and pushes it to the DRAM request queue.
-void add_eviction(SvModule& m, const Shape& s) {
+void add_eviction(SvModule& m, const ChordShape& s) {
   m.signal("ev_slot_q", s.IXW, "next victim slot to read");
   m.signal("ev_addr_q", s.AW, "global address of the next victim word");
   m.signal("ev_left_q", s.LW, "victim words still to read");
@@ -824,7 +824,7 @@ end
 
 // The controller state register: IDLE -> SCAN -> STEAL -> (EVICT ->) WGO ->
 // IDLE, with the scan's registered results and the waiting write's outcome.
-void add_state_machine(SvModule& m, const Shape& s) {
+void add_state_machine(SvModule& m, const ChordShape& s) {
   std::string scan_victim = s.riff ? R"(
       if (vc_cand && (!vc_found_q || (ls_key < vc_key_q))) begin
         vc_found_q <= 1'b1;
@@ -889,7 +889,7 @@ end
 
 // Table updates: commands (register / update / release) and accepted writes
 // through port A; a space move to the writer (A) from the source (B).
-void add_table_updates(SvModule& m, const Shape& s) {
+void add_table_updates(SvModule& m, const ChordShape& s) {
   std::string ub_res =
       s.riff ? "assign ub_res_we    = (state_q == S_STEAL) && use_vic;\nassign ub_res       = ls_res - count;\n" : "";
   std::string upd_decl = s.riff ? "logic reg_ok, upd_ok, rel_ok, steal_go;\n" : "logic reg_ok, rel_ok, steal_go;\n";
@@ -942,7 +942,7 @@ assign ub_nruns     = ls_nruns - 1'b1;
 
 // The DRAM request queue: push 0 (read miss or eviction word), push 1 (write
 // spill), popped in order by the DRAM port.
-void add_dram_queue(SvModule& m, const Shape& s) {
+void add_dram_queue(SvModule& m, const ChordShape& s) {
   std::string push0 = s.riff ? "assign dq_push0 = (rd_fire && rd_miss) || ev_push;\nassign dq_w0    = ev_push;\n"
                                "assign dq_a0    = ev_push ? ev_push_addr : rd_req_addr;\nassign dq_d0    = ram_rdata;\n"
                              : "assign dq_push0 = rd_fire && rd_miss;\nassign dq_w0    = 1'b0;\n"
@@ -995,7 +995,7 @@ assign dram_req_data  = dq_data_q[dq_head_q];
 
 // Read responses in request order: the SRAM read of a hit, the DRAM read data
 // FIFO for a miss, 0 for an error.
-void add_read_responses(SvModule& m, const Shape& s) {
+void add_read_responses(SvModule& m, const ChordShape& s) {
   std::string hit_data, ram_read;
   if (s.sram) {
     m.signal("rd_pend_q", 1, "a hit's SRAM read was issued last cycle");
@@ -1076,7 +1076,7 @@ end
 
 // Performance counters, sticky error status, command status and the
 // per-access monitor outputs.
-void add_counters_status_monitor(SvModule& m, const Shape& s) {
+void add_counters_status_monitor(SvModule& m, const ChordShape& s) {
   std::vector<std::string> regs;
   std::vector<std::pair<std::string, std::string>> outputs;
   for (const auto& k : kCounters) {
@@ -1130,7 +1130,7 @@ end
              {"c_cmderr", zext("cmd_fire && cmd_err", 1, s.CW)}}));
 }
 
-SvModule controller_module(const Shape& s, const std::string& name) {
+SvModule controller_module(const ChordShape& s, const std::string& name) {
   const auto& c = s.cfg;
   SvModule m(name,
              "PRELUDE controller of CHORD: takes one command, or one read and one write\n"
@@ -1160,7 +1160,7 @@ SvModule controller_module(const Shape& s, const std::string& name) {
 
 // ------------------------------------------------------------------ top
 
-SvModule top_module(const Shape& s, const std::string& table, const std::string& ctrl) {
+SvModule top_module(const ChordShape& s, const std::string& table, const std::string& ctrl) {
   const auto& c = s.cfg;
   SvModule m(c.name,
              "CHORD (CELLO Sec. VI): a tensor-granular buffer. One SRAM, the RIFF index\n"
@@ -1209,7 +1209,7 @@ SvModule top_module(const Shape& s, const std::string& table, const std::string&
 }  // namespace
 
 void add_chord(Design& design, const ChordConfig& c) {
-  Shape s(c);
+  ChordShape s(c);
   std::string table = c.name + "_riff_table", ctrl = c.name + "_prelude";
   design.primitives.insert(s.sram ? "ram_sram" : "ram_flop");
   SvModule top = top_module(s, table, ctrl);

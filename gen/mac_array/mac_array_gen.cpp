@@ -64,13 +64,13 @@ end)");
 }
 
 // Sizes and names shared by every section of one MAC array.
-struct Shape {
+struct MacArrayShape {
   const MacArrayConfig& c;
   int R, C, L, RFR;
   int KW, SW, RIW, LW;  // cmd_k, step, register-file row and lane widths
   bool fold_logic;      // Gram with L > 1: the fold phase that sums the L lanes
 
-  explicit Shape(const MacArrayConfig& cfg)
+  explicit MacArrayShape(const MacArrayConfig& cfg)
       : c(cfg),
         R(cfg.rows),
         C(cfg.cols),
@@ -103,7 +103,7 @@ std::string indent_lines(const std::string& text, const std::string& pad) {
 }
 
 // The array's register file (rf_rows x cols fp32) and its processing element.
-void add_parts(Design& design, const Shape& s) {
+void add_parts(Design& design, const MacArrayShape& s) {
   RegfileConfig rf;
   rf.name = s.c.rf_name();
   rf.rows = s.RFR;
@@ -112,7 +112,7 @@ void add_parts(Design& design, const Shape& s) {
   add_pe(design, s.c);
 }
 
-SvModule array_module(const Shape& s) {
+SvModule array_module(const MacArrayShape& s) {
   const auto& c = s.c;
   SvModule m(c.name,
              "MAC array: R x C fp32 FMA processing elements behind one command stream, one\n"
@@ -137,7 +137,7 @@ SvModule array_module(const Shape& s) {
 }
 
 // Command, operand and result stream ports.
-void declare_ports(SvModule& m, const Shape& s) {
+void declare_ports(SvModule& m, const MacArrayShape& s) {
   const int R = s.R, C = s.C;
   m.clock_reset();
   m.sink({"cmd", "command", "offered", "accepted (when no command is active)",
@@ -161,7 +161,7 @@ void declare_ports(SvModule& m, const Shape& s) {
 }
 
 // Size and mode parameters, command state registers and the ring's control signals.
-void declare_control(SvModule& m, const Shape& s) {
+void declare_control(SvModule& m, const MacArrayShape& s) {
   const auto& c = s.c;
   m.localparam("R", std::to_string(s.R), "PE rows");
   m.localparam("C", std::to_string(s.C), "PE columns");
@@ -206,7 +206,7 @@ void declare_control(SvModule& m, const Shape& s) {
 }
 
 // Per-row and per-column operand signals, the register-file port and the mode-specific state.
-void declare_datapath(SvModule& m, const Shape& s) {
+void declare_datapath(SvModule& m, const MacArrayShape& s) {
   const int R = s.R, C = s.C, L = s.L;
   m.signal("row_a", R * 32, "per-row multiplicand");
   m.signal("row_ident", R, "per-row identity operation");
@@ -236,7 +236,7 @@ void declare_datapath(SvModule& m, const Shape& s) {
 }
 
 // Command handshake and legality check.
-void command_intake(SvModule& m, const Shape& s) {
+void command_intake(SvModule& m, const MacArrayShape& s) {
   const auto& c = s.c;
   std::string k_ok = (1LL << s.KW) - 1 == s.RFR ? "1'b1" : fmt::format("(cmd_k <= {})", sv_const(s.KW, s.RFR));
   m.section("Command intake: one command at a time; illegal commands are dropped and flagged", fmt::format(R"(
@@ -261,7 +261,7 @@ end)",
 }
 
 // The MODE_GRAM arm of the decode case: data phase, then (with L > 1) the fold phase.
-std::string gram_decode_case(const Shape& s) {
+std::string gram_decode_case(const MacArrayShape& s) {
   std::string data = fmt::format(R"(need_beat = count_q != 32'd0;
 internal  = count_q == 32'd0;
 ident_all = count_q == 32'd0;
@@ -285,7 +285,7 @@ czero_all = first_round_q;{})",
 }
 
 // Combinational decode of the next ring operation from the active command.
-void decode(SvModule& m, const Shape& s) {
+void decode(SvModule& m, const MacArrayShape& s) {
   const auto& c = s.c;
   std::string lane_expr = s.L > 1 ? fmt::format("lane_q == {}", sv_const(s.LW, s.L - 1)) : "1'b1";
   std::string gram_case = c.gram ? gram_decode_case(s) : "";
@@ -353,7 +353,7 @@ end)");
 }
 
 // Per-row multiplicand and control bits, per-column shared multiplier.
-void row_and_column_operands(SvModule& m, const Shape& s) {
+void row_and_column_operands(SvModule& m, const MacArrayShape& s) {
   std::string row_ctrl =
       s.c.spmm ? fmt::format(R"(
   assign {IDENT} = ident_all || (spmm_on && {PAD});
@@ -381,7 +381,7 @@ end)",
 }
 
 // The MODE_GRAM arm of the command-state update: row count, lane, first round and fold counters.
-std::string gram_state_update(const Shape& s, const std::string& lane_step) {
+std::string gram_state_update(const MacArrayShape& s, const std::string& lane_step) {
   std::string fold_part = s.fold_logic ? fmt::format(R"(
         if (gram_data_end) fold_q <= 1'b1;
       end else begin
@@ -407,7 +407,7 @@ std::string gram_state_update(const Shape& s, const std::string& lane_step) {
 }
 
 // Command registers: loaded on acceptance, stepped with the ring per mode.
-void command_state(SvModule& m, const Shape& s) {
+void command_state(SvModule& m, const MacArrayShape& s) {
   const auto& c = s.c;
   const int SW = s.SW, RIW = s.RIW, LW = s.LW;
   std::string gram_start = c.gram ? "\n    first_round_q <= 1'b1;" : "";
@@ -466,7 +466,7 @@ end)",
 }
 
 // Command completion per mode, the active flag and the sticky error bits.
-void completion(SvModule& m, const Shape& s) {
+void completion(SvModule& m, const MacArrayShape& s) {
   const auto& c = s.c;
   std::string gram_finish;
   if (c.gram)
@@ -504,7 +504,7 @@ end)",
 }
 
 // SpMM: per row, a ring of fresh bits (one per lane) marking where a matrix row starts.
-void spmm_lane_state(SvModule& m, const Shape& s) {
+void spmm_lane_state(SvModule& m, const MacArrayShape& s) {
   std::string rot = s.L > 1 ? "{nxt, fresh_q[r*L+1 +: L-1]}" : "nxt";
   std::string dst = s.R * s.L == 1 ? "fresh_next" : (s.L == 1 ? "fresh_next[r]" : "fresh_next[r*L +: L]");
   m.section("SpMM lane state: bit 0 of each row's ring is the current lane", fmt::format(R"(
@@ -518,7 +518,7 @@ end)",
 }
 
 // emit_q: per ring slot, the rows whose operation finishes a result; taken_q marks delivery.
-void result_tracking(SvModule& m, const Shape& s) {
+void result_tracking(SvModule& m, const MacArrayShape& s) {
   std::string shift = s.L > 1 ? "\n    for (int i = 1; i < L; i++) emit_q[i] <= emit_q[i-1];" : "";
   m.section("Result tracking: which rows finish a result, slot by slot along the ring", fmt::format(R"(
 always_ff @(posedge clk) begin
@@ -536,7 +536,7 @@ end)",
 }
 
 // Register-file instance: loaded by LOAD_RF beats, read row follows the GEMM step.
-void register_file(SvModule& m, const Shape& s) {
+void register_file(SvModule& m, const MacArrayShape& s) {
   m.section("Register file: loaded by LOAD_RF beats, row (step - with_c) broadcast during GEMM",
             fmt::format(R"(
 assign rf_ld_valid = load_on && op_valid;
@@ -554,7 +554,7 @@ assign rf_rd_row   = withc_q ? {lo} - {one} : {lo};)",
 }
 
 // The R x C grid of processing elements.
-void pe_grid(SvModule& m, const Shape& s) {
+void pe_grid(SvModule& m, const MacArrayShape& s) {
   std::string fold_conn = s.c.gram ? "\n      .fold     (fold)," : "";
   m.section("Processing elements", fmt::format(R"(
 for (genvar r = 0; r < R; r++) begin : g_pe_row
@@ -588,7 +588,7 @@ void record_block(Design& design, const SvModule& m, const MacArrayConfig& c) {
 }  // namespace
 
 void add_mac_array(Design& design, const MacArrayConfig& c) {
-  const Shape s(c);
+  const MacArrayShape s(c);
   add_parts(design, s);
 
   SvModule m = array_module(s);

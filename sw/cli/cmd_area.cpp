@@ -14,6 +14,7 @@
 #include "sw/cli/area_paper.hpp"
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
 #include "sw/common/run_process.hpp"
 #include "gen/config_reader.hpp"
@@ -164,7 +165,7 @@ void run_area(const AreaArgs& a) {
       write_file(a.svg, sweep_svg(axes, points, results));
     }
   }
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double secs = seconds_since(t0);
   fmt::print("cello area: done in {:.1f} s\n", secs);
   report["seconds"] = secs;
   write_json_report(a.json, report);

@@ -8,6 +8,7 @@
 #include "sw/cli/area_paper.hpp"
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
 #include "sw/common/run_process.hpp"
 
@@ -43,7 +44,7 @@ void add_bench_area(CLI::App& bench) {
       std::fflush(stdout);
     };
     auto table = run_paper_table(o, p, *out, progress, *svg);
-    double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double total = seconds_since(t0);
     fmt::print("\n  flow time per block:\n");
     double synth = 0, sta = 0;
     for (const auto& b : table["blocks"]) {

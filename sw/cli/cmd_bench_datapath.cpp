@@ -16,6 +16,7 @@
 
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
 #include "gen/design.hpp"
 #include "sw/fp/fp32.hpp"
@@ -72,7 +73,7 @@ void run_bench(int64_t m, const std::string& json_path, bool synth) {
   auto timed = [](auto&& f) {
     auto t0 = std::chrono::steady_clock::now();
     auto r = f();
-    return std::make_pair(std::move(r), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return std::make_pair(std::move(r), seconds_since(t0));
   };
   {
     auto A = matrix(g, m, s.rf_rows), B = matrix(g, s.rf_rows, s.cols), C = matrix(g, m, s.cols);

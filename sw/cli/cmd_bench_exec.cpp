@@ -12,6 +12,7 @@
 
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
 #include "sw/exec/prepare.hpp"
 #include "gen/hw_config.hpp"
@@ -28,17 +29,6 @@ struct BenchExecArgs {
   std::string matrix, config, json;
   int n = 8, iters = 10, repeat = 3;
 };
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// CPU time of this thread: on a shared machine wall time also counts other processes.
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 void run_bench(const BenchExecArgs& a) {
   const std::string matrix = traffic::data_matrix(a.matrix, "fv1.mtx");
@@ -60,16 +50,16 @@ void run_bench(const BenchExecArgs& a) {
   exec::Result r;
   for (int k = 0; k < a.repeat; ++k) {
     t0 = std::chrono::steady_clock::now();
-    double c0 = cpu_seconds();
+    double c0 = thread_cpu_seconds();
     r = exec::execute(prep.compiled.stream, "<bench>", arch, prep.image);
-    best = std::min(best, cpu_seconds() - c0);
+    best = std::min(best, thread_cpu_seconds() - c0);
     wall = std::min(wall, seconds_since(t0));
     golden::Fp32Inputs in;
     in.dense = pr.dense;
     in.csr["A"] = &pr.matrix;
-    c0 = cpu_seconds();
+    c0 = thread_cpu_seconds();
     (void)golden::run_fp32(prep.schedule.program, in, exec::mac_order(prep.schedule.program, prep.compiled, arch));
-    best_golden = std::min(best_golden, cpu_seconds() - c0);
+    best_golden = std::min(best_golden, thread_cpu_seconds() - c0);
   }
   const double macs_s = static_cast<double>(r.macs) / best;
   fmt::print("  executor: {:.3f} s CPU, {:.3f} s wall (best of {}): {:.3g} MACs/s, {:.3g} records/s (CPU)\n", best, wall,

@@ -9,6 +9,7 @@
 
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
 #include "sw/traffic/report.hpp"
 
@@ -28,7 +29,7 @@ void add_bench_model(CLI::App& bench) {
     const std::string dir = o->data.empty() ? traffic::find_data_dir() : o->data;
     const auto t_load = std::chrono::steady_clock::now();
     s.problems = traffic::paper_problems(dir);
-    const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_load).count();
+    const double load_s = seconds_since(t_load);
     s.threads = o->threads;
     s.cello_sram_sweep = {1ull << 20, 16ull << 20};
     fmt::print("cello bench model: --paper study, {} problems, {} thread(s), data {}\n", s.problems.size(), s.threads,

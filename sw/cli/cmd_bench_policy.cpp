@@ -8,6 +8,7 @@
 
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
 #include "sw/traffic/family.hpp"
 #include "sw/traffic/options.hpp"
@@ -45,7 +46,7 @@ void add_bench_policy(CLI::App& bench) {
     std::fflush(stdout);
     auto t0 = std::chrono::steady_clock::now();
     auto fr = traffic::run_study(f, progress);
-    const double fam_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double fam_s = seconds_since(t0);
     auto ps = traffic::summarize_policy(fr);
     fmt::print("{}", traffic::policy_table_text(ps));
     fmt::print("  family modelled in {:.1f} s\n", fam_s);
@@ -61,7 +62,7 @@ void add_bench_policy(CLI::App& bench) {
       p.params = f.params;
       auto t1 = std::chrono::steady_clock::now();
       auto pr = traffic::run_study(p, progress);
-      const double paper_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+      const double paper_s = seconds_since(t1);
       auto pp = traffic::summarize_policy(pr);
       fmt::print("\n--paper orderings (no OPT here: its traces of the largest problems need gigabytes)\n");
       fmt::print("{:<36} {:>10} {:>9} {:>9} {:>9}  {}\n", "problem", "CELLO MB", "PRE/CELLO", "LRU/CELLO",

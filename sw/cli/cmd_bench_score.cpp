@@ -10,6 +10,7 @@
 
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
 #include "sw/ir/cello_format.hpp"
 #include "sw/mtx/matrix_market.hpp"
@@ -20,14 +21,6 @@
 namespace cello::cli {
 
 namespace {
-
-// CPU time of this thread: on a shared machine wall time also counts the time
-// other processes hold the core, which grows with the length of the run.
-double cpu_seconds() {
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
 
 struct Timing {
   size_t nodes = 0, edges = 0;
@@ -43,10 +36,10 @@ Timing time_compile(const ir::Program& p, int reps) {
   for (int r = 0; r < reps; ++r) {
     ir::Program copy = p;
     auto w0 = std::chrono::steady_clock::now();
-    double c0 = cpu_seconds();
+    double c0 = thread_cpu_seconds();
     score::Schedule s = score::compile(std::move(copy));
-    double cpu = cpu_seconds() - c0;
-    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+    double cpu = thread_cpu_seconds() - c0;
+    double wall = seconds_since(w0);
     if (cpu < t.seconds) t.seconds = cpu, t.wall = wall;
     t.nodes = s.program.ops.size();
     t.edges = s.dag.edges.size();
@@ -76,7 +69,7 @@ void run_bench(const std::string& matrix, const std::string& json_path) {
   prm.iters = 10;
   auto t0 = std::chrono::steady_clock::now();
   ir::Program cg = workloads::make_workload("cg", prm);
-  double build = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double build = seconds_since(t0);
   Timing tc = time_compile(cg, 20);
   fmt::print("SCORE compile time (CPU time, best of repeated runs)\n");
   fmt::print("  CG, 10 iterations ({}, N={}): {} ops, {} edges: {:.3f} ms (building the DAG from text: {:.3f} ms)\n",

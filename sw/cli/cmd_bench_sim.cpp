@@ -12,6 +12,7 @@
 #include "sw/cli/options.hpp"
 #include "sw/cli/output_files.hpp"
 #include "sw/cli/top_sim.hpp"
+#include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
 #include "gen/hw_config.hpp"
 #include "sw/traffic/experiment.hpp"
@@ -44,7 +45,7 @@ Figures run_one(const BenchSimArgs& a, const std::string& config, const std::str
   const auto t0 = std::chrono::steady_clock::now();
   const SimRun r = run_sim(o);
   Figures f;
-  f.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  f.wall = seconds_since(t0);
   const auto& j = r.report;
   f.pass = r.pass;
   f.cycles = j.value("cycles", uint64_t{0});

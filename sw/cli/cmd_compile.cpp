@@ -14,6 +14,7 @@
 #include "sw/cli/options.hpp"
 #include "sw/cli/output_files.hpp"
 #include "gen/config_reader.hpp"
+#include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
 #include "sw/exec/prepare.hpp"
 #include "gen/top/top_config.hpp"
@@ -127,7 +128,7 @@ void run_compile(const CompileArgs& a) {
 
   auto t0 = std::chrono::steady_clock::now();
   score::Schedule s = score::compile(std::move(prog), target);
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double secs = seconds_since(t0);
 
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

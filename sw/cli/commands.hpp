@@ -30,7 +30,7 @@ void write_json_report(const std::string& path, const nlohmann::json& report);
 #define CELLO_CLI_CONCAT(a, b) CELLO_CLI_CONCAT2(a, b)
 // CELLO_COMMAND("gen", [](CLI::App& app) { ... });
 #define CELLO_COMMAND(name, adder) \
-  static const int CELLO_CLI_CONCAT(cello_command_, __LINE__) = ::cello::cli::register_command(name, adder)
+  static const int CELLO_CLI_CONCAT(cello_command_, __COUNTER__) = ::cello::cli::register_command(name, adder)
 // CELLO_BENCH("buffet", [](CLI::App& bench) { ... });
 #define CELLO_BENCH(name, adder) \
-  static const int CELLO_CLI_CONCAT(cello_bench_, __LINE__) = ::cello::cli::register_bench(name, adder)
+  static const int CELLO_CLI_CONCAT(cello_bench_, __COUNTER__) = ::cello::cli::register_bench(name, adder)

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
 
 extern char** environ;
@@ -62,7 +63,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const fs::path& 
   while (::waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) throw Error(argv[0], "", std::string("waitpid failed: ") + std::strerror(errno));
   ProcessResult r;
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.seconds = seconds_since(t0);
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) r.exit_code = 128 + WTERMSIG(status);
   // posix_spawnp reports a failed exec of the child as exit status 127.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "sw/common/bits.hpp"
 #include "sw/common/error.hpp"
 
 namespace cello::exec {
@@ -12,11 +13,6 @@ namespace cello::exec {
 using stream::Bind;
 using stream::Opcode;
 using stream::Record;
-
-
-namespace {
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-}  // namespace
 
 uint64_t TensorDesc::col_at(unsigned granule) const { return base + ceil_div(uint64_t{rows} + 1, granule / 4) * granule; }
 uint64_t TensorDesc::val_at(unsigned granule) const {

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "sw/common/bits.hpp"
+#include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
 #include "sw/fp/fp32.hpp"
 #include "sw/golden/fp32_dag.hpp"
@@ -21,8 +23,6 @@ using stream::Bind;
 using stream::Opcode;
 
 namespace {
-
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 uint32_t load32(const std::vector<uint8_t>& m, uint64_t addr) {
   uint32_t v;
@@ -422,7 +422,7 @@ Result execute(const stream::Stream& s, const std::string& file, const arch::Arc
   r.program = check_stream(s, file, a);
   r.image = std::move(image);
   Runner(s, file, a, r, image_file).run();
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.seconds = seconds_since(t0);
   return r;
 }
 

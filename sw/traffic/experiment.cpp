@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
 #include "sw/score/compile.hpp"
 #include "sw/traffic/from_score.hpp"
@@ -58,7 +59,7 @@ Workload build_workload(const Problem& p, const ModelParams& params, double* com
   if (class_counts) *class_counts = score::class_counts(s);
   Workload w = from_schedule(s, p.dataset.pattern, p.word_bytes);
   w.name = p.label();
-  if (compile_seconds) *compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (compile_seconds) *compile_seconds = seconds_since(t0);
   return w;
 }
 
@@ -118,7 +119,7 @@ StudyResult run_study(const Study& s, const Progress& progress) {
       jobs.push_back({i, MemorySystem::CELLO, sram, fmt::format("CELLO@{}MB", sram >> 20), words});
     R.problems.push_back(std::move(pr));
   }
-  R.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  R.setup_seconds = seconds_since(t0);
   // Largest jobs first keeps both workers busy until the end.
   std::vector<size_t> order(jobs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -206,7 +207,7 @@ StudyResult run_study(const Study& s, const Progress& progress) {
     R.energy_by_workload.push_back({wl_order[i], geomean(wl_energy[i])});
     R.speedup_by_workload.push_back({wl_order[i], geomean(wl_speedup[i])});
   }
-  R.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  R.seconds = seconds_since(t0);
   return R;
 }
 

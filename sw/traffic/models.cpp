@@ -7,6 +7,7 @@
 #include <ctime>
 
 #include "sw/chord/chord_model.hpp"
+#include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
 #include "sw/common/enum_names.hpp"
 #include "sw/traffic/opt.hpp"
@@ -525,12 +526,7 @@ Traffic run_model(const Workload& w, MemorySystem c, const ModelParams& p, const
   w.validate();
   p.validate(w.word_bytes);
   auto t0 = std::chrono::steady_clock::now();
-  auto cpu = [] {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-  };
-  const double c0 = cpu();
+  const double c0 = thread_cpu_seconds();
   const Analysis a = analyze(w);
   const Footprint f = footprint(w, p.line_bytes / w.word_bytes);
   Traffic t;
@@ -542,8 +538,8 @@ Traffic run_model(const Workload& w, MemorySystem c, const ModelParams& p, const
     case MemorySystem::OPT: t = chord_model(w, c, p, a, f, hooks); break;
     default: t = explicit_model(w, c, p, a, f); break;
   }
-  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  t.cpu_seconds = cpu() - c0;
+  t.seconds = seconds_since(t0);
+  t.cpu_seconds = thread_cpu_seconds() - c0;
   return t;
 }
 

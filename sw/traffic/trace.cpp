@@ -4,11 +4,12 @@
 #include <limits>
 #include <map>
 
+#include "sw/common/bits.hpp"
+
 namespace cello::traffic {
 
 namespace {
 constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
-uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 }  // namespace
 
 Footprint footprint(const Workload& w, unsigned granule_words) {

@@ -7,6 +7,7 @@
 #include "Vbench_buffet256.h"
 #include "Vdemo_buffet.h"
 #include "tb/buffet/buffet_bench.hpp"
+#include "sw/common/clock.hpp"
 
 namespace cello::tb {
 
@@ -20,7 +21,7 @@ BuffetStreamFigures timed_run(Bench& bench, std::vector<BuffetOp> ops, const Buf
   auto t0 = std::chrono::steady_clock::now();
   auto st = bench.run(std::move(ops), rates);
   BuffetStreamFigures f;
-  f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  f.seconds = seconds_since(t0);
   f.cycles = st.cycles;
   f.fills = st.fills;
   f.reads = st.reads;

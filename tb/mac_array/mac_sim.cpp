@@ -4,6 +4,7 @@
 
 #include "Vbench_mac.h"
 #include "bench_mac_params.hpp"
+#include "sw/common/clock.hpp"
 #include "sw/fp/fp32.hpp"
 #include "tb/mac_array/mac_array_driver.hpp"
 
@@ -29,7 +30,7 @@ MacSimRun run_bench_mac(const mac::StreamProgram& p, const mac::Matrix& expect) 
   auto t0 = std::chrono::steady_clock::now();
   MacRunStats st = drv.run(p, MacRates{}, beats);
   MacSimRun r;
-  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.wall_seconds = seconds_since(t0);
   r.cycles = st.cycles;
   r.total_cycles = sim.cycle();
   r.useful_macs = st.useful_macs;

@@ -18,6 +18,7 @@
 
 #include "Vtop.h"
 #include "tb/harness/top_runner.hpp"
+#include "sw/common/clock.hpp"
 #include "sw/stream/format.hpp"
 
 using namespace cello;
@@ -51,7 +52,7 @@ int run(const Args& a) {
   o.max_cycles = a.max_cycles;
   o.progress_every = a.progress_every;
   const auto t0 = std::chrono::steady_clock::now();
-  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  auto seconds = [&] { return seconds_since(t0); };
   double shown = 0;  // wall time of the last progress line (one every 2 s at most)
   o.progress = [&](uint64_t cycles, uint64_t record) {
     if (cycles == 0 || seconds() < shown + 2) return;

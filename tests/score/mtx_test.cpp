@@ -17,7 +17,7 @@ using namespace cello;
 
 namespace {
 
-std::string error_of(const std::string& text, bool square = false) {
+std::string mtx_error_of(const std::string& text, bool square = false) {
   return test::error_message([&] { mtx::parse_matrix_market(text, "m.mtx", square); });
 }
 
@@ -70,33 +70,33 @@ TEST_CASE("symmetric files are mirrored, pattern and integer values read", "[mtx
 
 TEST_CASE("malformed Matrix Market files give one-line errors", "[mtx]") {
   const std::string h = "%%MatrixMarket matrix coordinate real general\n";
-  CHECK(error_of("") == "m.mtx: line 0: empty file (expected a %%MatrixMarket header)");
-  CHECK(error_of("%MatrixMarket matrix coordinate real general\n1 1 0\n") ==
+  CHECK(mtx_error_of("") == "m.mtx: line 0: empty file (expected a %%MatrixMarket header)");
+  CHECK(mtx_error_of("%MatrixMarket matrix coordinate real general\n1 1 0\n") ==
         "m.mtx: line 1: malformed header: the first line must start with %%MatrixMarket");
-  CHECK(error_of("%%MatrixMarket matrix coordinate real\n") ==
+  CHECK(mtx_error_of("%%MatrixMarket matrix coordinate real\n") ==
         "m.mtx: line 1: malformed header: expected '%%MatrixMarket matrix coordinate <field> <symmetry>'");
-  CHECK(error_of("%%MatrixMarket matrix array real general\n2 1\n1\n2\n") ==
+  CHECK(mtx_error_of("%%MatrixMarket matrix array real general\n2 1\n1\n2\n") ==
         "m.mtx: line 1: unsupported format 'array' (only 'coordinate'; dense 'array' files are not sparse matrices)");
-  CHECK(error_of("%%MatrixMarket matrix coordinate complex general\n") ==
+  CHECK(mtx_error_of("%%MatrixMarket matrix coordinate complex general\n") ==
         "m.mtx: line 1: unsupported field 'complex' (real, integer or pattern)");
-  CHECK(error_of("%%MatrixMarket matrix coordinate real hermitian\n") ==
+  CHECK(mtx_error_of("%%MatrixMarket matrix coordinate real hermitian\n") ==
         "m.mtx: line 1: unsupported symmetry 'hermitian' (general or symmetric)");
-  CHECK(error_of(h + "% only comments\n") == "m.mtx: line 2: missing size line 'rows cols entries'");
-  CHECK(error_of(h + "3 3\n") == "m.mtx: line 2: malformed size line: expected 'rows cols entries'");
-  CHECK(error_of(h + "3 x 1\n") == "m.mtx: line 2: column count 'x' is not a whole number");
-  CHECK(error_of(h + "0 3 1\n") == "m.mtx: line 2: matrix dimensions must be between 1 and 2^31-1");
-  CHECK(error_of(h + "2 2 5\n") == "m.mtx: line 2: entry count 5 out of range 0..rows*cols");
-  CHECK(error_of(h + "2 2 1\n3 1 1.0\n") == "m.mtx: line 3: row index 3 out of range 1..2");
-  CHECK(error_of(h + "2 2 1\n1 0 1.0\n") == "m.mtx: line 3: column index 0 out of range 1..2");
-  CHECK(error_of(h + "2 2 2\n1 1 1.0\n") == "m.mtx: line 3: file ends after 1 of the 2 entries the size line announces");
-  CHECK(error_of(h + "2 2 1\n1 1 1.0\n2 2 1.0\n") == "m.mtx: line 4: more entries than the 1 the size line announces");
-  CHECK(error_of(h + "2 2 1\n1 1\n") == "m.mtx: line 3: expected 3 fields ('row col value') but found 2");
-  CHECK(error_of(h + "2 2 1\n1 1 1.0D+00\n") == "m.mtx: line 3: value '1.0D+00' is not a number");
-  CHECK(error_of(h + "2 2 1\n1 1 nan\n") == "m.mtx: line 3: value 'nan' is not finite");
-  CHECK(error_of(h + "2 3 0\n", true) == "m.mtx: line 2: the matrix must be square, not 2 x 3");
-  CHECK(error_of("%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n") ==
+  CHECK(mtx_error_of(h + "% only comments\n") == "m.mtx: line 2: missing size line 'rows cols entries'");
+  CHECK(mtx_error_of(h + "3 3\n") == "m.mtx: line 2: malformed size line: expected 'rows cols entries'");
+  CHECK(mtx_error_of(h + "3 x 1\n") == "m.mtx: line 2: column count 'x' is not a whole number");
+  CHECK(mtx_error_of(h + "0 3 1\n") == "m.mtx: line 2: matrix dimensions must be between 1 and 2^31-1");
+  CHECK(mtx_error_of(h + "2 2 5\n") == "m.mtx: line 2: entry count 5 out of range 0..rows*cols");
+  CHECK(mtx_error_of(h + "2 2 1\n3 1 1.0\n") == "m.mtx: line 3: row index 3 out of range 1..2");
+  CHECK(mtx_error_of(h + "2 2 1\n1 0 1.0\n") == "m.mtx: line 3: column index 0 out of range 1..2");
+  CHECK(mtx_error_of(h + "2 2 2\n1 1 1.0\n") == "m.mtx: line 3: file ends after 1 of the 2 entries the size line announces");
+  CHECK(mtx_error_of(h + "2 2 1\n1 1 1.0\n2 2 1.0\n") == "m.mtx: line 4: more entries than the 1 the size line announces");
+  CHECK(mtx_error_of(h + "2 2 1\n1 1\n") == "m.mtx: line 3: expected 3 fields ('row col value') but found 2");
+  CHECK(mtx_error_of(h + "2 2 1\n1 1 1.0D+00\n") == "m.mtx: line 3: value '1.0D+00' is not a number");
+  CHECK(mtx_error_of(h + "2 2 1\n1 1 nan\n") == "m.mtx: line 3: value 'nan' is not finite");
+  CHECK(mtx_error_of(h + "2 3 0\n", true) == "m.mtx: line 2: the matrix must be square, not 2 x 3");
+  CHECK(mtx_error_of("%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n") ==
         "m.mtx: line 2: a symmetric matrix must be square, not 2 x 3");
-  CHECK(error_of("%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1.0\n") ==
+  CHECK(mtx_error_of("%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n1 2 1.0\n") ==
         "m.mtx: line 3: entry (1, 2) lies above the diagonal; a symmetric file stores the lower triangle");
 }
 
