@@ -1,7 +1,6 @@
 // The papers' area claims beside this project's sky130 numbers. Absolute areas
 // differ (the papers used a 16 nm library and CACTI; this is sky130 130 nm and
 // the OpenRAM-fitted SRAM model), so the table compares ratios.
-#include "sw/common/bits.hpp"
 #include "sw/cli/area_paper.hpp"
 
 #include <fmt/format.h>
@@ -9,6 +8,7 @@
 #include <fstream>
 
 #include "sw/area/sram_model.hpp"
+#include "sw/common/bits.hpp"
 #include "sw/common/error.hpp"
 #include "sw/plot/svg.hpp"
 
