@@ -20,6 +20,7 @@
 #define BUFFET_BASE_BOUND 0
 #endif
 #include "tb/buffet/buffet_bench.hpp"
+#include "tb/harness/checked.hpp"
 #include "sw/common/skip_test.hpp"
 
 using namespace cello::tb;
@@ -52,7 +53,8 @@ size_t ops_per_mix() {
 // Runs a mix in segments, each with its own random stall rates (sometimes none).
 void run_mix(BuffetMix mix, uint64_t seed) {
   Bench bench(seed_from_env(seed), kBase, kBound);
-  INFO("seed " << bench.seed() << " (replay with CELLO_SEED), mix " << to_string(mix));
+  CELLO_SEED_INFO(bench.seed());
+  INFO("mix " << to_string(mix));
   auto& rng = bench.rng();
   const size_t total = ops_per_mix(), segments = 10;
   BuffetRunStats sum;

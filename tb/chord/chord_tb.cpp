@@ -11,6 +11,7 @@
 
 #include "Vchord.h"
 #include "tb/chord/chord_bench.hpp"
+#include "tb/harness/checked.hpp"
 #include "sw/common/skip_test.hpp"
 #include "tb/harness/tb_config.hpp"
 
@@ -69,7 +70,7 @@ void report(const char* what, const ChordRunStats& st) {
 template <class Make>
 void differential(const char* what, uint64_t seed, Make make, size_t chunks = 8) {
   Bench bench(geometry(), counter_width(), seed_from_env(seed));
-  INFO("seed " << bench.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEED_INFO(bench.seed());
   ChordRunStats st;
   try {
     auto trace = make(bench.seed());

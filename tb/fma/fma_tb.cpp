@@ -13,6 +13,7 @@
 
 #include "Vfma.h"
 #include "tb/fma/fma_vectors.hpp"
+#include "tb/harness/checked.hpp"
 #include "tb/harness/sim.hpp"
 #include "tb/harness/stream.hpp"
 
@@ -85,7 +86,8 @@ uint64_t run_vectors(Rng& rng, const std::vector<FmaOperands>& vecs, double in_r
 // one segment in three runs without stalls.
 void run_class(FmaClass k, uint64_t seed, uint64_t count) {
   Rng rng(seed_from_env(seed));
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED), class " << to_string(k) << ", STAGES " << FMA_STAGES);
+  CELLO_SEED_INFO(rng.seed());
+  INFO("class " << to_string(k) << ", STAGES " << FMA_STAGES);
   FmaVectorGen gen(rng);
   const uint64_t segments = 8;
   uint64_t cycles = 0, total = 0;

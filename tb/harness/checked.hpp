@@ -9,11 +9,14 @@
 #include "tb/harness/rng.hpp"
 #include "tb/harness/stream.hpp"
 
+// Names `seed` in every failure reported in the rest of the scope.
+#define CELLO_SEED_INFO(seed) INFO("seed " << (seed) << " (replay with CELLO_SEED)")
+
 // Declares `rng`, the test case's random source: seeded from CELLO_SEED, else
 // from `fallback`, and named in every failure the test case reports.
 #define CELLO_SEEDED_RNG(rng, fallback)                       \
   ::cello::tb::Rng rng(::cello::tb::seed_from_env(fallback)); \
-  INFO("seed " << rng.seed() << " (replay with CELLO_SEED)")
+  CELLO_SEED_INFO(rng.seed())
 
 namespace cello::tb {
 
@@ -36,7 +39,7 @@ template <class Bench, class F>
     b.rng.seed();
   }
 void run_checked(Bench& b, F&& body) {
-  INFO("seed " << b.rng.seed() << " (replay with CELLO_SEED)");
+  CELLO_SEED_INFO(b.rng.seed());
   run_checked(b.sim, body);
 }
 
