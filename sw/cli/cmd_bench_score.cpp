@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 
 #include "sw/chord/chord_model.hpp"
 #include "sw/common/clock.hpp"
