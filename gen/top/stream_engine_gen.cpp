@@ -227,8 +227,8 @@ EngineDims engine_dims(const StreamEngineShape& s) {
   d.VL = std::countr_zero(static_cast<unsigned>(d.V));
   d.XL = d.GWL - d.VL;
   if (d.GW < 16 * d.V || d.GWL > d.WA) throw std::logic_error("stream engine: gather buffer out of range");
-  static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlockRows == 4 && kGramBlockCols == 8,
-                "the index packing below assumes 16 columns, 4-row groups and 4x8 Gram blocks");
+  static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlockRows == 8 && kGramBlockCols == 8,
+                "the index packing below assumes 16 columns, 4-row groups and 8x8 Gram blocks");
   return d;
 }
 
@@ -267,8 +267,8 @@ void engine_localparams(SvModule& m) {
       {"F_MAC", "GEMM: acc[r][j] = fma(A[i0+r, k0+t], rf[t][j], acc[r][j]); the row's first step reads A into areg[r]"},
       {"F_W", "GEMM/SPMM: write Z[i0+r, j0+j] = relu(acc[r][j])"},
       {"F_GZ", "GRAM: p[l][i][j] = +0"},
-      {"F_GA", "GRAM: areg[r][i] <- A[m0+r, b0+i]"},
-      {"F_GB", "GRAM: breg[r][j] <- B[m0+r, j0+j] (a 4 x 8 block of Z)"},
+      {"F_GA", "GRAM: areg[r][i] <- A[m0+r, b0+i] (the 8 rows of an 8 x 8 block of Z)"},
+      {"F_GB", "GRAM: breg[r][j] <- B[m0+r, j0+j] (its 8 columns)"},
       {"F_PM", "GRAM: p[lane(m0+t)][i][j] = fma(areg[t][i], breg[t][j], p[..][i][j])"},
       {"F_FOLD", "GRAM: p[0][i][j] = fma(p[0][i][j], 1, p[t][i][j]) for t = 1..L-1"},
       {"F_GW", "GRAM: write Z[b0+i, j0+j] = p[0][i][j]"},
@@ -311,10 +311,10 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   // ---- walker state
   m.signal("ph_q", 5, "walker phase");
   m.signal("i0_q", CW, "GEMM row group / GRAM row group (m0) / SPMM row");
-  m.signal("j0_q", CW, "first column of the block (GEMM/SPMM: 16 wide, GRAM: 4 wide)");
+  m.signal("j0_q", CW, "first column of the block (GEMM/SPMM: 16 wide, GRAM: 8 wide)");
   m.signal("b0_q", CW, "GRAM: first result row of the block");
   m.signal("t_q", CW, "GEMM inner index / GRAM row in group, lane / ELTW element in group");
-  m.signal("r_q", 2, "inner loop: row in the group (GRAM: i in the block)");
+  m.signal("r_q", 3, "inner loop: row in the group (GRAM: also i in the block)");
   m.signal("j_q", 4, "inner loop: column in the block");
   m.signal("ln_q", LB, "GRAM: lane of row m0+t (m mod L)");
   m.signal("sr_q", 2, "SPMM: the entry's row in the group");
@@ -345,14 +345,14 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("gr_last", 2, "last row of the group");
   m.signal("nb_last", 4, "last column of the 16-wide block");
   m.signal("bj_last", 3, "GRAM: last column of the 8-wide block");
-  m.signal("bi_last", 2, "GRAM: last row of the 4-wide block");
-  m.signal("rlast", 2, "inner loop bound of r");
+  m.signal("bi_last", 3, "GRAM: last row of the 8-row block");
+  m.signal("rlast", 3, "inner loop bound of r");
   m.signal("jlast", 4, "inner loop bound of j");
   m.signal("jo", 1, "inner loop order: j outer, r inner (a column-major operand's order)");
   m.signal("vec", 1, "a lane-wide phase: j steps by the lane count");
   m.signal("jlast_v", 4, "last j step (lane-aligned in a lane-wide phase)");
   m.signal("last2d", 1, "the inner loop's last step");
-  m.signal("r_nx", 2, "next r");
+  m.signal("r_nx", 3, "next r");
   m.signal("j_nx", 4, "next j");
   m.signal("wi_nx", CW, "ELTW: next element row (result storage order)");
   m.signal("wj_nx", CW, "ELTW: next element column");
@@ -435,7 +435,7 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.signal("pend_q", ACC, "accumulator waits for an FMA result");
   m.array("rf_q", 32, RFD, "register file: scale * B rows of the pass, 16 columns each");
   m.signal("rf_busy_q", PB + 1, "register-file writes in the FMA pipe");
-  m.array("areg_q", 32, 16, "GEMM: A[i0+r, k0+t] at [4r]; GRAM: A[m0+r, b0+i] at [4r+i]");
+  m.array("areg_q", 32, 32, "GEMM: A[i0+r, k0+t] at [4r]; GRAM: A[m0+r, b0+i] at [8r+i]");
   m.array("breg_q", 32, 32, "GRAM: B[m0+r, j0+j] at [8r+j]");
   m.signal("mreg_q", 32, "SPMM: beta * val of the current entry");
   m.signal("acc_x", 32, "acc[h_x]");
@@ -499,20 +499,20 @@ assign rem_brows  = z_rows - b0_q;
 assign gr_last    = (rem_rows >= {CW}'d4) ? 2'd3 : rem_rows[1:0] - 2'd1;
 assign nb_last    = (rem_cols >= blk_w) ? 4'(blk_w - {CW}'d1) : rem_cols[3:0] - 4'd1;
 assign bj_last    = (rem_cols >= {CW}'d8) ? 3'd7 : rem_cols[2:0] - 3'd1;
-assign bi_last    = (rem_brows >= {CW}'d4) ? 2'd3 : rem_brows[1:0] - 2'd1;
+assign bi_last    = (rem_brows >= {CW}'d8) ? 3'd7 : rem_brows[2:0] - 3'd1;
 // The inner loop of each phase: r < rlast+1, j < jlast+1; jo walks r fastest.
 always_comb begin
-  rlast = 2'd0;
+  rlast = 3'd0;
   jlast = nb_last;
   jo    = 1'b0;
   case (ph_q)
-    F_C:    begin rlast = gr_last; jo = c_cm; end
-    F_Z0:   rlast = gr_last;
-    F_MAC:  rlast = gr_last;
-    F_W:    begin rlast = gr_last; jo = z_cm; end
-    F_GZ:   begin rlast = 2'd3; jlast = 4'd7; end
-    F_GA:   begin rlast = gr_last; jlast = {{2'd0, bi_last}}; jo = a_cm; end
-    F_GB:   begin rlast = gr_last; jlast = {{1'b0, bj_last}}; jo = b_cm; end
+    F_C:    begin rlast = {{1'b0, gr_last}}; jo = c_cm; end
+    F_Z0:   rlast = {{1'b0, gr_last}};
+    F_MAC:  rlast = {{1'b0, gr_last}};
+    F_W:    begin rlast = {{1'b0, gr_last}}; jo = z_cm; end
+    F_GZ:   begin rlast = 3'd7; jlast = 4'd7; end
+    F_GA:   begin rlast = {{1'b0, gr_last}}; jlast = {{1'b0, bi_last}}; jo = a_cm; end
+    F_GB:   begin rlast = {{1'b0, gr_last}}; jlast = {{1'b0, bj_last}}; jo = b_cm; end
     F_PM, F_FOLD: begin rlast = bi_last; jlast = {{1'b0, bj_last}}; end
     F_GW:   begin rlast = bi_last; jlast = {{1'b0, bj_last}}; jo = z_cm; end
     default: ;
@@ -527,7 +527,7 @@ assign vec     = (ph_q == F_MAC) || (ph_q == F_PM) || (ph_q == F_FOLD) || (spmm_
                  (ph_q == F_Z0) || (ph_q == F_GZ);
 assign jlast_v = vec ? (jlast & ~4'd{VM1}) : jlast;
 assign last2d = (r_q == rlast) && (j_q == jlast_v);
-assign r_nx = jo ? ((r_q == rlast) ? 2'd0 : r_q + 2'd1) : ((j_q == jlast_v) ? r_q + 2'd1 : r_q);
+assign r_nx = jo ? ((r_q == rlast) ? 3'd0 : r_q + 3'd1) : ((j_q == jlast_v) ? r_q + 3'd1 : r_q);
 assign j_nx = jo ? ((r_q == rlast) ? j_q + 4'd1 : j_q) : ((j_q == jlast_v) ? 4'd0 : j_q + (vec ? 4'd{V} : 4'd1));
 // ELTW walks the result in its storage order.
 assign elast = (wi_q + {CW}'d1 == z_rows) && (wj_q + {CW}'d1 == z_cols);
@@ -604,9 +604,9 @@ always_comb begin
       sel_base = z_base; sel_rows = z_rows; sel_cols = z_cols; sel_cm = z_cm;
     end
     F_GZ: em_x = {XB}'({{t_q[{LB1}:0], r_q, j_q[2:0]}});
-    F_GA: begin em_rd = 1'b1; em_act = U_AREG; em_y = {XB}'({{r_q, j_q[1:0]}}); sel_c = b0_q + {CW}'(j_q); end
+    F_GA: begin em_rd = 1'b1; em_act = U_AREG; em_y = {XB}'({{r_q[1:0], j_q[2:0]}}); sel_c = b0_q + {CW}'(j_q); end
     F_GB: begin
-      em_rd = 1'b1; em_act = U_BREG; em_p = {PB}'({{r_q, j_q[2:0]}});
+      em_rd = 1'b1; em_act = U_BREG; em_p = {PB}'({{r_q[1:0], j_q[2:0]}});
       sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm;
     end
     F_PM: begin
@@ -800,8 +800,8 @@ std::string walker_loops(const EngineDims& d) {
                     else t_q <= t_q + {CW}'d1;
             F_GW: if (rem_cols <= {CW}'d8) begin
                 j0_q <= '0;
-                if (rem_brows <= {CW}'d4) ph_q <= F_DRAIN;
-                else begin b0_q <= b0_q + {CW}'d4; ph_q <= F_GZ; end
+                if (rem_brows <= {CW}'d8) ph_q <= F_DRAIN;
+                else begin b0_q <= b0_q + {CW}'d8; ph_q <= F_GZ; end
               end else begin j0_q <= j0_q + {CW}'d8; ph_q <= F_GZ; end
             default: ph_q <= sl_q ? F_W : F_SE;  // F_SX, F_SG: the entry's columns are issued
           endcase
@@ -914,7 +914,7 @@ assign ex_fma   = fire && (h_act == U_C || h_act == U_EA || h_act == U_EB || h_a
 assign ex_to_rf = (h_act == U_RFL);
 always_comb begin
   for (int v = 0; v < {V}; v++) begin
-    ex_a[v] = areg_q[h_y[3:0]];
+    ex_a[v] = areg_q[h_y[4:0]];
     ex_b[v] = ld_rsp_data;
     ex_c[v] = acc_fx[v];
     case (h_act)
@@ -986,8 +986,8 @@ always_ff @(posedge clk) begin
     if (fire) begin
       case (h_act)
         U_Z0:   for (int v = 0; v < {V}; v++) if ({HMV}) acc_q[h_x | {XB}'(v)] <= 32'd0;
-        U_AREG: areg_q[h_y[3:0]] <= ld_rsp_data;
-        U_MAC:  if (h_rd) areg_q[h_y[3:0]] <= ld_rsp_data;
+        U_AREG: areg_q[h_y[4:0]] <= ld_rsp_data;
+        U_MAC:  if (h_rd) areg_q[h_y[4:0]] <= ld_rsp_data;
         U_BREG: breg_q[h_p[4:0]] <= ld_rsp_data;
         default: ;
       endcase

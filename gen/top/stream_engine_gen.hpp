@@ -50,7 +50,7 @@ inline int engine_lanes(int pe_cols) { return pe_cols >= 4 ? 4 : pe_cols >= 2 ? 
 // block reads its rows of A and its columns of B once).
 inline constexpr int kEngineBlockCols = 16;
 inline constexpr int kEngineGroupRows = 4;
-inline constexpr int kGramBlockRows = 4;
+inline constexpr int kGramBlockRows = 8;
 inline constexpr int kGramBlockCols = 8;
 
 // The launch descriptor: the engine's inputs <suffix>, driven by the

@@ -135,7 +135,7 @@ TEST_CASE("top: compiled CG, BiCGStab and GCN equal the executor bit for bit", "
   };
   // N = 1 puts small block vectors next to the register file's size; N = 4
   // has GEMMs that update their streamed operand in place. The 27-row grid
-  // leaves a partial row group; N = 6 gives the engine a partial 4 x 4 Gram
+  // leaves a partial row group; N = 6 gives the engine a partial 6 x 6 Gram
   // block, and GCN with 18 input features two 16-column SpMM blocks and a GEMM
   // of more passes than a 16-row register file holds.
   for (const Run& run : {Run{"cg", 1, 3, 0, 4}, Run{"cg", 4, 3, 0, 4}, Run{"bicgstab", 2, 2, 0, 4},
