@@ -1,4 +1,5 @@
 #include "gen/top/stream_engine_gen.hpp"
+#include "gen/top/stream_engine_parts.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -13,193 +14,7 @@
 
 namespace cello::gen {
 
-namespace {
-
-// A sequential read stream (SPMM's row pointers): once per column block the
-// words base .. base+count-1, issued as fast as its load unit takes them.
-void csr_stream(SvModule& m, const std::string& s, const std::string& what, const std::string& base,
-                const std::string& count, int WA, int CW) {
-  m.source({s + "_req", what + " stream", "a word read", "taken", {{"word", WA, "word address"}}});
-  m.sink({s + "_rsp", what + " stream", "the oldest word", "taken", {{"data", 32, "data"}}});
-  m.signal(s + "_on_q", 1, what + " stream: reads still to issue");
-  m.signal(s + "_idx_q", CW, what + " stream: next word");
-  m.signal(s + "_pass_q", CW, what + " stream: pass (column block)");
-  m.signal(s + "_count", CW, what + " stream: words per pass");
-  m.section(what + " stream", fmt::format(R"(
-assign {s}_count     = {count};
-assign {s}_req_valid = {s}_on_q;
-assign {s}_req_word  = {base} + {WA}'({s}_idx_q);
-always_ff @(posedge clk) begin
-  if (!rst_n) {s}_on_q <= 1'b0;
-  else if (start && ph_q == F_IDLE && kind == KIND_SPMM) begin
-    {s}_on_q   <= ({s}_count != '0);
-    {s}_idx_q  <= '0;
-    {s}_pass_q <= '0;
-  end else if ({s}_on_q && {s}_req_ready) begin
-    if ({s}_idx_q + {CW}'d1 == {s}_count) begin
-      {s}_idx_q  <= '0;
-      {s}_pass_q <= {s}_pass_q + {CW}'d1;
-      if ({s}_pass_q + {CW}'d1 == col_blocks) {s}_on_q <= 1'b0;
-    end else {s}_idx_q <= {s}_idx_q + {CW}'d1;
-  end
-end)",
-                                          fmt::arg("s", s), fmt::arg("count", count), fmt::arg("base", base),
-                                          fmt::arg("WA", WA), fmt::arg("CW", CW)));
-}
-
-// SPMM's entry fetcher: reads the row pointers of a group of up to 4 rows, then
-// requests the group's column indices and values with the rows interleaved
-// round robin (each row's entries stay in CSR order, so every accumulation
-// chain is the executor's), and queues a tag per entry for the walker: its row
-// in the group and whether it is the group's last. An empty group queues one
-// "empty" tag, a damaged row pointer an "error" tag. The column index and value
-// responses come back in request order, so the walker's n-th tag names the n-th
-// column index and the executor's n-th scaled value.
-void entry_fetcher_signals(SvModule& m, int WA, int CW, int Q, int QB) {
-  m.source({"col_req", "SPMM column index stream", "a word read", "taken", {{"word", WA, "word address"}}});
-  m.sink({"col_rsp", "SPMM column index stream", "the oldest word", "taken", {{"data", 32, "data"}}});
-  m.source({"val_req", "SPMM value stream", "a word read", "taken", {{"word", WA, "word address"}}});
-  m.sink({"val_rsp", "SPMM value stream", "the oldest word", "taken", {{"data", 32, "data"}}});
-  m.signal("sf_ph_q", 3, "entry fetcher: phase (SF_*)");
-  m.signal("sf_i_q", CW, "entry fetcher: first row of the group");
-  m.signal("sf_pass_q", CW, "entry fetcher: pass (column block)");
-  m.signal("sf_k_q", 2, "entry fetcher: row whose end pointer is read next");
-  m.signal("sf_g", 2, "entry fetcher: last row of the group");
-  m.signal("sf_prev", CW, "entry fetcher: start of row k (the previous row's end)");
-  m.signal("sf_rem_q", CW, "entry fetcher: entries of the group not yet requested");
-  m.array("sf_cur_q", CW, 4, "entry fetcher: next entry of row r");
-  m.array("sf_end_q", CW, 4, "entry fetcher: end of row r's entries");
-  m.signal("sf_rr_q", 2, "entry fetcher: round-robin start (the row after the last one served)");
-  m.signal("sf_sel", 2, "entry fetcher: the row served next");
-  m.signal("sf_col_sent_q", 1, "entry fetcher: the entry's column index read was taken");
-  m.signal("sf_val_sent_q", 1, "entry fetcher: the entry's value read was taken");
-  m.signal("sf_col_done", 1, "entry fetcher: column index read taken (before or now)");
-  m.signal("sf_val_done", 1, "entry fetcher: value read taken (before or now)");
-  m.signal("sf_emit", 1, "entry fetcher: the entry's reads are out, its tag enters the queue");
-  m.signal("sf_tag_push", 1, "entry fetcher: a tag enters the queue");
-  m.signal("sf_tag_in", 5, "entry fetcher: the tag {err, empty, last, row}");
-  m.signal("sf_next_group", 1, "entry fetcher: the group is finished");
-  m.signal("rp_word", 64, "SPMM: the row pointer, zero-extended for range checks");
-  m.array("tg_q", 5, Q, "entry tags {err, empty, last, row} in request order");
-  m.signal("tg_wr_q", QB, "entry tags: write pointer");
-  m.signal("tg_rd_q", QB, "entry tags: read pointer");
-  m.signal("tg_cnt_q", QB + 1, "entry tags: entries");
-  m.signal("tg_space", 1, "entry tags: room for one more");
-  m.signal("tg_valid", 1, "entry tags: the walker's next tag is there");
-  m.signal("tg_head", 5, "entry tags: the oldest");
-  m.signal("tg_pop", 1, "entry tags: the walker takes the oldest");
-  m.signal("tg_entry", 1, "entry tags: the oldest names an entry (not an error or an empty group)");
-  m.localparam("SF_IDLE", "3'd0", "entry fetcher phases");
-  m.localparam("SF_RP0", "3'd1", "read row_ptr[0] (first word of a pass)");
-  m.localparam("SF_RP", "3'd2", "read the group's row ends");
-  m.localparam("SF_EN", "3'd3", "request the group's entries, rows interleaved");
-  m.localparam("SF_ERR", "3'd4", "queue the error tag, then stop");
-}
-
-void entry_fetcher(SvModule& m, int WA, int CW, int Q, int QB) {
-  entry_fetcher_signals(m, WA, CW, Q, QB);
-  m.section("SPMM entry fetcher", fmt::format(R"(
-assign rp_word  = {{32'd0, rp_rsp_data}};
-assign sf_g     = (z_rows - sf_i_q >= {CW}'d4) ? 2'd3 : 2'(z_rows - sf_i_q - {CW}'d1);
-assign sf_prev  = (sf_k_q == 2'd0) ? sf_cur_q[0] : sf_end_q[sf_k_q - 2'd1];
-assign rp_rsp_ready = (sf_ph_q == SF_RP0) || (sf_ph_q == SF_RP);
-// The next row with entries left, round robin from sf_rr_q.
-always_comb begin
-  sf_sel = sf_rr_q;
-  for (int o = 3; o >= 0; o--)
-    if ((sf_rr_q + 2'(o)) <= sf_g && sf_cur_q[sf_rr_q + 2'(o)] != sf_end_q[sf_rr_q + 2'(o)]) sf_sel = sf_rr_q + 2'(o);
-end
-assign tg_space      = (tg_cnt_q != {QB1}'d{Q});
-assign col_req_valid = (sf_ph_q == SF_EN) && (sf_rem_q != '0) && tg_space && !sf_col_sent_q;
-assign val_req_valid = (sf_ph_q == SF_EN) && (sf_rem_q != '0) && tg_space && !sf_val_sent_q;
-assign col_req_word  = csr_col_base + {WA}'(sf_cur_q[sf_sel]);
-assign val_req_word  = csr_val_base + {WA}'(sf_cur_q[sf_sel]);
-assign sf_col_done   = sf_col_sent_q || (col_req_valid && col_req_ready);
-assign sf_val_done   = sf_val_sent_q || (val_req_valid && val_req_ready);
-assign sf_emit       = (sf_ph_q == SF_EN) && (sf_rem_q != '0) && tg_space && sf_col_done && sf_val_done;
-assign sf_tag_push   = sf_emit || (tg_space && (sf_ph_q == SF_ERR || (sf_ph_q == SF_EN && sf_rem_q == '0)));
-assign sf_tag_in     = (sf_ph_q == SF_ERR) ? 5'b10000 : (sf_rem_q == '0) ? 5'b01100
-                                           : {{2'b00, sf_rem_q == {CW}'d1, sf_sel}};
-assign sf_next_group = sf_tag_push && (sf_ph_q == SF_EN) && (sf_rem_q <= {CW}'d1);
-assign tg_valid      = (tg_cnt_q != '0);
-assign tg_head       = tg_q[tg_rd_q];
-assign tg_entry      = tg_valid && (tg_head[4:3] == 2'b00);
-always_ff @(posedge clk) begin
-  if (!rst_n) begin
-    sf_ph_q  <= SF_IDLE;
-    tg_wr_q  <= '0;
-    tg_rd_q  <= '0;
-    tg_cnt_q <= '0;
-  end else begin
-    if (sf_tag_push) begin
-      tg_q[tg_wr_q] <= sf_tag_in;
-      tg_wr_q <= tg_wr_q + {QB}'d1;
-    end
-    if (tg_pop) tg_rd_q <= tg_rd_q + {QB}'d1;
-    tg_cnt_q <= tg_cnt_q + {QB1}'(sf_tag_push) - {QB1}'(tg_pop);
-    if (col_req_valid && col_req_ready) sf_col_sent_q <= 1'b1;
-    if (val_req_valid && val_req_ready) sf_val_sent_q <= 1'b1;
-    if (sf_emit) begin
-      sf_col_sent_q <= 1'b0;
-      sf_val_sent_q <= 1'b0;
-      sf_cur_q[sf_sel] <= sf_cur_q[sf_sel] + {CW}'d1;
-      sf_rem_q <= sf_rem_q - {CW}'d1;
-      sf_rr_q  <= sf_sel + 2'd1;
-    end
-    case (sf_ph_q)
-      SF_IDLE: if (start && ph_q == F_IDLE && kind == KIND_SPMM) begin
-        sf_ph_q <= SF_RP0; sf_i_q <= '0; sf_pass_q <= '0;
-        sf_col_sent_q <= 1'b0; sf_val_sent_q <= 1'b0;
-      end
-      SF_RP0: if (rp_rsp_valid) begin
-        if (rp_word > 64'(csr_nnz)) sf_ph_q <= SF_ERR;
-        else begin sf_cur_q[0] <= {CW}'(rp_rsp_data); sf_k_q <= '0; sf_ph_q <= SF_RP; end
-      end
-      SF_RP: if (rp_rsp_valid) begin
-        if (rp_word > 64'(csr_nnz) || rp_word < 64'(sf_prev)) sf_ph_q <= SF_ERR;
-        else begin
-          sf_end_q[sf_k_q] <= {CW}'(rp_rsp_data);
-          if (sf_k_q != 2'd0) sf_cur_q[sf_k_q] <= sf_prev;
-          sf_k_q <= sf_k_q + 2'd1;
-          if (sf_k_q == sf_g) begin
-            sf_rem_q <= {CW}'(rp_rsp_data) - sf_cur_q[0];
-            sf_rr_q  <= '0;
-            sf_ph_q  <= SF_EN;
-          end
-        end
-      end
-      SF_EN: if (sf_next_group) begin
-        sf_k_q <= '0;
-        if (z_rows - sf_i_q <= {CW}'d4) begin
-          sf_i_q    <= '0;
-          sf_pass_q <= sf_pass_q + {CW}'d1;
-          sf_ph_q   <= (sf_pass_q + {CW}'d1 == col_blocks) ? SF_IDLE : SF_RP0;
-        end else begin
-          sf_i_q      <= sf_i_q + {CW}'d4;
-          sf_cur_q[0] <= sf_end_q[sf_g];
-          sf_ph_q     <= SF_RP;
-        end
-      end
-      SF_ERR: if (tg_space) sf_ph_q <= SF_IDLE;
-      default: sf_ph_q <= SF_IDLE;
-    endcase
-  end
-end)",
-                                                 fmt::arg("CW", CW), fmt::arg("WA", WA), fmt::arg("Q", Q),
-                                                 fmt::arg("QB", QB), fmt::arg("QB1", QB + 1)));
-}
-
-// Sizes and index widths shared by the parts of the engine.
-struct EngineDims {
-  int WA, CW;         // word address, counts and indices
-  int S, L, RFR;      // FMA stages, Gram lanes, register-file rows
-  int NB, LB, RB;     // block columns, Gram lane index, register-file row index
-  int ACC, XB, PB;    // accumulators and their index, register-file/breg index
-  int RFD;            // register-file entries
-  int Q, QB, TI, V;   // micro-op queue and its index, FMA destination index, FMA lanes
-  int GW, GWL, VL;    // gather buffer words, its word index, the lane index
-  int XL;             // gather buffer line index
-};
+namespace engine {
 
 EngineDims engine_dims(const StreamEngineShape& s) {
   EngineDims d{};
@@ -213,7 +28,8 @@ EngineDims engine_dims(const StreamEngineShape& s) {
   d.RB = bits_for(d.RFR > 1 ? d.RFR - 1 : 1);
   d.ACC = std::max(64, (kGramBlockRows * kGramBlockCols) << d.LB);
   d.XB = bits_for(d.ACC - 1);
-  d.PB = d.RB + 4;
+  d.RFB = d.RB + 4;
+  d.PB = std::max(d.RFB, 6);  // breg's two 32-word buffers need 6 bits
   d.RFD = d.NB << d.RB;
   d.Q = s.queue;
   d.QB = log2_pow2(d.Q);
@@ -267,9 +83,8 @@ void engine_localparams(SvModule& m) {
       {"F_MAC", "GEMM: acc[r][j] = fma(A[i0+r, k0+t], rf[t][j], acc[r][j]); the row's first step reads A into areg[r]"},
       {"F_W", "GEMM/SPMM: write Z[i0+r, j0+j] = relu(acc[r][j])"},
       {"F_GZ", "GRAM: p[l][i][j] = +0"},
-      {"F_GA", "GRAM: areg[r][i] <- A[m0+r, b0+i] (the 8 rows of an 8 x 8 block of Z)"},
-      {"F_GB", "GRAM: breg[r][j] <- B[m0+r, j0+j] (its 8 columns)"},
-      {"F_PM", "GRAM: p[lane(m0+t)][i][j] = fma(areg[t][i], breg[t][j], p[..][i][j])"},
+      {"F_GL", "GRAM: the read cursor's words (A[m, b0+i], then B[m, j0+j] of a row group) as their own steps"},
+      {"F_PM", "GRAM: p[lane(m0+t)][i][j] = fma(areg[t][i], breg[t][j], p[..][i][j]), each step taking the cursor's next word"},
       {"F_FOLD", "GRAM: p[0][i][j] = fma(p[0][i][j], 1, p[t][i][j]) for t = 1..L-1"},
       {"F_GW", "GRAM: write Z[b0+i, j0+j] = p[0][i][j]"},
       {"F_EA", "ELTW: acc[x] = fma(alpha, A[e], -0) over an element group"},
@@ -290,10 +105,9 @@ void engine_localparams(SvModule& m) {
       {"U_EA", "acc[x] = fma(alpha, word, -0)"},
       {"U_EB", "acc[x] = fma(beta, word, acc[x])"},
       {"U_RFL", "rf[p] = fma(scale, word, -0)"},
-      {"U_AREG", "areg[y] = word"},
-      {"U_BREG", "breg[p] = word"},
+      {"U_GREG", "Gram register w = word (w[6]: breg, else areg; w[5:0] the entry)"},
       {"U_MAC", "acc[x|v] = fma(areg[y], rf[p|v], acc[x|v]) on lanes v (with a word: areg[y] = word first)"},
-      {"U_PM", "acc[x|v] = fma(areg[y], breg[p|v], acc[x|v]) on lanes v"},
+      {"U_PM", "acc[x|v] = fma(areg[y], breg[p|v], acc[x|v]) on lanes v (with a word: as U_GREG too)"},
       {"U_FOLD", "acc[x|v] = fma(acc[x|v], 1, acc[y|v]) on lanes v"},
       {"U_X", "acc[x] = fma(mreg, word, acc[x]) (with sv: mreg = the next beta * val first)"},
       {"U_W", "store relu(acc[x]) at word address w"},
@@ -317,6 +131,7 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("r_q", 3, "inner loop: row in the group (GRAM: also i in the block)");
   m.signal("j_q", 4, "inner loop: column in the block");
   m.signal("ln_q", LB, "GRAM: lane of row m0+t (m mod L)");
+  m.signal("gb_q", 1, "GRAM: the areg/breg buffer of the row group at i0");
   m.signal("sr_q", 2, "SPMM: the entry's row in the group");
   m.signal("sl_q", 1, "SPMM: the entry is the group's last");
   m.signal("col_q", CW, "SPMM: column index of entry e");
@@ -435,8 +250,8 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.signal("pend_q", ACC, "accumulator waits for an FMA result");
   m.array("rf_q", 32, RFD, "register file: scale * B rows of the pass, 16 columns each");
   m.signal("rf_busy_q", PB + 1, "register-file writes in the FMA pipe");
-  m.array("areg_q", 32, 32, "GEMM: A[i0+r, k0+t] at [4r]; GRAM: A[m0+r, b0+i] at [8r+i]");
-  m.array("breg_q", 32, 32, "GRAM: B[m0+r, j0+j] at [8r+j]");
+  m.array("areg_q", 32, 64, "GEMM: A[i0+r, k0+t] at [4r]; GRAM: A[m0+r, b0+i] at [32g+8r+i] (g: the group's buffer)");
+  m.array("breg_q", 32, 64, "GRAM: B[m0+r, j0+j] at [32g+8r+j] (g: the group's buffer)");
   m.signal("mreg_q", 32, "SPMM: beta * val of the current entry");
   m.signal("acc_x", 32, "acc[h_x]");
   m.array("fa_q", 32, V, "FMA operand a, per lane");
@@ -511,8 +326,6 @@ always_comb begin
     F_MAC:  rlast = {{1'b0, gr_last}};
     F_W:    begin rlast = {{1'b0, gr_last}}; jo = z_cm; end
     F_GZ:   begin rlast = 3'd7; jlast = 4'd7; end
-    F_GA:   begin rlast = {{1'b0, gr_last}}; jlast = {{1'b0, bi_last}}; jo = a_cm; end
-    F_GB:   begin rlast = {{1'b0, gr_last}}; jlast = {{1'b0, bj_last}}; jo = b_cm; end
     F_PM, F_FOLD: begin rlast = bi_last; jlast = {{1'b0, bj_last}}; end
     F_GW:   begin rlast = bi_last; jlast = {{1'b0, bj_last}}; jo = z_cm; end
     default: ;
@@ -585,7 +398,7 @@ always_comb begin
   sel_c    = j0_q + {CW}'(j_q);
   case (ph_q)
     F_RFL: begin
-      em_rd = 1'b1; em_act = U_RFL; em_p = {{t_q[{RB1}:0], j_q}};
+      em_rd = 1'b1; em_act = U_RFL; em_p = {PB}'({{t_q[{RB1}:0], j_q}});
       sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; sel_r = k0 + t_q;
     end
     F_C: begin
@@ -596,7 +409,7 @@ always_comb begin
     // The first step of each row takes A[i0+r, k0+t] from the load unit (the
     // same read order as a separate read phase, one issue slot fewer per word).
     F_MAC: begin
-      em_rd = (j_q == 4'd0); em_act = U_MAC; em_y = {XB}'({{r_q, 2'd0}}); em_p = {{t_q[{RB1}:0], j_q}};
+      em_rd = (j_q == 4'd0); em_act = U_MAC; em_y = {XB}'({{r_q, 2'd0}}); em_p = {PB}'({{t_q[{RB1}:0], j_q}});
       sel_c = k0 + t_q;
     end
     F_W: begin
@@ -604,14 +417,12 @@ always_comb begin
       sel_base = z_base; sel_rows = z_rows; sel_cols = z_cols; sel_cm = z_cm;
     end
     F_GZ: em_x = {XB}'({{t_q[{LB1}:0], r_q, j_q[2:0]}});
-    F_GA: begin em_rd = 1'b1; em_act = U_AREG; em_y = {XB}'({{r_q[1:0], j_q[2:0]}}); sel_c = b0_q + {CW}'(j_q); end
-    F_GB: begin
-      em_rd = 1'b1; em_act = U_BREG; em_p = {PB}'({{r_q[1:0], j_q[2:0]}});
-      sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm;
-    end
+    // Gram's operands come through the read cursor (below): in F_GL as steps of
+    // their own, in F_PM riding on the steps of the previous row group.
+    F_GL: begin em_rd = 1'b1; em_act = U_GREG; end
     F_PM: begin
-      em_act = U_PM; em_x = {XB}'({{ln_q, r_q, j_q[2:0]}});
-      em_y = {XB}'({{t_q[1:0], r_q}}); em_p = {PB}'({{t_q[1:0], j_q[2:0]}});
+      em_rd = gc_on_q; em_act = U_PM; em_x = {XB}'({{ln_q, r_q, j_q[2:0]}});
+      em_y = {XB}'({{gb_q, t_q[1:0], r_q}}); em_p = {PB}'({{gb_q, t_q[1:0], j_q[2:0]}});
     end
     F_FOLD: begin
       em_act = U_FOLD; em_x = {XB}'({{r_q, j_q[2:0]}}); em_y = {XB}'({{t_q[{LB1}:0], r_q, j_q[2:0]}});
@@ -648,6 +459,12 @@ always_comb begin
     end
     default: em_valid = 1'b0;
   endcase
+  // The read cursor's word: A[m, b0+i] or B[m, j0+j] of row m = gc_i0 + r.
+  if (ph_q == F_GL || ph_q == F_PM) begin
+    sel_r = gc_i0_q + {CW}'(gc_r_q);
+    sel_c = (gc_b_q ? j0_q : b0_q) + {CW}'(gc_j_q);
+    if (gc_b_q) begin sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; end
+  end
 end
 )");
 }
@@ -753,6 +570,7 @@ always_ff @(posedge clk) begin
           end
         end
       end
+      F_GL: if (gc_take && gc_end) ph_q <= F_PM;
       F_DRAIN: if (drained) ph_q <= F_DONE;
       F_DONE: begin done_q <= 1'b1; ph_q <= F_IDLE; end
 )");
@@ -783,17 +601,15 @@ std::string walker_loops(const EngineDims& d) {
                   else ph_q <= (k != '0) ? F_RFL : ph_group;
                 end
               end else begin i0_q <= i0_q + {CW}'d4; ph_q <= ph_group; end
-            F_GZ: if (t_q == {CW}'d{LM1}) begin t_q <= '0; ln_q <= '0; i0_q <= '0; ph_q <= F_GA; end
+            F_GZ: if (t_q == {CW}'d{LM1}) begin t_q <= '0; ln_q <= '0; i0_q <= '0; gb_q <= 1'b0; ph_q <= F_GL; end
                   else t_q <= t_q + {CW}'d1;
-            F_GA: ph_q <= F_GB;
-            F_GB: ph_q <= F_PM;
             F_PM: begin
               ln_q <= (ln_q == {LB}'d{LM1}) ? '0 : ln_q + {LB}'d1;
               if (t_q[1:0] == gr_last) begin
                 t_q <= '0;
                 if (rem_rows <= {CW}'d4) begin
                   {AFTER_M}
-                end else begin i0_q <= i0_q + {CW}'d4; ph_q <= F_GA; end
+                end else begin i0_q <= i0_q + {CW}'d4; gb_q <= !gb_q; ph_q <= gc_next ? F_PM : F_GL; end
               end else t_q <= t_q + {CW}'d1;
             end
             F_FOLD: if (t_q == {CW}'d{LM1}) begin t_q <= '0; ph_q <= F_GW; end
@@ -829,7 +645,8 @@ always_ff @(posedge clk) begin
       q_x[q_wr_q]   <= em_x;
       q_y[q_wr_q]   <= em_y;
       q_p[q_wr_q]   <= em_p;
-      q_w[q_wr_q]   <= (em_act == U_XF || em_act == U_XG) ? {WA}'(xb_word) : step_word;
+      q_w[q_wr_q]   <= (em_act == U_XF || em_act == U_XG) ? {WA}'(xb_word)
+                     : (em_act == U_GREG || em_act == U_PM) ? {WA}'(gc_dst) : step_word;
       q_m[q_wr_q]   <= em_m;
       q_wr_q <= q_wr_q + {QB}'d1;
     end
@@ -844,7 +661,7 @@ end)",
 std::string executor_text(const EngineDims& d, fmt::string_view text) {
   const int S = d.S, TI = d.TI, XB = d.XB, PB = d.PB, V = d.V, GWL = d.GWL, VL = d.VL;
   return fmt::format(fmt::runtime(text), fmt::arg("S", S), fmt::arg("S1", S - 1), fmt::arg("TI", TI),
-                     fmt::arg("XB1", XB - 1), fmt::arg("PB1", PB - 1), fmt::arg("PBP", PB + 1),
+                     fmt::arg("XB1", XB - 1), fmt::arg("RFB", d.RFB), fmt::arg("RFB1", d.RFB - 1), fmt::arg("PBP", PB + 1),
                      fmt::arg("V", V), fmt::arg("XB", XB), fmt::arg("PB", PB),
                      fmt::arg("HMV", V > 1 ? "h_m[v]" : "h_m"),
                      fmt::arg("GWL1", GWL - 1), fmt::arg("VL", VL),
@@ -898,7 +715,7 @@ end
 // leave the FMA pipe, and (GEMM) for the register file to be loaded.
 always_comb begin
   case (h_act)
-    U_RFL, U_AREG, U_BREG, U_XF: h_ready = 1'b1;
+    U_RFL, U_GREG, U_XF: h_ready = 1'b1;
     U_MAC:  h_ready = !x_busy && (rf_busy_q == '0);
     U_FOLD: h_ready = !x_busy && !y_busy;
     U_X, U_XG: h_ready = !x_busy && (!h_sv || sv_valid);
@@ -914,7 +731,7 @@ assign ex_fma   = fire && (h_act == U_C || h_act == U_EA || h_act == U_EB || h_a
 assign ex_to_rf = (h_act == U_RFL);
 always_comb begin
   for (int v = 0; v < {V}; v++) begin
-    ex_a[v] = areg_q[h_y[4:0]];
+    ex_a[v] = areg_q[h_y[5:0]];
     ex_b[v] = ld_rsp_data;
     ex_c[v] = acc_fx[v];
     case (h_act)
@@ -922,8 +739,8 @@ always_comb begin
       U_EA:   begin ex_a[v] = alpha; ex_c[v] = 32'h80000000; end
       U_EB:   ex_a[v] = beta;
       U_RFL:  begin ex_a[v] = scale; ex_c[v] = 32'h80000000; end
-      U_MAC:  begin ex_b[v] = rf_q[h_p | {PB}'(v)]; if (h_rd) ex_a[v] = ld_rsp_data; end
-      U_PM:   ex_b[v] = breg_q[h_p[4:0] | 5'(v)];
+      U_MAC:  begin ex_b[v] = rf_q[h_p[{RFB1}:0] | {RFB}'(v)]; if (h_rd) ex_a[v] = ld_rsp_data; end
+      U_PM:   ex_b[v] = breg_q[h_p[5:0] | 6'(v)];
       U_FOLD: begin ex_a[v] = acc_fx[v]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_fy[v]; end
       U_X, U_XG: ex_a[v] = h_sv ? sv_data : mreg_q;
       default: ;
@@ -979,16 +796,19 @@ always_ff @(posedge clk) begin
         acc_q[tidx_q[{S}][{XB1}:0] | {XB}'(v)]  <= fma_y[v];
         pend_q[tidx_q[{S}][{XB1}:0] | {XB}'(v)] <= 1'b0;
       end
-    if (wb_rf) rf_q[tidx_q[{S}][{PB1}:0]] <= fma_y[0];
+    if (wb_rf) rf_q[tidx_q[{S}][{RFB1}:0]] <= fma_y[0];
     rf_busy_q <= rf_busy_q + {PBP}'(ex_fma && ex_to_rf) - {PBP}'(wb_rf);
     for (int v = 0; v < {V}; v++)
       if (ex_fma && !ex_to_rf && {HMV}) pend_q[h_x | {XB}'(v)] <= 1'b1;
     if (fire) begin
       case (h_act)
         U_Z0:   for (int v = 0; v < {V}; v++) if ({HMV}) acc_q[h_x | {XB}'(v)] <= 32'd0;
-        U_AREG: areg_q[h_y[4:0]] <= ld_rsp_data;
-        U_MAC:  if (h_rd) areg_q[h_y[4:0]] <= ld_rsp_data;
-        U_BREG: breg_q[h_p[4:0]] <= ld_rsp_data;
+        U_MAC:  if (h_rd) areg_q[h_y[5:0]] <= ld_rsp_data;
+        U_GREG, U_PM:
+          if (h_rd) begin
+            if (h_w[6]) breg_q[h_w[5:0]] <= ld_rsp_data;
+            else areg_q[h_w[5:0]] <= ld_rsp_data;
+          end
         default: ;
       endcase
     end
@@ -1001,7 +821,7 @@ assign err      = done_q && err_q;
 assign fma_fire = ex_fma;)");
 }
 
-}  // namespace
+}  // namespace engine
 
 std::vector<Field> engine_descriptor(int WA, int CW) {
   std::vector<Field> f = {
@@ -1036,6 +856,7 @@ std::vector<Field> engine_descriptor(int WA, int CW) {
 }
 
 void add_stream_engine(Design& design, const std::string& module, const StreamEngineShape& s) {
+  using namespace engine;
   const EngineDims d = engine_dims(s);
   const int WA = d.WA, CW = d.CW, S = d.S, L = d.L, RFR = d.RFR, NB = d.NB, ACC = d.ACC, Q = d.Q, V = d.V,
             GW = d.GW;
@@ -1062,6 +883,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   executor_signals(m, d);
   fma_instances(design, m, d);
   loop_bounds_section(m, d);
+  gram_cursor(m, d);
   m.section("The step's micro-op and address", step_micro_op(d) + step_address(d));
   m.section("Walker", walker_start(d) + walker_loops(d));
   micro_op_queue_section(m, d);

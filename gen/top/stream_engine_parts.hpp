@@ -1,0 +1,44 @@
+// The stream engine's sizes and the parts of its generator that have files of
+// their own (gen/top/stream_engine_*.cpp only): SPMM's CSR streams and entry
+// fetcher (stream_engine_spmm.cpp) and Gram's read cursor
+// (stream_engine_gram.cpp). Each adds its signals and one section to the
+// engine's module; stream_engine_gen.cpp composes them.
+#pragma once
+
+#include <string>
+
+#include "gen/sv_module.hpp"
+#include "gen/top/stream_engine_gen.hpp"
+
+namespace cello::gen::engine {
+
+// Sizes and index widths shared by the parts of the engine.
+struct EngineDims {
+  int WA, CW;         // word address, counts and indices
+  int S, L, RFR;      // FMA stages, Gram lanes, register-file rows
+  int NB, LB, RB;     // block columns, Gram lane index, register-file row index
+  int ACC, XB, PB;    // accumulators and their index, register-file/breg index
+  int RFB;            // register-file index
+  int RFD;            // register-file entries
+  int Q, QB, TI, V;   // micro-op queue and its index, FMA destination index, FMA lanes
+  int GW, GWL, VL;    // gather buffer words, its word index, the lane index
+  int XL;             // gather buffer line index
+};
+
+EngineDims engine_dims(const StreamEngineShape& s);
+
+// A sequential read stream `s` (SPMM's row pointers): once per column block the
+// words base .. base+count-1, issued as fast as its load unit takes them.
+void csr_stream(SvModule& m, const std::string& s, const std::string& what, const std::string& base,
+                const std::string& count, int WA, int CW);
+
+// SPMM's entry fetcher: the row pointers of each group of up to 4 rows, then the
+// group's column index and value reads with the rows interleaved, and a tag per
+// entry for the walker.
+void entry_fetcher(SvModule& m, int WA, int CW, int Q, int QB);
+
+// Gram's read cursor: a row group's operand words into one of two areg/breg
+// buffers, riding on the previous group's product steps.
+void gram_cursor(SvModule& m, const EngineDims& d);
+
+}  // namespace cello::gen::engine
