@@ -80,8 +80,8 @@ void engine_localparams(SvModule& m) {
       {"F_RFL", "GEMM: register file <- scale * B[k0+t, j0+j] (t < k, j in the block)"},
       {"F_C", "GEMM/SPMM: acc[r][j] = fma(alpha, C[i0+r, j0+j], +0)"},
       {"F_Z0", "GEMM/SPMM: acc[r][j] = +0"},
-      {"F_MAC", "GEMM: acc[r][j] = fma(A[i0+r, k0+t], rf[t][j], acc[r][j]); the row's first step reads A into areg[r]"},
-      {"F_W", "GEMM/SPMM: write Z[i0+r, j0+j] = relu(acc[r][j])"},
+      {"F_MAC", "GEMM: acc[r][j] = fma(A[i0+r, k0+t], rf[t][j], acc[r][j]); the row's first step reads A into areg[r], each step carries the write cursor's next write"},
+      {"F_W", "GEMM/SPMM: the write cursor's writes Z[i, j0+j] = relu(acc[..][r][j]) as steps of their own"},
       {"F_GZ", "GRAM: p[l][i][j] = +0"},
       {"F_GL", "GRAM: the read cursor's words (A[m, b0+i], then B[m, j0+j] of a row group) as their own steps"},
       {"F_PM", "GRAM: p[lane(m0+t)][i][j] = fma(areg[t][i], breg[t][j], p[..][i][j]), each step taking the cursor's next word"},
@@ -106,7 +106,7 @@ void engine_localparams(SvModule& m) {
       {"U_EB", "acc[x] = fma(beta, word, acc[x])"},
       {"U_RFL", "rf[p] = fma(scale, word, -0)"},
       {"U_GREG", "Gram register w = word (w[6]: breg, else areg; w[5:0] the entry)"},
-      {"U_MAC", "acc[x|v] = fma(areg[y], rf[p|v], acc[x|v]) on lanes v (with a word: areg[y] = word first)"},
+      {"U_MAC", "acc[x|v] = fma(areg[r], rf[p|v], acc[x|v]) on lanes v, r the row of x (with a word: areg[r] = word first; with st: as U_W of acc[y])"},
       {"U_PM", "acc[x|v] = fma(areg[y], breg[p|v], acc[x|v]) on lanes v (with a word: as U_GREG too)"},
       {"U_FOLD", "acc[x|v] = fma(acc[x|v], 1, acc[y|v]) on lanes v"},
       {"U_X", "acc[x] = fma(mreg, word, acc[x]) (with sv: mreg = the next beta * val first)"},
@@ -132,6 +132,7 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("j_q", 4, "inner loop: column in the block");
   m.signal("ln_q", LB, "GRAM: lane of row m0+t (m mod L)");
   m.signal("gb_q", 1, "GRAM: the areg/breg buffer of the row group at i0");
+  m.signal("ah_q", 1, "GEMM: the accumulator half of the row group at i0 (SPMM: 0)");
   m.signal("sr_q", 2, "SPMM: the entry's row in the group");
   m.signal("sl_q", 1, "SPMM: the entry is the group's last");
   m.signal("col_q", CW, "SPMM: column index of entry e");
@@ -184,6 +185,7 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   m.signal("em_valid", 1, "the walker has a micro-op to push");
   m.signal("em_rd", 1, "it takes a word from the load unit");
   m.signal("em_sv", 1, "it takes the next scaled value beta * val (an SPMM entry's first step)");
+  m.signal("em_st", 1, "it also stores relu(acc[y]) at w (a GEMM step carrying a write)");
   m.signal("em_act", 4, "its action");
   m.signal("em_x", XB, "its accumulator");
   m.signal("em_y", XB, "its second register (areg, or the folded accumulator)");
@@ -207,10 +209,11 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   m.array("q_act", 4, Q, "queue: action");
   m.array("q_rd", 1, Q, "queue: takes a load-unit word");
   m.array("q_sv", 1, Q, "queue: takes a scaled value");
+  m.array("q_st", 1, Q, "queue: also stores acc[y]");
   m.array("q_x", XB, Q, "queue: accumulator");
   m.array("q_y", XB, Q, "queue: second register");
   m.array("q_p", PB, Q, "queue: register-file / breg entry");
-  m.array("q_w", WA, Q, "queue: write address (U_W)");
+  m.array("q_w", WA, Q, "queue: write address (U_W, st), Gram register (U_GREG, U_PM), gather buffer word");
   m.array("q_m", V, Q, "queue: lanes");
   m.signal("q_wr_q", QB, "queue: write pointer");
   m.signal("q_rd_q", QB, "queue: read pointer");
@@ -225,6 +228,7 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.signal("h_act", 4, "head: action");
   m.signal("h_rd", 1, "head: takes a word");
   m.signal("h_sv", 1, "head: takes a scaled value");
+  m.signal("h_st", 1, "head: also stores acc[y]");
   m.signal("h_x", XB, "head: accumulator");
   m.signal("h_y", XB, "head: second register");
   m.signal("h_p", PB, "head: register-file / breg entry");
@@ -265,7 +269,8 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.signal("wb_acc", 1, "a result is written to an accumulator");
   m.signal("wb_rf", 1, "a result is written to the register file");
   m.signal("drained", 1, "no micro-op queued and no FMA in flight");
-  m.signal("relu_neg", 1, "acc[h_x] is negative (not -0, not NaN)");
+  m.signal("st_acc", 32, "the accumulator stored: acc[h_x] (U_W), acc[h_y] (a step carrying a write)");
+  m.signal("relu_neg", 1, "st_acc is negative (not -0, not NaN)");
   // ---- SPMM value scaling
   m.signal("sv_valid", 1, "a scaled value beta * val is ready");
   m.signal("sv_ready", 1, "the executor takes it");
@@ -324,7 +329,6 @@ always_comb begin
     F_C:    begin rlast = {{1'b0, gr_last}}; jo = c_cm; end
     F_Z0:   rlast = {{1'b0, gr_last}};
     F_MAC:  rlast = {{1'b0, gr_last}};
-    F_W:    begin rlast = {{1'b0, gr_last}}; jo = z_cm; end
     F_GZ:   begin rlast = 3'd7; jlast = 4'd7; end
     F_PM, F_FOLD: begin rlast = bi_last; jlast = {{1'b0, bj_last}}; end
     F_GW:   begin rlast = bi_last; jlast = {{1'b0, bj_last}}; jo = z_cm; end
@@ -386,8 +390,9 @@ always_comb begin
   em_valid = 1'b1;
   em_rd    = 1'b0;
   em_sv    = 1'b0;
+  em_st    = 1'b0;
   em_act   = U_Z0;
-  em_x     = {XB}'({{r_q, j_q}});
+  em_x     = {XB}'({{ah_q, r_q[1:0], j_q}});
   em_y     = '0;
   em_p     = '0;
   em_m     = {V}'d1;
@@ -409,13 +414,12 @@ always_comb begin
     // The first step of each row takes A[i0+r, k0+t] from the load unit (the
     // same read order as a separate read phase, one issue slot fewer per word).
     F_MAC: begin
-      em_rd = (j_q == 4'd0); em_act = U_MAC; em_y = {XB}'({{r_q, 2'd0}}); em_p = {PB}'({{t_q[{RB1}:0], j_q}});
+      em_rd = (j_q == 4'd0); em_act = U_MAC; em_p = {PB}'({{t_q[{RB1}:0], j_q}});
+      em_st = wc_on_q; em_y = {XB}'({{wc_h_q, wc_r_q, wc_j_q}});
       sel_c = k0 + t_q;
     end
-    F_W: begin
-      em_act = U_W;
-      sel_base = z_base; sel_rows = z_rows; sel_cols = z_cols; sel_cm = z_cm;
-    end
+    // The write cursor's words (below); its address is wc_word.
+    F_W: begin em_valid = wc_on_q; em_act = U_W; em_x = {XB}'({{wc_h_q, wc_r_q, wc_j_q}}); end
     F_GZ: em_x = {XB}'({{t_q[{LB1}:0], r_q, j_q[2:0]}});
     // Gram's operands come through the read cursor (below): in F_GL as steps of
     // their own, in F_PM riding on the steps of the previous row group.
@@ -520,7 +524,7 @@ always_ff @(posedge clk) begin
     done_q <= 1'b0;
     case (ph_q)
       F_IDLE: if (start) begin
-        i0_q <= '0; j0_q <= '0; b0_q <= '0; t_q <= '0; r_q <= '0; j_q <= '0; ln_q <= '0;
+        i0_q <= '0; j0_q <= '0; b0_q <= '0; t_q <= '0; r_q <= '0; j_q <= '0; ln_q <= '0; ah_q <= 1'b0;
         wi_q <= '0; wj_q <= '0; gi_q <= '0; gj_q <= '0; err_q <= 1'b0;
         sbuf_q <= xb_fit;
         slg_q  <= xb_fit ? xb_lg : 3'd4;
@@ -571,6 +575,23 @@ always_ff @(posedge clk) begin
         end
       end
       F_GL: if (gc_take && gc_end) ph_q <= F_PM;
+      // GEMM and SPMM: when the write cursor has written the group at i0, the
+      // next row group, then the next column block (SPMM: its X first, GEMM: its
+      // register file); when it has written the group before (GEMM), the group
+      // at i0 is handed to it and, unless it is the last, the next group starts.
+      F_W: if (wc_take && wc_end) begin
+        if (wc_i0_q == i0_q) begin
+          if (rem_rows <= {CW}'d4) begin
+            i0_q <= '0;
+            if (rem_cols <= blk_w) ph_q <= F_DRAIN;
+            else begin
+              j0_q <= j0_q + blk_w;
+              if (kind == KIND_SPMM) ph_q <= sbuf_q ? F_XF : ph_group;
+              else ph_q <= (k != '0) ? F_RFL : ph_group;
+            end
+          end else begin i0_q <= i0_q + {CW}'d4; ph_q <= ph_group; end
+        end else if (rem_rows > {CW}'d4) begin i0_q <= i0_q + {CW}'d4; ah_q <= !ah_q; ph_q <= ph_group; end
+      end
       F_DRAIN: if (drained) ph_q <= F_DONE;
       F_DONE: begin done_q <= 1'b1; ph_q <= F_IDLE; end
 )");
@@ -587,20 +608,18 @@ std::string walker_loops(const EngineDims& d) {
           case (ph_q)
             F_RFL: if (t_q + {CW}'d1 == k) begin t_q <= '0; ph_q <= ph_group; end
                    else t_q <= t_q + {CW}'d1;
-            F_C, F_Z0: ph_q <= (kind == KIND_SPMM) ? F_SE : ((k == '0) ? F_W : F_MAC);
-            F_MAC: if (t_q + {CW}'d1 == k) begin t_q <= '0; ph_q <= F_W; end
-                   else t_q <= t_q + {CW}'d1;
-            // GEMM and SPMM: the next row group, then the next column block
-            // (SPMM: its X first, GEMM: its register file).
-            F_W: if (rem_rows <= {CW}'d4) begin
-                i0_q <= '0;
-                if (rem_cols <= blk_w) ph_q <= F_DRAIN;
-                else begin
-                  j0_q <= j0_q + blk_w;
-                  if (kind == KIND_SPMM) ph_q <= sbuf_q ? F_XF : ph_group;
-                  else ph_q <= (k != '0) ? F_RFL : ph_group;
-                end
-              end else begin i0_q <= i0_q + {CW}'d4; ph_q <= ph_group; end
+            // A GEMM group's last step: its writes go to the write cursor and
+            // ride on the next group's steps when the cursor is free and there
+            // is a next group; otherwise F_W writes what the cursor holds.
+            F_C, F_Z0: if (kind == KIND_SPMM) ph_q <= F_SE;
+                       else if (k != '0) ph_q <= F_MAC;
+                       else if (gm_on) begin i0_q <= i0_q + {CW}'d4; ah_q <= !ah_q; ph_q <= ph_group; end
+                       else ph_q <= F_W;
+            F_MAC: if (t_q + {CW}'d1 == k) begin
+                     t_q <= '0;
+                     if (gm_on) begin i0_q <= i0_q + {CW}'d4; ah_q <= !ah_q; ph_q <= ph_group; end
+                     else ph_q <= F_W;
+                   end else t_q <= t_q + {CW}'d1;
             F_GZ: if (t_q == {CW}'d{LM1}) begin t_q <= '0; ln_q <= '0; i0_q <= '0; gb_q <= 1'b0; ph_q <= F_GL; end
                   else t_q <= t_q + {CW}'d1;
             F_PM: begin
@@ -642,11 +661,13 @@ always_ff @(posedge clk) begin
       q_act[q_wr_q] <= em_act;
       q_rd[q_wr_q]  <= em_rd;
       q_sv[q_wr_q]  <= em_sv;
+      q_st[q_wr_q]  <= em_st;
       q_x[q_wr_q]   <= em_x;
       q_y[q_wr_q]   <= em_y;
       q_p[q_wr_q]   <= em_p;
       q_w[q_wr_q]   <= (em_act == U_XF || em_act == U_XG) ? {WA}'(xb_word)
-                     : (em_act == U_GREG || em_act == U_PM) ? {WA}'(gc_dst) : step_word;
+                     : (em_act == U_GREG || em_act == U_PM) ? {WA}'(gc_dst)
+                     : (ph_q == F_W || em_st) ? wc_word : step_word;
       q_m[q_wr_q]   <= em_m;
       q_wr_q <= q_wr_q + {QB}'d1;
     end
@@ -681,6 +702,7 @@ assign h_valid = (q_cnt_q != '0);
 assign h_act   = q_act[q_rd_q];
 assign h_rd    = q_rd[q_rd_q];
 assign h_sv    = q_sv[q_rd_q];
+assign h_st    = q_st[q_rd_q];
 assign h_x     = q_x[q_rd_q];
 assign h_y     = q_y[q_rd_q];
 assign h_p     = q_p[q_rd_q];
@@ -716,7 +738,7 @@ end
 always_comb begin
   case (h_act)
     U_RFL, U_GREG, U_XF: h_ready = 1'b1;
-    U_MAC:  h_ready = !x_busy && (rf_busy_q == '0);
+    U_MAC:  h_ready = !x_busy && (rf_busy_q == '0) && (!h_st || (!pend_q[h_y] && st_ready));
     U_FOLD: h_ready = !x_busy && !y_busy;
     U_X, U_XG: h_ready = !x_busy && (!h_sv || sv_valid);
     U_W:    h_ready = !x_pend && st_ready;  // stores acc_q itself, never a forwarded value
@@ -739,7 +761,7 @@ always_comb begin
       U_EA:   begin ex_a[v] = alpha; ex_c[v] = 32'h80000000; end
       U_EB:   ex_a[v] = beta;
       U_RFL:  begin ex_a[v] = scale; ex_c[v] = 32'h80000000; end
-      U_MAC:  begin ex_b[v] = rf_q[h_p[{RFB1}:0] | {RFB}'(v)]; if (h_rd) ex_a[v] = ld_rsp_data; end
+      U_MAC:  begin ex_a[v] = h_rd ? ld_rsp_data : areg_q[{{2'b00, h_x[5:4], 2'b00}}]; ex_b[v] = rf_q[h_p[{RFB1}:0] | {RFB}'(v)]; end
       U_PM:   ex_b[v] = breg_q[h_p[5:0] | 6'(v)];
       U_FOLD: begin ex_a[v] = acc_fx[v]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_fy[v]; end
       U_X, U_XG: ex_a[v] = h_sv ? sv_data : mreg_q;
@@ -757,8 +779,13 @@ std::string executor_state(const EngineDims& d) {
 assign wb_acc = tv_q[{S}] && !trf_q[{S}];
 assign wb_rf  = tv_q[{S}] && trf_q[{S}];
 assign drained = (q_cnt_q == '0) && (tv_q == '0) && (rf_busy_q == '0);
-assign relu_neg = acc_x[31] && (acc_x[30:0] != '0) && !((acc_x[30:23] == 8'hff) && (acc_x[22:0] != '0));
-assign st_valid = h_valid && (h_act == U_W) && !pend_q[h_x];
+// U_W stores acc[x]; a GEMM step carrying a write stores acc[y] (its group has
+// finished, so acc_fy is acc_q itself) in the cycle the step issues.
+assign st_acc   = (h_act == U_W) ? acc_x : acc_fy[0];
+assign relu_neg = st_acc[31] && (st_acc[30:0] != '0) && !((st_acc[30:23] == 8'hff) && (st_acc[22:0] != '0));
+assign st_valid = h_valid && ((h_act == U_W) ? !pend_q[h_x]
+                                             : (h_act == U_MAC && h_st && !pend_q[h_y] && !x_busy &&
+                                                (rf_busy_q == '0) && (!h_rd || ld_rsp_valid)));
 assign st_word  = h_w;
 // The gather buffer: U_XF writes its word into lane w mod V; U_XG reads line
 // w / V, whose lanes reach the FMAs' b inputs in place of fb_q the next cycle.
@@ -769,7 +796,7 @@ assign xb_re    = fire && (h_act == U_XG);
 assign xb_raddr = h_w[{GWL1}:{VL}];
 always_comb
   for (int v = 0; v < {V}; v++) fb_in[v] = xg_q ? xb_rdata[32*v +: 32] : fb_q[v];
-assign st_data  = (relu && relu_neg) ? 32'd0 : acc_x;
+assign st_data  = (relu && relu_neg) ? 32'd0 : st_acc;
 always_ff @(posedge clk) begin
   if (!rst_n) begin
     tv_q      <= '0;
@@ -803,7 +830,7 @@ always_ff @(posedge clk) begin
     if (fire) begin
       case (h_act)
         U_Z0:   for (int v = 0; v < {V}; v++) if ({HMV}) acc_q[h_x | {XB}'(v)] <= 32'd0;
-        U_MAC:  if (h_rd) areg_q[h_y[5:0]] <= ld_rsp_data;
+        U_MAC:  if (h_rd) areg_q[{{2'b00, h_x[5:4], 2'b00}}] <= ld_rsp_data;
         U_GREG, U_PM:
           if (h_rd) begin
             if (h_w[6]) breg_q[h_w[5:0]] <= ld_rsp_data;
@@ -884,6 +911,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   fma_instances(design, m, d);
   loop_bounds_section(m, d);
   gram_cursor(m, d);
+  write_cursor(m, d);
   m.section("The step's micro-op and address", step_micro_op(d) + step_address(d));
   m.section("Walker", walker_start(d) + walker_loops(d));
   micro_op_queue_section(m, d);

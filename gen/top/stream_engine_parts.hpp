@@ -1,7 +1,7 @@
 // The stream engine's sizes and the parts of its generator that have files of
 // their own (gen/top/stream_engine_*.cpp only): SPMM's CSR streams and entry
-// fetcher (stream_engine_spmm.cpp) and Gram's read cursor
-// (stream_engine_gram.cpp). Each adds its signals and one section to the
+// fetcher (stream_engine_spmm.cpp), Gram's read cursor
+// (stream_engine_gram.cpp) and the write cursor (stream_engine_writes.cpp). Each adds its signals and one section to the
 // engine's module; stream_engine_gen.cpp composes them.
 #pragma once
 
@@ -40,5 +40,9 @@ void entry_fetcher(SvModule& m, int WA, int CW, int Q, int QB);
 // Gram's read cursor: a row group's operand words into one of two areg/breg
 // buffers, riding on the previous group's product steps.
 void gram_cursor(SvModule& m, const EngineDims& d);
+
+// GEMM's and SPMM's write cursor: a row group's results in the result's storage
+// order, riding on the next GEMM group's steps or as steps of their own (F_W).
+void write_cursor(SvModule& m, const EngineDims& d);
 
 }  // namespace cello::gen::engine
