@@ -215,6 +215,7 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   m.array("q_p", PB, Q, "queue: register-file / breg entry");
   m.array("q_w", WA, Q, "queue: write address (U_W, st), Gram register (U_GREG, U_PM), gather buffer word");
   m.array("q_m", V, Q, "queue: lanes");
+  m.array("q_xl", d.XL, Q, "queue: gather buffer line (U_XG; its w may carry a write)");
   m.signal("q_wr_q", QB, "queue: write pointer");
   m.signal("q_rd_q", QB, "queue: read pointer");
   m.signal("q_cnt_q", QB + 1, "queue: entries");
@@ -233,7 +234,8 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.signal("h_y", XB, "head: second register");
   m.signal("h_p", PB, "head: register-file / breg entry");
   m.signal("h_m", V, "head: lanes");
-  m.signal("h_w", WA, "head: write address (U_W), gather buffer word (U_XF, U_XG)");
+  m.signal("h_w", WA, "head: write address (U_W, st), Gram register (U_GREG, U_PM), gather buffer word (U_XF)");
+  m.signal("h_xl", d.XL, "head: gather buffer line (U_XG)");
   m.signal("xg_q", 1, "the step issued last cycle reads the gather buffer: its b operands are xb_rdata");
   m.array("fb_in", 32, V, "FMA operand b as the lanes see it");
   m.signal("x_pend", 1, "an accumulator x|v of an active lane waits for an FMA result");
@@ -243,7 +245,9 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.array("fwd_y", 1, V, "lane v's accumulator y|v is written back this cycle");
   m.array("acc_fx", 32, V, "acc[x|v] as a step issued this cycle sees it (forwarded from fma_y)");
   m.array("acc_fy", 32, V, "acc[y|v] as a step issued this cycle sees it (forwarded from fma_y)");
-  m.signal("h_ready", 1, "head: its operands and accumulators are free");
+  m.signal("op_ok", 1, "head: its operands and accumulators are free (the store port aside)");
+  m.signal("st_need", 1, "head: it stores a word (U_W, or a step carrying a write)");
+  m.signal("h_ready", 1, "head: it can run (op_ok, and the store unit takes its write)");
   m.signal("fire", 1, "the head micro-op runs this cycle");
   m.signal("ex_fma", 1, "it issues an FMA");
   m.signal("ex_to_rf", 1, "the FMA's result goes to the register file");
@@ -449,7 +453,8 @@ always_comb begin
     // DRAM (one). The first is issued with the entry's tag and column index and
     // takes the entry's scaled value.
     F_SE, F_SX, F_SG: begin
-      em_x = {XB}'({{e_row, j_q}});
+      em_x = {XB}'({{ah_q, e_row, j_q}});
+      em_st = wc_on_q; em_y = {XB}'({{wc_h_q, wc_r_q, wc_j_q}});
       if (ph_q == F_SE) begin em_valid = tg_entry && col_rsp_valid && col_ok; em_sv = 1'b1; end
       if (sbuf_q) em_act = U_XG;
       else begin
@@ -509,7 +514,14 @@ std::string walker_text(const EngineDims& d, fmt::string_view text) {
   const int CW = d.CW, LB = d.LB, L = d.L;
   return fmt::format(fmt::runtime(text), fmt::arg("CW", CW), fmt::arg("LB", LB), fmt::arg("LM1", L - 1),
                      fmt::arg("AFTER_M", L > 1 ? fmt::format("begin t_q <= {}'d1; ph_q <= F_FOLD; end", CW)
-                                               : std::string("ph_q <= F_GW;")));
+                                               : std::string("ph_q <= F_GW;")),
+                     // A GEMM or SPMM row group's last step: its results go to the write cursor
+                     // and ride on the next group's steps when the cursor is free and there is a
+                     // next group (rg_on); otherwise F_W writes what the cursor holds.
+                     fmt::arg("NEXT_GROUP",
+                              fmt::format("if (rg_on) begin i0_q <= i0_q + {}'d4; ah_q <= !ah_q; ph_q <= ph_group; end "
+                                          "else ph_q <= F_W;",
+                                          CW)));
 }
 
 // The walker's start and its SPMM, gather fill and ELTW phases.
@@ -537,14 +549,14 @@ always_ff @(posedge clk) begin
       end
       F_SE: if (tg_valid) begin
         if (tg_head[4]) begin err_q <= 1'b1; ph_q <= F_DRAIN; end  // a damaged row pointer
-        else if (tg_head[3]) ph_q <= F_W;                         // a group without entries
+        else if (tg_head[3]) {NEXT_GROUP}                         // a group without entries
         else if (col_rsp_valid && !col_ok) begin err_q <= 1'b1; ph_q <= F_DRAIN; end
         else if (adv) begin  // the entry's first step was issued
           col_q <= e_col;
           sr_q  <= e_row;
           sl_q  <= tg_head[2];
           if (!last2d) begin j_q <= j_nx; ph_q <= sbuf_q ? F_SG : F_SX; end
-          else if (tg_head[2]) ph_q <= F_W;
+          else if (tg_head[2]) {NEXT_GROUP}
         end
       end
       // The block of X in its storage order: column by column (k fastest) or row by row.
@@ -608,17 +620,13 @@ std::string walker_loops(const EngineDims& d) {
           case (ph_q)
             F_RFL: if (t_q + {CW}'d1 == k) begin t_q <= '0; ph_q <= ph_group; end
                    else t_q <= t_q + {CW}'d1;
-            // A GEMM group's last step: its writes go to the write cursor and
-            // ride on the next group's steps when the cursor is free and there
-            // is a next group; otherwise F_W writes what the cursor holds.
+            // A GEMM group's last step (SPMM's: in F_SE and below): see NEXT_GROUP.
             F_C, F_Z0: if (kind == KIND_SPMM) ph_q <= F_SE;
                        else if (k != '0) ph_q <= F_MAC;
-                       else if (gm_on) begin i0_q <= i0_q + {CW}'d4; ah_q <= !ah_q; ph_q <= ph_group; end
-                       else ph_q <= F_W;
+                       else {NEXT_GROUP}
             F_MAC: if (t_q + {CW}'d1 == k) begin
                      t_q <= '0;
-                     if (gm_on) begin i0_q <= i0_q + {CW}'d4; ah_q <= !ah_q; ph_q <= ph_group; end
-                     else ph_q <= F_W;
+                     {NEXT_GROUP}
                    end else t_q <= t_q + {CW}'d1;
             F_GZ: if (t_q == {CW}'d{LM1}) begin t_q <= '0; ln_q <= '0; i0_q <= '0; gb_q <= 1'b0; ph_q <= F_GL; end
                   else t_q <= t_q + {CW}'d1;
@@ -638,7 +646,8 @@ std::string walker_loops(const EngineDims& d) {
                 if (rem_brows <= {CW}'d8) ph_q <= F_DRAIN;
                 else begin b0_q <= b0_q + {CW}'d8; ph_q <= F_GZ; end
               end else begin j0_q <= j0_q + {CW}'d8; ph_q <= F_GZ; end
-            default: ph_q <= sl_q ? F_W : F_SE;  // F_SX, F_SG: the entry's columns are issued
+            default: if (!sl_q) ph_q <= F_SE;  // F_SX, F_SG: the entry's columns are issued
+                     else {NEXT_GROUP}
           endcase
         end
       end
@@ -665,17 +674,19 @@ always_ff @(posedge clk) begin
       q_x[q_wr_q]   <= em_x;
       q_y[q_wr_q]   <= em_y;
       q_p[q_wr_q]   <= em_p;
-      q_w[q_wr_q]   <= (em_act == U_XF || em_act == U_XG) ? {WA}'(xb_word)
+      q_w[q_wr_q]   <= (em_act == U_XF) ? {WA}'(xb_word)
                      : (em_act == U_GREG || em_act == U_PM) ? {WA}'(gc_dst)
                      : (ph_q == F_W || em_st) ? wc_word : step_word;
       q_m[q_wr_q]   <= em_m;
+      q_xl[q_wr_q]  <= xb_word[{GWL1}:{VL}];
       q_wr_q <= q_wr_q + {QB}'d1;
     end
     if (fire) q_rd_q <= q_rd_q + {QB}'d1;
     q_cnt_q <= q_cnt_q + {QB1}'(push) - {QB1}'(fire);
   end
 end)",
-                                          fmt::arg("QB", QB), fmt::arg("QB1", QB + 1), fmt::arg("WA", WA)));
+                                          fmt::arg("QB", QB), fmt::arg("QB1", QB + 1), fmt::arg("WA", WA),
+                                          fmt::arg("GWL1", d.GWL - 1), fmt::arg("VL", d.VL)));
 }
 
 // A piece of the executor's text, formatted with its fields.
@@ -707,6 +718,7 @@ assign h_x     = q_x[q_rd_q];
 assign h_y     = q_y[q_rd_q];
 assign h_p     = q_p[q_rd_q];
 assign h_m     = q_m[q_rd_q];
+assign h_xl    = q_xl[q_rd_q];
 assign h_w     = q_w[q_rd_q];
 assign acc_x   = acc_q[h_x];
 // Lane v of a step touches accumulator x|v (and y|v when folding): the walker
@@ -734,17 +746,21 @@ always_comb begin
   end
 end
 // A step waits for its word, for the accumulators it reads or overwrites to
-// leave the FMA pipe, and (GEMM) for the register file to be loaded.
+// leave the FMA pipe, and (GEMM) for the register file to be loaded. A write
+// (U_W, or one carried by a GEMM or SPMM step) also waits for the store unit,
+// and stores acc_q itself, never a forwarded value.
 always_comb begin
   case (h_act)
-    U_RFL, U_GREG, U_XF: h_ready = 1'b1;
-    U_MAC:  h_ready = !x_busy && (rf_busy_q == '0) && (!h_st || (!pend_q[h_y] && st_ready));
-    U_FOLD: h_ready = !x_busy && !y_busy;
-    U_X, U_XG: h_ready = !x_busy && (!h_sv || sv_valid);
-    U_W:    h_ready = !x_pend && st_ready;  // stores acc_q itself, never a forwarded value
-    default: h_ready = !x_busy;
+    U_RFL, U_GREG, U_XF: op_ok = 1'b1;
+    U_MAC:  op_ok = !x_busy && (rf_busy_q == '0);
+    U_FOLD: op_ok = !x_busy && !y_busy;
+    U_X, U_XG: op_ok = !x_busy && (!h_sv || sv_valid);
+    U_W:    op_ok = !x_pend;
+    default: op_ok = !x_busy;
   endcase
 end
+assign st_need  = (h_act == U_W) || h_st;
+assign h_ready  = op_ok && (!st_need || st_ready) && (!h_st || !pend_q[h_y]);
 assign fire     = h_valid && (!h_rd || ld_rsp_valid) && h_ready;
 assign ld_rsp_ready = fire && h_rd;
 assign sv_ready = fire && h_sv;
@@ -779,13 +795,11 @@ std::string executor_state(const EngineDims& d) {
 assign wb_acc = tv_q[{S}] && !trf_q[{S}];
 assign wb_rf  = tv_q[{S}] && trf_q[{S}];
 assign drained = (q_cnt_q == '0) && (tv_q == '0) && (rf_busy_q == '0);
-// U_W stores acc[x]; a GEMM step carrying a write stores acc[y] (its group has
+// U_W stores acc[x]; a step carrying a write stores acc[y] (its group has
 // finished, so acc_fy is acc_q itself) in the cycle the step issues.
 assign st_acc   = (h_act == U_W) ? acc_x : acc_fy[0];
 assign relu_neg = st_acc[31] && (st_acc[30:0] != '0) && !((st_acc[30:23] == 8'hff) && (st_acc[22:0] != '0));
-assign st_valid = h_valid && ((h_act == U_W) ? !pend_q[h_x]
-                                             : (h_act == U_MAC && h_st && !pend_q[h_y] && !x_busy &&
-                                                (rf_busy_q == '0) && (!h_rd || ld_rsp_valid)));
+assign st_valid = h_valid && st_need && op_ok && (!h_st || !pend_q[h_y]) && (!h_rd || ld_rsp_valid);
 assign st_word  = h_w;
 // The gather buffer: U_XF writes its word into lane w mod V; U_XG reads line
 // w / V, whose lanes reach the FMAs' b inputs in place of fb_q the next cycle.
@@ -793,7 +807,7 @@ assign st_word  = h_w;
 assign xb_waddr = h_w[{GWL1}:{VL}];
 assign xb_wdata = ld_rsp_data;
 assign xb_re    = fire && (h_act == U_XG);
-assign xb_raddr = h_w[{GWL1}:{VL}];
+assign xb_raddr = h_xl;
 always_comb
   for (int v = 0; v < {V}; v++) fb_in[v] = xg_q ? xb_rdata[32*v +: 32] : fb_q[v];
 assign st_data  = (relu && relu_neg) ? 32'd0 : st_acc;

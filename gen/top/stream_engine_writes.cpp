@@ -8,12 +8,12 @@ namespace cello::gen::engine {
 
 // The write cursor walks one row group's results, Z[i0+r, j0+j] of the column
 // block, in Z's storage order, with their own address (wc_word), so a write can
-// ride on any step. A GEMM row group works in one half of the accumulators
-// (ah_q) and hands its results to the cursor at its last step; the next group
-// works in the other half, and each of its MAC steps carries one of the
-// cursor's writes. Writes that find no step (a short inner loop, or the last
-// group) go as steps of their own in F_W, before the group after next reuses
-// their half. SPMM hands each group to the cursor in F_W and waits for it.
+// ride on any step. A GEMM or SPMM row group works in one half of the
+// accumulators (ah_q) and hands its results to the cursor at its last step; the
+// next group works in the other half, and each of its FMA steps (GEMM's MAC
+// steps, SPMM's entry steps) carries one of the cursor's writes. Writes that
+// find no step (a short inner loop, a group of few entries, the last group) go
+// as steps of their own in F_W, before the group after next reuses their half.
 void write_cursor(SvModule& m, const EngineDims& d) {
   const int CW = d.CW, WA = d.WA;
   m.signal("wc_on_q", 1, "write cursor: writes of its group still to issue");
@@ -30,24 +30,33 @@ void write_cursor(SvModule& m, const EngineDims& d) {
   m.signal("wc_major", CW, "write cursor: index along Z's outer rank");
   m.signal("wc_minor", CW, "write cursor: index along Z's inner rank");
   m.signal("wc_word", WA, "write cursor: the word address of its write");
-  m.signal("gm_end", 1, "GEMM: the row group's last step is taken");
-  m.signal("gm_on", 1, "GEMM: at that step the cursor takes the group and the next group starts");
+  m.signal("rg_end", 1, "GEMM/SPMM: a row group's last step is taken");
+  m.signal("rg_on", 1, "GEMM/SPMM: at that step the cursor takes the group and the next group starts");
   m.section("Write cursor", fmt::format(R"(
 assign wc_rem   = z_rows - wc_i0_q;
 assign wc_rlast = (wc_rem >= {CW}'d4) ? 2'd3 : wc_rem[1:0] - 2'd1;
 assign wc_end   = (wc_r_q == wc_rlast) && (wc_j_q == nb_last);
-assign wc_take  = push && (ph_q == F_W || (ph_q == F_MAC && wc_on_q));
+assign wc_take  = push && (ph_q == F_W || ((ph_q == F_MAC || spmm_step) && wc_on_q));
 assign wc_busy  = wc_on_q && !(wc_take && wc_end);
 // Element [i0+r, j0+j] of Z, as the step address does it for the other operands.
 assign wc_major = z_cm ? j0_q + {CW}'(wc_j_q) : wc_i0_q + {CW}'(wc_r_q);
 assign wc_minor = z_cm ? wc_i0_q + {CW}'(wc_r_q) : j0_q + {CW}'(wc_j_q);
 assign wc_word  = z_base + {WA}'(wc_major * (z_cm ? z_rows : z_cols) + wc_minor);
-assign gm_end   = adv && last2d && (kind == KIND_GEMM) &&
-                  ((ph_q == F_MAC && t_q + {CW}'d1 == k) || ((ph_q == F_C || ph_q == F_Z0) && k == '0));
-assign gm_on    = !wc_busy && (rem_rows > {CW}'d4);
-// It takes the group at i0 at a GEMM group's last step (gm_on), on entering F_W
+// A row group's last step: GEMM's last MAC step (its last C or zeroing step
+// when k = 0); SPMM's empty-group tag, or the last step of its last entry.
+always_comb begin
+  rg_end = 1'b0;
+  if (kind == KIND_GEMM)
+    rg_end = adv && last2d && ((ph_q == F_MAC && t_q + {CW}'d1 == k) || ((ph_q == F_C || ph_q == F_Z0) && k == '0));
+  else if (kind == KIND_SPMM)
+    rg_end = (ph_q == F_SE && tg_valid && !tg_head[4] && tg_head[3]) ||
+             (ph_q == F_SE && tg_entry && col_rsp_valid && col_ok && adv && last2d && tg_head[2]) ||
+             ((ph_q == F_SX || ph_q == F_SG) && adv && last2d && sl_q);
+end
+assign rg_on    = !wc_busy && (rem_rows > {CW}'d4);
+// It takes the group at i0 at a row group's last step (rg_on), on entering F_W
 // empty, and in F_W when it has written the group before the one at i0.
-assign wc_start = (gm_end && gm_on) || (ph_q == F_W && !wc_on_q) ||
+assign wc_start = (rg_end && rg_on) || (ph_q == F_W && !wc_on_q) ||
                   (ph_q == F_W && wc_take && wc_end && wc_i0_q != i0_q);
 always_ff @(posedge clk) begin
   if (!rst_n || ph_q == F_IDLE) wc_on_q <= 1'b0;
