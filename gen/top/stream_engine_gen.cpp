@@ -42,6 +42,7 @@ EngineDims engine_dims(const StreamEngineShape& s) {
   d.GWL = std::countr_zero(static_cast<unsigned>(d.GW));
   d.VL = std::countr_zero(static_cast<unsigned>(d.V));
   d.XL = d.GWL - d.VL;
+  d.AUX = std::max(d.XL, 7);
   if (d.GW < 16 * d.V || d.GWL > d.WA) throw std::logic_error("stream engine: gather buffer out of range");
   static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlockRows == 8 && kGramBlockCols == 8,
                 "the index packing below assumes 16 columns, 4-row groups and 8x8 Gram blocks");
@@ -78,7 +79,9 @@ void engine_localparams(SvModule& m) {
   const char* phases[][2] = {
       {"F_IDLE", "waiting for start"},
       {"F_RFL", "GEMM: register file <- scale * B[k0+t, j0+j] (t < k, j in the block)"},
-      {"F_C", "GEMM/SPMM: acc[r][j] = fma(alpha, C[i0+r, j0+j], +0)"},
+      {"F_C", "SPMM: acc[r][j] = fma(alpha, C[i0+r, j0+j], +0)"},
+      {"F_CL", "GEMM: the C cursor's words C[i0+r, j0+j] into breg[r][j] as steps of their own"},
+      {"F_CV", "GEMM: acc[r][j|v] = fma(alpha, breg[r][j|v], +0) on lanes v"},
       {"F_Z0", "GEMM/SPMM: acc[r][j] = +0"},
       {"F_MAC", "GEMM: acc[r][j] = fma(A[i0+r, k0+t], rf[t][j], acc[r][j]); the row's first step reads A into areg[r], each step carries the write cursor's next write"},
       {"F_W", "GEMM/SPMM: the write cursor's writes Z[i, j0+j] = relu(acc[..][r][j]) as steps of their own"},
@@ -102,6 +105,7 @@ void engine_localparams(SvModule& m) {
   const char* acts[][2] = {
       {"U_Z0", "acc[x|v] = +0 on lanes v"},
       {"U_C", "acc[x] = fma(alpha (1 if cont), word, +0)"},
+      {"U_CV", "acc[x|v] = fma(alpha (1 if cont), breg[p|v], +0) on lanes v"},
       {"U_EA", "acc[x] = fma(alpha, word, -0)"},
       {"U_EB", "acc[x] = fma(beta, word, acc[x])"},
       {"U_RFL", "rf[p] = fma(scale, word, -0)"},
@@ -174,7 +178,7 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("wj_nx", CW, "ELTW: next element column");
   m.signal("elast", 1, "ELTW: the element is the result's last");
   m.signal("grp_end", 1, "ELTW: the element closes its pass over the group");
-  m.signal("ph_group", 5, "first phase of a row group: C, or zero without C");
+  m.signal("ph_group", 5, "first phase of a row group: C (GEMM: through breg), or zero without C");
   m.signal("col_ok", 1, "SPMM: the column index names a row of the dense operand");
 }
 
@@ -215,7 +219,7 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   m.array("q_p", PB, Q, "queue: register-file / breg entry");
   m.array("q_w", WA, Q, "queue: write address (U_W, st), Gram register (U_GREG, U_PM), gather buffer word");
   m.array("q_m", V, Q, "queue: lanes");
-  m.array("q_xl", d.XL, Q, "queue: gather buffer line (U_XG; its w may carry a write)");
+  m.array("q_aux", d.AUX, Q, "queue: gather buffer line (U_XG; its w may carry a write); GEMM's C word: {1, breg entry}");
   m.signal("q_wr_q", QB, "queue: write pointer");
   m.signal("q_rd_q", QB, "queue: read pointer");
   m.signal("q_cnt_q", QB + 1, "queue: entries");
@@ -230,12 +234,13 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.signal("h_rd", 1, "head: takes a word");
   m.signal("h_sv", 1, "head: takes a scaled value");
   m.signal("h_st", 1, "head: also stores acc[y]");
+  m.signal("mac_c", 1, "head: a GEMM step whose word is C (to breg), not A");
   m.signal("h_x", XB, "head: accumulator");
   m.signal("h_y", XB, "head: second register");
   m.signal("h_p", PB, "head: register-file / breg entry");
   m.signal("h_m", V, "head: lanes");
   m.signal("h_w", WA, "head: write address (U_W, st), Gram register (U_GREG, U_PM), gather buffer word (U_XF)");
-  m.signal("h_xl", d.XL, "head: gather buffer line (U_XG)");
+  m.signal("h_aux", d.AUX, "head: gather buffer line (U_XG), or {1, breg entry} of a C word (U_MAC)");
   m.signal("xg_q", 1, "the step issued last cycle reads the gather buffer: its b operands are xb_rdata");
   m.array("fb_in", 32, V, "FMA operand b as the lanes see it");
   m.signal("x_pend", 1, "an accumulator x|v of an active lane waits for an FMA result");
@@ -331,7 +336,7 @@ always_comb begin
   jo    = 1'b0;
   case (ph_q)
     F_C:    begin rlast = {{1'b0, gr_last}}; jo = c_cm; end
-    F_Z0:   rlast = {{1'b0, gr_last}};
+    F_Z0, F_CV: rlast = {{1'b0, gr_last}};
     F_MAC:  rlast = {{1'b0, gr_last}};
     F_GZ:   begin rlast = 3'd7; jlast = 4'd7; end
     F_PM, F_FOLD: begin rlast = bi_last; jlast = {{1'b0, bj_last}}; end
@@ -345,7 +350,7 @@ assign spmm_step = (ph_q == F_SE) || (ph_q == F_SX) || (ph_q == F_SG);
 assign e_row   = (ph_q == F_SE) ? tg_head[1:0] : sr_q;
 assign e_col   = (ph_q == F_SE) ? {CW}'(col_rsp_data) : col_q;
 assign vec     = (ph_q == F_MAC) || (ph_q == F_PM) || (ph_q == F_FOLD) || (spmm_step && sbuf_q) ||
-                 (ph_q == F_Z0) || (ph_q == F_GZ);
+                 (ph_q == F_Z0) || (ph_q == F_CV) || (ph_q == F_GZ);
 assign jlast_v = vec ? (jlast & ~4'd{VM1}) : jlast;
 assign last2d = (r_q == rlast) && (j_q == jlast_v);
 assign r_nx = jo ? ((r_q == rlast) ? 3'd0 : r_q + 3'd1) : ((j_q == jlast_v) ? r_q + 3'd1 : r_q);
@@ -357,7 +362,9 @@ assign wi_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? '0 : wi_q + {CW}'d1)
 assign wj_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? wj_q + {CW}'d1 : wj_q)
                     : ((wj_q + {CW}'d1 == z_cols) ? '0 : wj_q + {CW}'d1);
 assign grp_end = (ph_q == F_EA) ? (t_q == {CW}'d{ACCM1} || elast) : (t_q == gn_q);
-assign ph_group = with_c ? F_C : F_Z0;
+// A GEMM block of more than V columns takes C through the C cursor (F_CL, F_CV;
+// straight to F_CV when the cursor has queued the group's words already).
+assign ph_group = !with_c ? F_Z0 : (kind == KIND_GEMM && k != '0 && nb_last >= 4'd{V}) ? (cc_ready ? F_CV : F_CL) : F_C;
 assign col_ok  = {{32'd0, col_rsp_data}} < 64'(b_rows);
 // The widest block of X (a power of two from V to 16 columns) whose rows fit the
 // gather buffer; none fits when X has more than {GW} / V rows.
@@ -415,10 +422,16 @@ always_comb begin
       sel_base = c_base; sel_rows = c_rows; sel_cols = c_cols; sel_cm = c_cm;
     end
     F_Z0: ;
+    // GEMM's C comes through the C cursor (stream_engine_creads.cpp) into breg:
+    // in F_CL as steps of their own, in F_MAC riding on the previous group's
+    // steps; F_CV then takes it into the accumulators V columns per step.
+    F_CL: begin em_valid = cc_here && cc_on_q; em_rd = 1'b1; em_act = U_GREG; end
+    F_CV: begin em_act = U_CV; em_p = {PB}'({{r_q[1:0], j_q}}); end
     // The first step of each row takes A[i0+r, k0+t] from the load unit (the
-    // same read order as a separate read phase, one issue slot fewer per word).
+    // same read order as a separate read phase, one issue slot fewer per word),
+    // every other step the C cursor's next word, if any.
     F_MAC: begin
-      em_rd = (j_q == 4'd0); em_act = U_MAC; em_p = {PB}'({{t_q[{RB1}:0], j_q}});
+      em_rd = (j_q == 4'd0) || cc_on_q; em_act = U_MAC; em_p = {PB}'({{t_q[{RB1}:0], j_q}});
       em_st = wc_on_q; em_y = {XB}'({{wc_h_q, wc_r_q, wc_j_q}});
       sel_c = k0 + t_q;
     end
@@ -468,6 +481,12 @@ always_comb begin
     end
     default: em_valid = 1'b0;
   endcase
+  // The C cursor's word C[cc_i0 + r, j0 + j].
+  if (ph_q == F_CL || (ph_q == F_MAC && j_q != 4'd0)) begin
+    sel_base = c_base; sel_rows = c_rows; sel_cols = c_cols; sel_cm = c_cm;
+    sel_r = cc_i0_q + {CW}'(cc_r_q);
+    sel_c = j0_q + {CW}'(cc_j_q);
+  end
   // The read cursor's word: A[m, b0+i] or B[m, j0+j] of row m = gc_i0 + r.
   if (ph_q == F_GL || ph_q == F_PM) begin
     sel_r = gc_i0_q + {CW}'(gc_r_q);
@@ -587,6 +606,7 @@ always_ff @(posedge clk) begin
         end
       end
       F_GL: if (gc_take && gc_end) ph_q <= F_PM;
+      F_CL: if (cc_here && (!cc_on_q || (cc_take && cc_end))) ph_q <= F_CV;
       // GEMM and SPMM: when the write cursor has written the group at i0, the
       // next row group, then the next column block (SPMM: its X first, GEMM: its
       // register file); when it has written the group before (GEMM), the group
@@ -621,7 +641,7 @@ std::string walker_loops(const EngineDims& d) {
             F_RFL: if (t_q + {CW}'d1 == k) begin t_q <= '0; ph_q <= ph_group; end
                    else t_q <= t_q + {CW}'d1;
             // A GEMM group's last step (SPMM's: in F_SE and below): see NEXT_GROUP.
-            F_C, F_Z0: if (kind == KIND_SPMM) ph_q <= F_SE;
+            F_C, F_CV, F_Z0: if (kind == KIND_SPMM) ph_q <= F_SE;
                        else if (k != '0) ph_q <= F_MAC;
                        else {NEXT_GROUP}
             F_MAC: if (t_q + {CW}'d1 == k) begin
@@ -675,10 +695,10 @@ always_ff @(posedge clk) begin
       q_y[q_wr_q]   <= em_y;
       q_p[q_wr_q]   <= em_p;
       q_w[q_wr_q]   <= (em_act == U_XF) ? {WA}'(xb_word)
-                     : (em_act == U_GREG || em_act == U_PM) ? {WA}'(gc_dst)
+                     : (em_act == U_GREG || em_act == U_PM) ? ((ph_q == F_CL) ? {WA}'(cc_dst) : {WA}'(gc_dst))
                      : (ph_q == F_W || em_st) ? wc_word : step_word;
       q_m[q_wr_q]   <= em_m;
-      q_xl[q_wr_q]  <= xb_word[{GWL1}:{VL}];
+      q_aux[q_wr_q] <= (ph_q == F_MAC) ? ((j_q != 4'd0) ? {AUX}'(cc_dst) : '0) : {AUX}'(xb_word[{GWL1}:{VL}]);
       q_wr_q <= q_wr_q + {QB}'d1;
     end
     if (fire) q_rd_q <= q_rd_q + {QB}'d1;
@@ -686,7 +706,7 @@ always_ff @(posedge clk) begin
   end
 end)",
                                           fmt::arg("QB", QB), fmt::arg("QB1", QB + 1), fmt::arg("WA", WA),
-                                          fmt::arg("GWL1", d.GWL - 1), fmt::arg("VL", d.VL)));
+                                          fmt::arg("GWL1", d.GWL - 1), fmt::arg("VL", d.VL), fmt::arg("AUX", d.AUX)));
 }
 
 // A piece of the executor's text, formatted with its fields.
@@ -696,7 +716,7 @@ std::string executor_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("XB1", XB - 1), fmt::arg("RFB", d.RFB), fmt::arg("RFB1", d.RFB - 1), fmt::arg("PBP", PB + 1),
                      fmt::arg("V", V), fmt::arg("XB", XB), fmt::arg("PB", PB),
                      fmt::arg("HMV", V > 1 ? "h_m[v]" : "h_m"),
-                     fmt::arg("GWL1", GWL - 1), fmt::arg("VL", VL),
+                     fmt::arg("GWL1", GWL - 1), fmt::arg("VL", VL), fmt::arg("XL", d.XL),
                      fmt::arg("XBWE", V > 1 ? fmt::format("always_comb\n  for (int v = 0; v < {0}; v++) "
                                                           "xb_we[v] = fire && (h_act == U_XF) && "
                                                           "(h_w[{1}:0] == {2}'(v));",
@@ -718,7 +738,8 @@ assign h_x     = q_x[q_rd_q];
 assign h_y     = q_y[q_rd_q];
 assign h_p     = q_p[q_rd_q];
 assign h_m     = q_m[q_rd_q];
-assign h_xl    = q_xl[q_rd_q];
+assign h_aux   = q_aux[q_rd_q];
+assign mac_c   = h_aux[6];
 assign h_w     = q_w[q_rd_q];
 assign acc_x   = acc_q[h_x];
 // Lane v of a step touches accumulator x|v (and y|v when folding): the walker
@@ -764,7 +785,7 @@ assign h_ready  = op_ok && (!st_need || st_ready) && (!h_st || !pend_q[h_y]);
 assign fire     = h_valid && (!h_rd || ld_rsp_valid) && h_ready;
 assign ld_rsp_ready = fire && h_rd;
 assign sv_ready = fire && h_sv;
-assign ex_fma   = fire && (h_act == U_C || h_act == U_EA || h_act == U_EB || h_act == U_RFL || h_act == U_MAC ||
+assign ex_fma   = fire && (h_act == U_C || h_act == U_CV || h_act == U_EA || h_act == U_EB || h_act == U_RFL || h_act == U_MAC ||
                            h_act == U_PM || h_act == U_FOLD || h_act == U_X || h_act == U_XG);
 assign ex_to_rf = (h_act == U_RFL);
 always_comb begin
@@ -774,10 +795,11 @@ always_comb begin
     ex_c[v] = acc_fx[v];
     case (h_act)
       U_C:    begin ex_a[v] = cont ? 32'h3f800000 : alpha; ex_c[v] = 32'h00000000; end
+      U_CV:   begin ex_a[v] = cont ? 32'h3f800000 : alpha; ex_b[v] = breg_q[h_p[5:0] | 6'(v)]; ex_c[v] = 32'h00000000; end
       U_EA:   begin ex_a[v] = alpha; ex_c[v] = 32'h80000000; end
       U_EB:   ex_a[v] = beta;
       U_RFL:  begin ex_a[v] = scale; ex_c[v] = 32'h80000000; end
-      U_MAC:  begin ex_a[v] = h_rd ? ld_rsp_data : areg_q[{{2'b00, h_x[5:4], 2'b00}}]; ex_b[v] = rf_q[h_p[{RFB1}:0] | {RFB}'(v)]; end
+      U_MAC:  begin ex_a[v] = (h_rd && !mac_c) ? ld_rsp_data : areg_q[{{2'b00, h_x[5:4], 2'b00}}]; ex_b[v] = rf_q[h_p[{RFB1}:0] | {RFB}'(v)]; end
       U_PM:   ex_b[v] = breg_q[h_p[5:0] | 6'(v)];
       U_FOLD: begin ex_a[v] = acc_fx[v]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_fy[v]; end
       U_X, U_XG: ex_a[v] = h_sv ? sv_data : mreg_q;
@@ -807,7 +829,7 @@ assign st_word  = h_w;
 assign xb_waddr = h_w[{GWL1}:{VL}];
 assign xb_wdata = ld_rsp_data;
 assign xb_re    = fire && (h_act == U_XG);
-assign xb_raddr = h_xl;
+assign xb_raddr = {XL}'(h_aux);
 always_comb
   for (int v = 0; v < {V}; v++) fb_in[v] = xg_q ? xb_rdata[32*v +: 32] : fb_q[v];
 assign st_data  = (relu && relu_neg) ? 32'd0 : st_acc;
@@ -844,7 +866,8 @@ always_ff @(posedge clk) begin
     if (fire) begin
       case (h_act)
         U_Z0:   for (int v = 0; v < {V}; v++) if ({HMV}) acc_q[h_x | {XB}'(v)] <= 32'd0;
-        U_MAC:  if (h_rd) areg_q[{{2'b00, h_x[5:4], 2'b00}}] <= ld_rsp_data;
+        U_MAC:  if (h_rd && mac_c) breg_q[h_aux[5:0]] <= ld_rsp_data;
+                else if (h_rd) areg_q[{{2'b00, h_x[5:4], 2'b00}}] <= ld_rsp_data;
         U_GREG, U_PM:
           if (h_rd) begin
             if (h_w[6]) breg_q[h_w[5:0]] <= ld_rsp_data;
@@ -925,6 +948,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   fma_instances(design, m, d);
   loop_bounds_section(m, d);
   gram_cursor(m, d);
+  c_cursor(m, d);
   write_cursor(m, d);
   m.section("The step's micro-op and address", step_micro_op(d) + step_address(d));
   m.section("Walker", walker_start(d) + walker_loops(d));

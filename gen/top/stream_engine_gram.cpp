@@ -73,14 +73,11 @@ always_ff @(posedge clk) begin
       gc_j_q <= '0;
       gc_b_q <= 1'b1;
       if (gc_b_q) gc_on_q <= 1'b0;
-    end else if (gc_jo) begin
-      if (gc_r_q == gc_rlast) begin gc_r_q <= '0; gc_j_q <= gc_j_q + 3'd1; end
-      else gc_r_q <= gc_r_q + 2'd1;
-    end else if (gc_j_q == gc_jlast) begin gc_j_q <= '0; gc_r_q <= gc_r_q + 2'd1; end
-    else gc_j_q <= gc_j_q + 3'd1;
+    end else {STEP}
   end
 end)",
-                                                 fmt::arg("CW", CW), fmt::arg("LM1", d.L - 1)));
+                                                 fmt::arg("CW", CW), fmt::arg("LM1", d.L - 1),
+                                                 fmt::arg("STEP", cursor_step("gc", "gc_jo", "gc_jlast", 3))));
 }
 
 }  // namespace cello::gen::engine

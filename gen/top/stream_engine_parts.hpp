@@ -1,11 +1,14 @@
 // The stream engine's sizes and the parts of its generator that have files of
 // their own (gen/top/stream_engine_*.cpp only): SPMM's CSR streams and entry
 // fetcher (stream_engine_spmm.cpp), Gram's read cursor
-// (stream_engine_gram.cpp) and the write cursor (stream_engine_writes.cpp). Each adds its signals and one section to the
+// (stream_engine_gram.cpp), GEMM's C cursor (stream_engine_creads.cpp) and the
+// write cursor (stream_engine_writes.cpp). Each adds its signals and one section to the
 // engine's module; stream_engine_gen.cpp composes them.
 #pragma once
 
 #include <string>
+
+#include <fmt/format.h>
 
 #include "gen/sv_module.hpp"
 #include "gen/top/stream_engine_gen.hpp"
@@ -23,9 +26,23 @@ struct EngineDims {
   int Q, QB, TI, V;   // micro-op queue and its index, FMA destination index, FMA lanes
   int GW, GWL, VL;    // gather buffer words, its word index, the lane index
   int XL;             // gather buffer line index
+  int AUX;            // the queue's aux field: a gather buffer line, or GEMM's C word's breg entry
 };
 
 EngineDims engine_dims(const StreamEngineShape& s);
+
+// The step of cursor `c` (registers c_r_q, c_j_q of jbits bits) to its next
+// word of a row group, rows r <= c_rlast and columns j <= `jlast`, in storage
+// order (`col_major`: rows fastest). SystemVerilog text for an always_ff.
+inline std::string cursor_step(const std::string& c, const std::string& col_major, const std::string& jlast,
+                               int jbits) {
+  return fmt::format(R"(if ({cm}) begin
+      if ({c}_r_q == {c}_rlast) begin {c}_r_q <= '0; {c}_j_q <= {c}_j_q + {jb}'d1; end
+      else {c}_r_q <= {c}_r_q + 2'd1;
+    end else if ({c}_j_q == {jl}) begin {c}_j_q <= '0; {c}_r_q <= {c}_r_q + 2'd1; end
+    else {c}_j_q <= {c}_j_q + {jb}'d1;)",
+                     fmt::arg("c", c), fmt::arg("cm", col_major), fmt::arg("jl", jlast), fmt::arg("jb", jbits));
+}
 
 // A sequential read stream `s` (SPMM's row pointers): once per column block the
 // words base .. base+count-1, issued as fast as its load unit takes them.
@@ -40,6 +57,10 @@ void entry_fetcher(SvModule& m, int WA, int CW, int Q, int QB);
 // Gram's read cursor: a row group's operand words into one of two areg/breg
 // buffers, riding on the previous group's product steps.
 void gram_cursor(SvModule& m, const EngineDims& d);
+
+// GEMM's C cursor: a row group's C words into breg, riding on the previous
+// group's MAC steps that do not read A.
+void c_cursor(SvModule& m, const EngineDims& d);
 
 // GEMM's and SPMM's write cursor: a row group's results in the result's storage
 // order, riding on the next GEMM group's steps or as steps of their own (F_W).

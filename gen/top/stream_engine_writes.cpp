@@ -47,7 +47,7 @@ assign wc_word  = z_base + {WA}'(wc_major * (z_cm ? z_rows : z_cols) + wc_minor)
 always_comb begin
   rg_end = 1'b0;
   if (kind == KIND_GEMM)
-    rg_end = adv && last2d && ((ph_q == F_MAC && t_q + {CW}'d1 == k) || ((ph_q == F_C || ph_q == F_Z0) && k == '0));
+    rg_end = adv && last2d && ((ph_q == F_MAC && t_q + {CW}'d1 == k) || ((ph_q == F_C || ph_q == F_CV || ph_q == F_Z0) && k == '0));
   else if (kind == KIND_SPMM)
     rg_end = (ph_q == F_SE && tg_valid && !tg_head[4] && tg_head[3]) ||
              (ph_q == F_SE && tg_entry && col_rsp_valid && col_ok && adv && last2d && tg_head[2]) ||
@@ -68,14 +68,11 @@ always_ff @(posedge clk) begin
     wc_j_q   <= '0;
   end else if (wc_take) begin
     if (wc_end) wc_on_q <= 1'b0;
-    else if (z_cm) begin
-      if (wc_r_q == wc_rlast) begin wc_r_q <= '0; wc_j_q <= wc_j_q + 4'd1; end
-      else wc_r_q <= wc_r_q + 2'd1;
-    end else if (wc_j_q == nb_last) begin wc_j_q <= '0; wc_r_q <= wc_r_q + 2'd1; end
-    else wc_j_q <= wc_j_q + 4'd1;
+    else {STEP}
   end
 end)",
-                                            fmt::arg("CW", CW), fmt::arg("WA", WA)));
+                                            fmt::arg("CW", CW), fmt::arg("WA", WA),
+                                            fmt::arg("STEP", cursor_step("wc", "z_cm", "nb_last", 4))));
 }
 
 }  // namespace cello::gen::engine

@@ -1,0 +1,64 @@
+// GEMM's C cursor, a part of the stream engine (docs/top.md, "Stream engine").
+#include <fmt/format.h>
+
+#include "gen/top/stream_engine_parts.hpp"
+
+namespace cello::gen::engine {
+
+// The C cursor walks one GEMM row group's C[i0+r, j0+j] of the column block, in
+// C's storage order, into breg[r][j] (GEMM has no other use for breg). While
+// group g's MAC steps run, it reads group g+1's C, one word on each step that
+// does not read A; what finds no step goes as steps of their own (F_CL) before
+// g+1's F_CV, which takes the words into the accumulators V columns per step.
+// breg needs one buffer: g's F_CV steps are all issued before g's MAC steps,
+// which carry g+1's words. Blocks of at most V columns (no MAC step without an
+// A read) and GEMMs without MAC steps keep C's one-word steps (F_C).
+void c_cursor(SvModule& m, const EngineDims& d) {
+  const int CW = d.CW;
+  m.signal("cc_val_q", 1, "C cursor: it holds a row group");
+  m.signal("cc_on_q", 1, "C cursor: words of that group still to read");
+  m.signal("cc_i0_q", CW, "C cursor: first row of its group");
+  m.signal("cc_r_q", 2, "C cursor: row in the group");
+  m.signal("cc_j_q", 4, "C cursor: column in the block");
+  m.signal("cc_rem", CW, "C cursor: rows left from its group's first");
+  m.signal("cc_rlast", 2, "C cursor: last row of its group");
+  m.signal("cc_end", 1, "C cursor: its group's last word");
+  m.signal("cc_take", 1, "C cursor: its word enters the queue this cycle");
+  m.signal("cc_dst", 7, "C cursor: the word's register {1 (breg), row, column}");
+  m.signal("cc_here", 1, "C cursor: it holds the group at i0");
+  m.signal("cc_ready", 1, "C cursor: its group's words are all queued once this cycle ends");
+  m.section("GEMM C cursor", fmt::format(R"(
+assign cc_rem   = z_rows - cc_i0_q;
+assign cc_rlast = (cc_rem >= {CW}'d4) ? 2'd3 : cc_rem[1:0] - 2'd1;
+assign cc_end   = (cc_r_q == cc_rlast) && (cc_j_q == nb_last);
+assign cc_take  = push && (ph_q == F_CL || (ph_q == F_MAC && j_q != 4'd0 && cc_on_q));
+assign cc_dst   = {{1'b1, cc_r_q, cc_j_q}};
+assign cc_here  = cc_val_q && (cc_i0_q == i0_q);
+assign cc_ready = cc_val_q && (!cc_on_q || (cc_take && cc_end));
+// It takes the group at i0 in F_CL when it holds another (a block's first
+// group), and the next group at the last F_CV step of each group.
+always_ff @(posedge clk) begin
+  if (!rst_n || ph_q == F_IDLE) begin
+    cc_val_q <= 1'b0;
+    cc_on_q  <= 1'b0;
+  end else if (ph_q == F_CL && !cc_here) begin
+    cc_val_q <= 1'b1;
+    cc_on_q  <= 1'b1;
+    cc_i0_q  <= i0_q;
+    cc_r_q   <= '0;
+    cc_j_q   <= '0;
+  end else if (ph_q == F_CV && adv && last2d) begin
+    cc_val_q <= (rem_rows > {CW}'d4);
+    cc_on_q  <= (rem_rows > {CW}'d4);
+    cc_i0_q  <= i0_q + {CW}'d4;
+    cc_r_q   <= '0;
+    cc_j_q   <= '0;
+  end else if (cc_take) begin
+    if (cc_end) cc_on_q <= 1'b0;
+    else {STEP}
+  end
+end)",
+                                            fmt::arg("CW", CW), fmt::arg("STEP", cursor_step("cc", "c_cm", "nb_last", 4))));
+}
+
+}  // namespace cello::gen::engine
