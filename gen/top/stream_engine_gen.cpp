@@ -931,7 +931,9 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
              "executor pops micro-ops in order, takes their words from the load unit's in-order\n"
              "responses and issues one step per cycle into its FMA lanes (a GEMM/Gram step updates\n"
              "adjacent columns, one per lane), holding a step back only while an accumulator it\n"
-             "touches is still in the FMA pipe. SPMM's row pointers come on a sequential stream;\n"
+             "touches is still in the FMA pipe. Operand words for the next row group (Gram, GEMM's C)\n"
+             "and the previous row group's results (GEMM, SPMM) ride on the FMA steps through\n"
+             "read and write cursors. SPMM's row pointers come on a sequential stream;\n"
              "an entry fetcher reads a group of 4 rows' column indices and values with the rows\n"
              "interleaved, and a second FMA scales the values by beta on their way in. Results go\n"
              "to the store unit. docs/top.md, \"Stream engine\".");

@@ -8,10 +8,15 @@
 //   as far ahead as the micro-op queue allows, and pushes one micro-op per step;
 // - the *executor* pops micro-ops in order, takes each one's word from the load
 //   unit's in-order responses, issues one step per cycle into V pipelined
-//   fp32_fma lanes (a GEMM or Gram step updates V adjacent result columns; a
-//   step that takes a word uses one lane), and keeps independent accumulations (a row group's columns, Gram's
-//   lanes, an element group) in flight together; a scoreboard holds a step back
-//   only while its own accumulator is still in the pipe;
+//   fp32_fma lanes (a GEMM or Gram step updates V adjacent result columns),
+//   and keeps independent accumulations (a row group's columns, Gram's lanes,
+//   an element group) in flight together; a scoreboard holds a step back only
+//   while its own accumulator is still in the pipe;
+// - reads and writes ride on the FMA steps: a step may also take one operand
+//   word for a later row group (Gram's A and B, GEMM's C: the read cursors)
+//   and store one result of the previous row group (GEMM, SPMM: the write
+//   cursor), so words and results cost no issue slot of their own where there
+//   are steps to carry them;
 // - SPMM's row pointers, column indices and values arrive on three sequential
 //   read streams (their own load units), so the walker never waits for DRAM to
 //   know where a row ends; a second FMA scales each value by beta on its way in.
