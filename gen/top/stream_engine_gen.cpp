@@ -83,7 +83,7 @@ void engine_localparams(SvModule& m) {
       {"F_CL", "GEMM: the C cursor's words C[i0+r, j0+j] into breg[r][j] as steps of their own"},
       {"F_CV", "GEMM: acc[r][j|v] = fma(alpha, breg[r][j|v], +0) on lanes v"},
       {"F_Z0", "GEMM/SPMM: acc[r][j] = +0"},
-      {"F_MAC", "GEMM: acc[r][j] = fma(A[i0+r, k0+t], rf[t][j], acc[r][j]); the row's first step reads A into areg[r], each step carries the write cursor's next write"},
+      {"F_MAC", "GEMM: acc[r][j] = fma(A[i0+r, k0+t], rf[t][j], acc[r][j]); the row's first step reads A into areg[r], the others the C cursor's next word; each step carries the write cursor's next write"},
       {"F_W", "GEMM/SPMM: the write cursor's writes Z[i, j0+j] = relu(acc[..][r][j]) as steps of their own"},
       {"F_GZ", "GRAM: p[l][i][j] = +0"},
       {"F_GL", "GRAM: the read cursor's words (A[m, b0+i], then B[m, j0+j] of a row group) as their own steps"},
@@ -110,7 +110,7 @@ void engine_localparams(SvModule& m) {
       {"U_EB", "acc[x] = fma(beta, word, acc[x])"},
       {"U_RFL", "rf[p] = fma(scale, word, -0)"},
       {"U_GREG", "Gram register w = word (w[6]: breg, else areg; w[5:0] the entry)"},
-      {"U_MAC", "acc[x|v] = fma(areg[r], rf[p|v], acc[x|v]) on lanes v, r the row of x (with a word: areg[r] = word first; with st: as U_W of acc[y])"},
+      {"U_MAC", "acc[x|v] = fma(areg[r], rf[p|v], acc[x|v]) on lanes v, r the row of x (with an A word: areg[r] = word first; with a C word, aux[6]: breg[aux] = word; with st: as U_W of acc[y])"},
       {"U_PM", "acc[x|v] = fma(areg[y], breg[p|v], acc[x|v]) on lanes v (with a word: as U_GREG too)"},
       {"U_FOLD", "acc[x|v] = fma(acc[x|v], 1, acc[y|v]) on lanes v"},
       {"U_X", "acc[x] = fma(mreg, word, acc[x]) (with sv: mreg = the next beta * val first)"},
@@ -189,7 +189,7 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   m.signal("em_valid", 1, "the walker has a micro-op to push");
   m.signal("em_rd", 1, "it takes a word from the load unit");
   m.signal("em_sv", 1, "it takes the next scaled value beta * val (an SPMM entry's first step)");
-  m.signal("em_st", 1, "it also stores relu(acc[y]) at w (a GEMM step carrying a write)");
+  m.signal("em_st", 1, "it also stores relu(acc[y]) at w (a GEMM or SPMM step carrying a write)");
   m.signal("em_act", 4, "its action");
   m.signal("em_x", XB, "its accumulator");
   m.signal("em_y", XB, "its second register (areg, or the folded accumulator)");
