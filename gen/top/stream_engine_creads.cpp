@@ -17,20 +17,13 @@ void c_cursor(SvModule& m, const EngineDims& d) {
   const int CW = d.CW;
   m.signal("cc_val_q", 1, "C cursor: it holds a row group");
   m.signal("cc_on_q", 1, "C cursor: words of that group still to read");
-  m.signal("cc_i0_q", CW, "C cursor: first row of its group");
-  m.signal("cc_r_q", 2, "C cursor: row in the group");
-  m.signal("cc_j_q", 4, "C cursor: column in the block");
-  m.signal("cc_rem", CW, "C cursor: rows left from its group's first");
-  m.signal("cc_rlast", 2, "C cursor: last row of its group");
+  const std::string position = cursor_position(m, "cc", "C cursor", "z_rows", 4, CW);
   m.signal("cc_end", 1, "C cursor: its group's last word");
   m.signal("cc_take", 1, "C cursor: its word enters the queue this cycle");
   m.signal("cc_dst", 7, "C cursor: the word's register {1 (breg), row, column}");
   m.signal("cc_here", 1, "C cursor: it holds the group at i0");
   m.signal("cc_ready", 1, "C cursor: its group's words are all queued once this cycle ends");
-  m.section("GEMM C cursor", fmt::format(R"(
-assign cc_rem   = z_rows - cc_i0_q;
-assign cc_rlast = (cc_rem >= {CW}'d4) ? 2'd3 : cc_rem[1:0] - 2'd1;
-assign cc_end   = (cc_r_q == cc_rlast) && (cc_j_q == nb_last);
+  m.section("GEMM C cursor", "\n" + position + fmt::format(R"(assign cc_end   = (cc_r_q == cc_rlast) && (cc_j_q == nb_last);
 assign cc_take  = push && (ph_q == F_CL || (ph_q == F_MAC && j_q != 4'd0 && cc_on_q));
 assign cc_dst   = {{1'b1, cc_r_q, cc_j_q}};
 assign cc_here  = cc_val_q && (cc_i0_q == i0_q);

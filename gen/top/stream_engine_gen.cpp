@@ -252,6 +252,7 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.array("acc_fy", 32, V, "acc[y|v] as a step issued this cycle sees it (forwarded from fma_y)");
   m.signal("op_ok", 1, "head: its operands and accumulators are free (the store port aside)");
   m.signal("st_need", 1, "head: it stores a word (U_W, or a step carrying a write)");
+  m.signal("st_free", 1, "head: a write it carries (st) reads a final accumulator");
   m.signal("h_ready", 1, "head: it can run (op_ok, and the store unit takes its write)");
   m.signal("fire", 1, "the head micro-op runs this cycle");
   m.signal("ex_fma", 1, "it issues an FMA");
@@ -531,16 +532,17 @@ assign col_rsp_ready = (ph_q == F_SE) && tg_entry && (!col_ok || step_go);)");
 // A piece of the walker's text, formatted with its fields.
 std::string walker_text(const EngineDims& d, fmt::string_view text) {
   const int CW = d.CW, LB = d.LB, L = d.L;
+  // GEMM/SPMM: on to the next row group, in the other half of the accumulators.
+  const std::string next_rows =
+      fmt::format("begin i0_q <= i0_q + {}'d4; ah_q <= !ah_q; ph_q <= ph_group; end", CW);
   return fmt::format(fmt::runtime(text), fmt::arg("CW", CW), fmt::arg("LB", LB), fmt::arg("LM1", L - 1),
                      fmt::arg("AFTER_M", L > 1 ? fmt::format("begin t_q <= {}'d1; ph_q <= F_FOLD; end", CW)
                                                : std::string("ph_q <= F_GW;")),
                      // A GEMM or SPMM row group's last step: its results go to the write cursor
                      // and ride on the next group's steps when the cursor is free and there is a
                      // next group (rg_on); otherwise F_W writes what the cursor holds.
-                     fmt::arg("NEXT_GROUP",
-                              fmt::format("if (rg_on) begin i0_q <= i0_q + {}'d4; ah_q <= !ah_q; ph_q <= ph_group; end "
-                                          "else ph_q <= F_W;",
-                                          CW)));
+                     fmt::arg("NEXT_GROUP", "if (rg_on) " + next_rows + " else ph_q <= F_W;"),
+                     fmt::arg("NEXT_ROWS", next_rows));
 }
 
 // The walker's start and its SPMM, gather fill and ELTW phases.
@@ -607,22 +609,23 @@ always_ff @(posedge clk) begin
       end
       F_GL: if (gc_take && gc_end) ph_q <= F_PM;
       F_CL: if (cc_here && (!cc_on_q || (cc_take && cc_end))) ph_q <= F_CV;
-      // GEMM and SPMM: when the write cursor has written the group at i0, the
-      // next row group, then the next column block (SPMM: its X first, GEMM: its
-      // register file); when it has written the group before (GEMM), the group
-      // at i0 is handed to it and, unless it is the last, the next group starts.
+      // GEMM and SPMM: when the write cursor has written the group before the
+      // one at i0, that group is handed to it and, unless it is the last, the
+      // next group starts; when it has written the group at i0 (only ever the
+      // block's last: any other goes on at once, NEXT_GROUP), the next column
+      // block (SPMM: its X first, GEMM: its register file).
       F_W: if (wc_take && wc_end) begin
-        if (wc_i0_q == i0_q) begin
-          if (rem_rows <= {CW}'d4) begin
-            i0_q <= '0;
-            if (rem_cols <= blk_w) ph_q <= F_DRAIN;
-            else begin
-              j0_q <= j0_q + blk_w;
-              if (kind == KIND_SPMM) ph_q <= sbuf_q ? F_XF : ph_group;
-              else ph_q <= (k != '0) ? F_RFL : ph_group;
-            end
-          end else begin i0_q <= i0_q + {CW}'d4; ph_q <= ph_group; end
-        end else if (rem_rows > {CW}'d4) begin i0_q <= i0_q + {CW}'d4; ah_q <= !ah_q; ph_q <= ph_group; end
+        if (wc_i0_q != i0_q) begin
+          if (rem_rows > {CW}'d4) {NEXT_ROWS}
+        end else begin
+          i0_q <= '0;
+          if (rem_cols <= blk_w) ph_q <= F_DRAIN;
+          else begin
+            j0_q <= j0_q + blk_w;
+            if (kind == KIND_SPMM) ph_q <= sbuf_q ? F_XF : ph_group;
+            else ph_q <= (k != '0) ? F_RFL : ph_group;
+          end
+        end
       end
       F_DRAIN: if (drained) ph_q <= F_DONE;
       F_DONE: begin done_q <= 1'b1; ph_q <= F_IDLE; end
@@ -781,7 +784,8 @@ always_comb begin
   endcase
 end
 assign st_need  = (h_act == U_W) || h_st;
-assign h_ready  = op_ok && (!st_need || st_ready) && (!h_st || !pend_q[h_y]);
+assign st_free  = !h_st || !pend_q[h_y];
+assign h_ready  = op_ok && (!st_need || st_ready) && st_free;
 assign fire     = h_valid && (!h_rd || ld_rsp_valid) && h_ready;
 assign ld_rsp_ready = fire && h_rd;
 assign sv_ready = fire && h_sv;
@@ -821,7 +825,7 @@ assign drained = (q_cnt_q == '0) && (tv_q == '0) && (rf_busy_q == '0);
 // finished, so acc_fy is acc_q itself) in the cycle the step issues.
 assign st_acc   = (h_act == U_W) ? acc_x : acc_fy[0];
 assign relu_neg = st_acc[31] && (st_acc[30:0] != '0) && !((st_acc[30:23] == 8'hff) && (st_acc[22:0] != '0));
-assign st_valid = h_valid && st_need && op_ok && (!h_st || !pend_q[h_y]) && (!h_rd || ld_rsp_valid);
+assign st_valid = h_valid && st_need && op_ok && st_free && (!h_rd || ld_rsp_valid);
 assign st_word  = h_w;
 // The gather buffer: U_XF writes its word into lane w mod V; U_XG reads line
 // w / V, whose lanes reach the FMAs' b inputs in place of fb_q the next cycle.

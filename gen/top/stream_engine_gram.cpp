@@ -16,11 +16,8 @@ void gram_cursor(SvModule& m, const EngineDims& d) {
   m.signal("gc_on_q", 1, "Gram cursor: words of its group still to read");
   m.signal("gc_b_q", 1, "Gram cursor: reading B (else A)");
   m.signal("gc_buf_q", 1, "Gram cursor: the buffer its group fills");
-  m.signal("gc_i0_q", CW, "Gram cursor: first row of its group");
-  m.signal("gc_r_q", 2, "Gram cursor: row in the group");
-  m.signal("gc_j_q", 3, "Gram cursor: column in the block (A: i, B: j)");
-  m.signal("gc_rem", CW, "Gram cursor: rows left from its group's first");
-  m.signal("gc_rlast", 2, "Gram cursor: last row of its group");
+  const std::string position =
+      cursor_position(m, "gc", "Gram cursor", "a_rows", 3, CW, "column in the block (A: i, B: j)");
   m.signal("gc_jlast", 3, "Gram cursor: last column of the block");
   m.signal("gc_jo", 1, "Gram cursor: column-major operand (row fastest)");
   m.signal("gc_last2d", 1, "Gram cursor: its operand's last word");
@@ -32,10 +29,7 @@ void gram_cursor(SvModule& m, const EngineDims& d) {
   m.signal("gc_start_i0", CW, "Gram cursor: that group's first row");
   m.signal("gc_start_buf", 1, "Gram cursor: its buffer");
   m.signal("gc_start_on", 1, "Gram cursor: the group exists");
-  m.section("Gram read cursor", fmt::format(R"(
-assign gc_rem    = a_rows - gc_i0_q;
-assign gc_rlast  = (gc_rem >= {CW}'d4) ? 2'd3 : gc_rem[1:0] - 2'd1;
-assign gc_jlast  = gc_b_q ? bj_last : bi_last;
+  m.section("Gram read cursor", "\n" + position + fmt::format(R"(assign gc_jlast  = gc_b_q ? bj_last : bi_last;
 assign gc_jo     = gc_b_q ? b_cm : a_cm;
 assign gc_last2d = (gc_r_q == gc_rlast) && (gc_j_q == gc_jlast);
 assign gc_end    = gc_b_q && gc_last2d;

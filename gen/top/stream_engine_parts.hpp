@@ -31,6 +31,23 @@ struct EngineDims {
 
 EngineDims engine_dims(const StreamEngineShape& s);
 
+// The position of cursor `c` in a row group of up to 4 rows: c_i0_q (its first
+// row), c_r_q, c_j_q (jbits bits), and c_rlast, its last row given `rows` rows
+// in all. Declares them and returns the SystemVerilog of c_rem and c_rlast.
+inline std::string cursor_position(SvModule& m, const std::string& c, const std::string& who,
+                                   const std::string& rows, int jbits, int CW,
+                                   const std::string& column = "column in the block") {
+  m.signal(c + "_i0_q", CW, who + ": first row of its group");
+  m.signal(c + "_r_q", 2, who + ": row in the group");
+  m.signal(c + "_j_q", jbits, who + ": " + column);
+  m.signal(c + "_rem", CW, who + ": rows left from its group's first");
+  m.signal(c + "_rlast", 2, who + ": last row of its group");
+  return fmt::format(
+      "assign {0}_rem   = {1} - {0}_i0_q;\n"
+      "assign {0}_rlast = ({0}_rem >= {2}'d4) ? 2'd3 : {0}_rem[1:0] - 2'd1;\n",
+      c, rows, CW);
+}
+
 // The step of cursor `c` (registers c_r_q, c_j_q of jbits bits) to its next
 // word of a row group, rows r <= c_rlast and columns j <= `jlast`, in storage
 // order (`col_major`: rows fastest). SystemVerilog text for an always_ff.

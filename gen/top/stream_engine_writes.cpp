@@ -18,11 +18,7 @@ void write_cursor(SvModule& m, const EngineDims& d) {
   const int CW = d.CW, WA = d.WA;
   m.signal("wc_on_q", 1, "write cursor: writes of its group still to issue");
   m.signal("wc_h_q", 1, "write cursor: its group's accumulator half");
-  m.signal("wc_i0_q", CW, "write cursor: first row of its group");
-  m.signal("wc_r_q", 2, "write cursor: row in the group");
-  m.signal("wc_j_q", 4, "write cursor: column in the block");
-  m.signal("wc_rem", CW, "write cursor: rows left from its group's first");
-  m.signal("wc_rlast", 2, "write cursor: last row of its group");
+  const std::string position = cursor_position(m, "wc", "write cursor", "z_rows", 4, CW);
   m.signal("wc_end", 1, "write cursor: its group's last write");
   m.signal("wc_take", 1, "write cursor: its write enters the queue this cycle");
   m.signal("wc_busy", 1, "write cursor: still holds writes after this cycle");
@@ -32,10 +28,7 @@ void write_cursor(SvModule& m, const EngineDims& d) {
   m.signal("wc_word", WA, "write cursor: the word address of its write");
   m.signal("rg_end", 1, "GEMM/SPMM: a row group's last step is taken");
   m.signal("rg_on", 1, "GEMM/SPMM: at that step the cursor takes the group and the next group starts");
-  m.section("Write cursor", fmt::format(R"(
-assign wc_rem   = z_rows - wc_i0_q;
-assign wc_rlast = (wc_rem >= {CW}'d4) ? 2'd3 : wc_rem[1:0] - 2'd1;
-assign wc_end   = (wc_r_q == wc_rlast) && (wc_j_q == nb_last);
+  m.section("Write cursor", "\n" + position + fmt::format(R"(assign wc_end   = (wc_r_q == wc_rlast) && (wc_j_q == nb_last);
 assign wc_take  = push && (ph_q == F_W || ((ph_q == F_MAC || spmm_step) && wc_on_q));
 assign wc_busy  = wc_on_q && !(wc_take && wc_end);
 // Element [i0+r, j0+j] of Z, as the step address does it for the other operands.
