@@ -128,6 +128,7 @@ CommandResult ChordModel::register_tensor(uint32_t id, uint64_t base, uint64_t e
   e.wptr = base;
   e.res_len = 0;
   e.dirty = 0;
+  e.written = 0;
   e.meta = meta;
   st(id);  // the tensor appears in the statistics even if never accessed
   return r;
@@ -154,6 +155,21 @@ CommandResult ChordModel::release(uint32_t id) {
   return r;
 }
 
+CommandResult ChordModel::rewrite(uint32_t id, uint32_t new_id, const ReuseMeta& meta) {
+  if (new_id > low_mask(g_.id_bits) || meta.next_use > low_mask(g_.dist_bits) || meta.uses > low_mask(g_.uses_bits))
+    throw std::invalid_argument("rewrite: a field exceeds its configured width");
+  CommandResult r;
+  r.entry = find(id);
+  if (r.entry < 0 || !g_.inplace) return refuse(r, new_id, Status::Unregistered);
+  if (new_id != id && find(new_id) >= 0) return refuse(r, new_id, Status::Duplicate);
+  Entry& e = table_[r.entry];
+  e.id = new_id;
+  e.meta = meta;
+  e.wptr = e.base;
+  st(new_id);
+  return r;
+}
+
 uint32_t ChordModel::giveable(const Entry& e) const {
   const uint32_t spare = e.spare();
   // A live tensor that has started writing with its prefix intact will store
@@ -161,6 +177,8 @@ uint32_t ChordModel::giveable(const Entry& e) const {
   // be (an input read from DRAM), and a tensor RIFF bypasses (uses == 0) never
   // will store them.
   const bool writing = e.valid && e.wptr != e.base && e.res_len == e.wptr - e.base && !(g_.riff && e.meta.uses == 0);
+  // (A tensor rewriting in place, res_len > wptr - base, stores its next writes
+  // in its resident prefix; its spare space comes after that.)
   if (!g_.reserve || !writing) return spare;
   return spare - static_cast<uint32_t>(std::min<uint64_t>(spare, e.end - e.wptr));
 }
@@ -256,6 +274,17 @@ Access ChordModel::store(uint32_t id, uint64_t addr, uint64_t data, bool dirty) 
   uint64_t wofs = W.wptr - W.base;
   bool prefix_intact = W.res_len == wofs;  // everything written so far is resident
   bool store = false;
+  if (wofs < W.res_len) {
+    // Rewriting in place (option inplace): the slot holds the old tensor's
+    // word at this address, read already; overwrite it, whatever the rank.
+    a.outcome = Outcome::Hit;
+    a.slot = slot_of(W, static_cast<uint32_t>(wofs));
+    if (track_data_) sram_[a.slot] = data;
+    if (dirty) W.dirty = std::max(W.dirty, static_cast<uint32_t>(wofs + 1));
+    ++st(id).write_hits;
+    ++W.wptr;
+    return a;
+  }
   if (g_.riff && W.meta.uses == 0) {
     // Dead on arrival: bypass (RIFF on only).
   } else if (prefix_intact && W.res_len < W.capacity()) {
@@ -280,6 +309,7 @@ Access ChordModel::store(uint32_t id, uint64_t addr, uint64_t data, bool dirty) 
     ++st(id).spills;
   }
   ++W.wptr;
+  W.written = std::max(W.written, W.wptr - W.base);
   return a;
 }
 
@@ -350,7 +380,7 @@ void ChordModel::check_invariants() const {
     if (!e.valid && e.res_len != 0) fail(fmt::format("free entry {} has resident words", i));
     if (e.valid) {
       if (e.wptr < e.base || e.wptr > e.end) fail(fmt::format("entry {} write pointer outside its tensor", i));
-      if (e.res_len > e.wptr - e.base) fail(fmt::format("entry {} resident beyond what was written", i));
+      if (e.res_len > e.written) fail(fmt::format("entry {} resident beyond what was written", i));
       for (size_t k = 0; k < i; ++k)
         if (table_[k].valid && table_[k].id == e.id) fail(fmt::format("id {} in entries {} and {}", e.id, k, i));
     }

@@ -8,6 +8,7 @@
 //   register_tensor(id, base, end, meta)  SCORE announces a tensor [base, end)
 //   update(id, meta)                       SCORE re-prioritises it
 //   release(id)                            SCORE says it is dead; its space is free
+//   rewrite(id, new_id, meta)              (option inplace) new_id is written in place of id
 //   write(id, addr, data)                  producer writes, strictly in address order
 //   read(id, addr)                         consumer reads anywhere in [base, end)
 //
@@ -65,6 +66,11 @@ struct Geometry {
   // (docs/chord.md, `cello bench policy`); PRELUDE-only moves more bytes with
   // it, so a config's `reserve` defaults to its `riff`.
   bool reserve = true;
+  // A tensor written over the storage of one it reads for the last time, in
+  // the same order and at the same addresses (SCORE's in-place layout), takes
+  // over that tensor's entry with rewrite(): its writes land in place in the
+  // resident prefix, which it inherits, and grow it from there. Model only.
+  bool inplace = false;
 
   // Checks ranges; throws std::invalid_argument naming the bad field.
   void validate() const;
@@ -165,6 +171,7 @@ struct Entry {
   uint64_t wptr = 0;           // next address the producer must write
   uint32_t res_len = 0;        // resident prefix [base, base + res_len) ("resident end")
   uint32_t dirty = 0;          // the first `dirty` resident words may differ from DRAM (dirty <= res_len)
+  uint64_t written = 0;        // model only: words ever written at [base, base + written), for the invariants
   uint32_t nruns = 0;
   std::vector<Run> runs;       // `extents` elements, first nruns in use
   ReuseMeta meta;
@@ -187,6 +194,12 @@ class ChordModel {
   CommandResult register_tensor(uint32_t id, uint64_t base, uint64_t end, const ReuseMeta& meta);
   CommandResult update(uint32_t id, const ReuseMeta& meta);
   CommandResult release(uint32_t id);
+  // Option `inplace`: tensor new_id, with the same range, is written in place of
+  // id from now on. The entry keeps its runs and resident prefix, and changes
+  // id, metadata and write pointer (back to base). Reads of the old tensor's
+  // words not yet rewritten go to new_id and still return the old data.
+  // Errors: id unregistered, new_id already registered, option off (Unregistered).
+  CommandResult rewrite(uint32_t id, uint32_t new_id, const ReuseMeta& meta);
   Access write(uint32_t id, uint64_t addr, uint64_t data = 0);
   // A write of a word DRAM already holds (an input streamed in on its first
   // read): as write(), but with `clean` on the word is clean and a spill costs

@@ -19,6 +19,9 @@ TraceOp wr(uint32_t id, uint64_t addr, uint64_t data) {
   return {.kind = OpKind::Write, .id = id, .addr = addr, .data = data};
 }
 TraceOp rd(uint32_t id, uint64_t addr) { return {.kind = OpKind::Read, .id = id, .addr = addr}; }
+TraceOp rewrite(uint32_t id, uint32_t new_id, ReuseMeta m) {
+  return {.kind = OpKind::Rewrite, .id = id, .meta = m, .new_id = new_id};
+}
 
 // Hands out non-overlapping address ranges, wrapping around the address space.
 class AddressPool {
@@ -103,7 +106,19 @@ class ProgramRunner {
         out_.push_back(rel(id[op.output]));
         live[op.output] = false;
       }
-      bring_up(op.output, k + 1);
+      if (int s = inplace_source(op, k, tensors, consumers, live); s >= 0) {
+        // The output takes over the dying input's entry; the input's reads in
+        // this op go through the output's id (same addresses).
+        id[op.output] = fresh_id(live, id);
+        base[op.output] = base[s];
+        live[op.output] = true;
+        sent[op.output] = meta_at(op.output, k + 1);
+        out_.push_back(rewrite(id[s], id[op.output], sent[op.output]));
+        live[s] = false;
+        id[s] = id[op.output];
+      } else {
+        bring_up(op.output, k + 1);
+      }
       emit(op, tensors, id, base);
       for (int in : op.inputs) {
         auto& c = consumers[in];
@@ -120,6 +135,18 @@ class ProgramRunner {
   }
 
  private:
+  // Option inplace: an input of an element-wise op, as long as its output,
+  // live, written through CHORD, and read for the last time here.
+  int inplace_source(const ProgOp& op, size_t k, const std::vector<ProgTensor>& tensors,
+                     const std::vector<std::vector<int>>& consumers, const std::vector<bool>& live) const {
+    if (!g_.inplace || op.pattern != Pattern::Elementwise) return -1;
+    for (int in : op.inputs)
+      if (in != op.output && live[in] && !tensors[in].external && tensors[in].size == tensors[op.output].size &&
+          consumers[in].back() == int(k))
+        return in;
+    return -1;
+  }
+
   uint32_t fresh_id(const std::vector<bool>& live, const std::vector<uint32_t>& ids) {
     for (;;) {
       uint32_t c = static_cast<uint32_t>(next_id_++ & low_mask(g_.id_bits));
@@ -182,6 +209,7 @@ Access apply(ChordModel& m, const TraceOp& op) {
     case OpKind::Register: c = m.register_tensor(op.id, op.base, op.end, op.meta); break;
     case OpKind::Update: c = m.update(op.id, op.meta); break;
     case OpKind::Release: c = m.release(op.id); break;
+    case OpKind::Rewrite: c = m.rewrite(op.id, op.new_id, op.meta); break;
     case OpKind::Write: return m.write(op.id, op.addr, op.data);
     case OpKind::Read: return m.read(op.id, op.addr);
   }
@@ -249,6 +277,23 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
         // Duplicate registration (error).
         const auto& l = live[uni(0, live.size() - 1)];
         out.push_back(reg(l.id, l.base, l.end, meta()));
+      } else if (g.inplace && r < 0.6) {
+        // Rewrite in place under a fresh id; now and then an illegal one.
+        auto& l = live[uni(0, live.size() - 1)];
+        const double e = std::uniform_real_distribution<double>(0, 1)(rng);
+        if (e < 0.1) {
+          out.push_back(rewrite(fresh(), fresh(), meta()));  // unregistered
+        } else if (e < 0.2) {
+          // The new id is in use (an error), or is the tensor's own (legal: it rewinds).
+          const uint32_t n = live[uni(0, live.size() - 1)].id;
+          out.push_back(rewrite(l.id, n, meta()));
+          if (n == l.id) l.wptr = l.base;
+        } else {
+          const uint32_t n = fresh();
+          out.push_back(rewrite(l.id, n, meta()));
+          l.id = n;
+          l.wptr = l.base;
+        }
       } else if (r < 0.7) {
         out.push_back(upd(live[uni(0, live.size() - 1)].id, meta()));
       } else {

@@ -13,7 +13,7 @@
 
 namespace cello::chord {
 
-enum class OpKind : uint8_t { Register, Update, Release, Write, Read };
+enum class OpKind : uint8_t { Register, Update, Release, Write, Read, Rewrite };
 
 struct TraceOp {
   OpKind kind = OpKind::Read;
@@ -22,7 +22,8 @@ struct TraceOp {
   ReuseMeta meta{};            // Register, Update
   uint64_t addr = 0;           // Write, Read
   uint64_t data = 0;           // Write
-  bool is_command() const { return kind == OpKind::Register || kind == OpKind::Update || kind == OpKind::Release; }
+  uint32_t new_id = 0;         // Rewrite: the tensor written in place of `id`
+  bool is_command() const { return kind != OpKind::Write && kind != OpKind::Read; }
 };
 
 // Applies one trace operation to the model; returns the access result
@@ -32,7 +33,9 @@ Access apply(ChordModel& m, const TraceOp& op);
 // Random mix: registrations (sometimes into a full table or with a used id),
 // in-order writes, reads anywhere (biased to recent data), updates, releases,
 // and a sprinkle of illegal accesses. Tensor sizes range from 1 word to about
-// twice the SRAM, so tiny SRAMs evict constantly.
+// twice the SRAM, so tiny SRAMs evict constantly. With the `inplace` option a
+// live tensor is sometimes rewritten in place under a new id (now and then a
+// rewrite names an unregistered id or a new id already in use).
 struct RandomMix {
   double error_rate = 0.01;      // illegal operations among accesses
   double command_rate = 0.03;    // commands among all operations
@@ -44,7 +47,9 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
 // R -= alpha*Q, beta, P = R + beta*P, with n-word vectors (versions of X, R, P
 // get fresh ids; dead versions are released) and the reuse metadata SCORE would
 // attach (R reused soon and twice, X only next iteration, A streamed). With
-// n > sram_words / 3 the writes overflow the SRAM.
+// n > sram_words / 3 the writes overflow the SRAM. With the `inplace` option an
+// element-wise op whose input of the same length dies there (X, P) rewrites
+// that input's entry in place instead of registering a fresh one.
 std::vector<TraceOp> cg_trace(const Geometry& g, uint64_t n, int iterations, uint64_t seed);
 
 // Streaming chains: producer writes a tensor, one or more consumers read it at

@@ -104,6 +104,7 @@ StudyResult run_study(const Study& s, const Progress& progress) {
       pr.nnz = p.dataset.pattern->nnz();
     }
     pr.macs = w.total_macs();
+    for (const auto& t : w.tensors) pr.tensor_names.push_back(t.name);
     pr.bound_bytes = algorithmic_minimum_bytes(w, mp);
     double words = 0;
     for (const auto& op : w.ops)

@@ -50,6 +50,7 @@ struct ProblemResult {
   uint64_t bound_bytes = 0;  // algorithmic minimum of the DAG (compulsory)
   double compile_seconds = 0;
   std::vector<int> edge_class_counts;  // SCORE, in traffic::EdgeClass order
+  std::vector<std::string> tensor_names;  // the workload's tensors, in Traffic::tensor_*_bytes order
   std::vector<ConfigResult> configs;
   const ConfigResult* find(const std::string& name) const;
 };

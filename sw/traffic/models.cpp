@@ -21,8 +21,8 @@ const char* to_string(MemorySystem c) { return name_of(c, kSystemLabels); }
 
 std::string ModelParams::chord_policy() const {
   auto on_off = [](bool b) { return b ? "on" : "off"; };
-  return fmt::format("victim {}, refill {}, clean {}, reserve {}", chord::to_string(chord_victim), on_off(chord_refill),
-                     on_off(chord_clean), on_off(chord_reserve));
+  return fmt::format("victim {}, refill {}, clean {}, reserve {}, inplace {}", chord::to_string(chord_victim),
+                     on_off(chord_refill), on_off(chord_clean), on_off(chord_reserve), on_off(chord_inplace));
 }
 
 constexpr const char* kSystemKeys[] = {"flexagon", "flex_lru", "flex_brrip", "flat", "set", "prelude", "cello",
@@ -267,6 +267,7 @@ class ChordSink : public Sink {
       g.refill = p.chord_refill;
       g.clean = p.chord_clean;
       g.reserve = p.chord_reserve;
+      g.inplace = p.chord_inplace;
     } else {  // the PRELUDE-only baseline: the paper's plan without the options
       g.reserve = false;
     }
@@ -286,6 +287,7 @@ class ChordSink : public Sink {
     const size_t T = w.tensors.size();
     state_.assign(T, State::Idle);
     filled_.assign(T, false);
+    moved_to_.assign(T, -1);
   }
 
   void op_begin(size_t op) override {
@@ -312,12 +314,15 @@ class ChordSink : public Sink {
       return;
     }
     if (!plan_.bound[t] || !mem) return;  // pipeline buffer / register file
-    if (state_[t] != State::Live) {
+    // A tensor rewritten in place (option inplace) is read through the entry
+    // its successor took over; its reads count under the successor's id.
+    const size_t c = moved_to_[t] >= 0 ? static_cast<size_t>(moved_to_[t]) : t;
+    if (state_[c] != State::Live) {
       k_.rd[t] += hi - lo;
       return;
     }
     const uint64_t base = L_.base[t];
-    const uint32_t tid = id(t, part(t, lo));
+    const uint32_t tid = id(c, part(t, lo));
     if (x.input && !filled_[t]) {
       // First read: the words come from DRAM and are written into CHORD.
       k_.rd[t] += hi - lo;
@@ -427,6 +432,7 @@ class ChordSink : public Sink {
           for (unsigned q = 0; q < parts(t); ++q) model_->update(id(t, q), meta(c));
           break;
         }
+        if (take_over(t, meta(c))) break;
         bool ok = true;
         unsigned done = 0;
         for (unsigned q = 0; q < parts(t) && ok; ++q) {
@@ -454,6 +460,20 @@ class ChordSink : public Sink {
         if (state_[t] == State::Live) retire(t, true);
         break;
     }
+  }
+  // Option inplace: t is written in place of a live tensor this op reads for
+  // the last time (the layout's in-place update, same range): t takes over its
+  // entry, and that tensor's reads in this op go through t's id.
+  bool take_over(size_t t, const chord::ReuseMeta& m) {
+    const int s = L_.inplace_of[t];
+    if (!model_->geometry().inplace || s < 0 || state_[static_cast<size_t>(s)] != State::Live || parts(t) != 1 ||
+        parts(static_cast<size_t>(s)) != 1 || f_.granules[t] != f_.granules[static_cast<size_t>(s)])
+      return false;
+    if (model_->rewrite(id(static_cast<size_t>(s), 0), id(t, 0), m).status != chord::Status::Ok) return false;
+    state_[t] = State::Live;
+    state_[static_cast<size_t>(s)] = State::Done;
+    moved_to_[static_cast<size_t>(s)] = static_cast<int>(t);
+    return true;
   }
   // A final output's resident words are written back before its entry goes.
   void retire(size_t t, bool release) {
@@ -496,6 +516,7 @@ class ChordSink : public Sink {
   std::unique_ptr<chord::ChordModel> model_;
   std::vector<State> state_;
   std::vector<bool> filled_;
+  std::vector<int> moved_to_;  // option inplace: the tensor that took over this one's entry
   int op_ = 0;
   uint64_t accesses_ = 0;
   uint64_t bypass_count_ = 0;

@@ -65,8 +65,9 @@ struct ModelParams {
   bool chord_refill = chord::Geometry{}.refill;
   bool chord_clean = chord::Geometry{}.clean;
   bool chord_reserve = chord::Geometry{}.reserve;
+  bool chord_inplace = chord::Geometry{}.inplace;
   void validate(unsigned word_bytes) const;  // throws cello::Error
-  // CELLO's CHORD policy in words: "victim distance, refill off, clean off, reserve on".
+  // CELLO's CHORD policy in words: "victim distance, refill off, clean off, reserve on, inplace off".
   std::string chord_policy() const;
 };
 

@@ -29,6 +29,7 @@ struct ModelOptions {
   std::string chord_refill;     // "", "on" or "off"
   std::string chord_clean;      // "", "on" or "off"
   std::string chord_reserve;    // "", "on" or "off"
+  std::string chord_inplace;    // "", "on" or "off"
   bool bound = false;
   std::string data;             // data folder; "" = find_data_dir()
   std::string out = "model_out";

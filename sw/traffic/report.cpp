@@ -138,6 +138,10 @@ nlohmann::json to_json(const Study& st, const StudyResult& r) {
       if (c.traffic.chord.accesses) {
         x["chord"] = c.traffic.chord;
       }
+      for (size_t t = 0; t < c.traffic.tensor_read_bytes.size() && t < pr.tensor_names.size(); ++t)
+        if (c.traffic.tensor_read_bytes[t] || c.traffic.tensor_write_bytes[t])
+          x["tensors"][pr.tensor_names[t]] = {{"read_bytes", c.traffic.tensor_read_bytes[t]},
+                                              {"write_bytes", c.traffic.tensor_write_bytes[t]}};
       p["configs"].push_back(x);
     }
     j["problems"].push_back(p);

@@ -373,11 +373,12 @@ TEST_CASE("CG-like program: RIFF beats PRELUDE-only on read hits", "[chord][cg]"
 }
 
 TEST_CASE("policy options: every combination keeps the invariants and reads back the last value", "[chord][random][options]") {
-  uint64_t refills = 0;
+  uint64_t refills = 0, rewrites = 0;
   for (Victim v : {Victim::Distance, Victim::Uses})
     for (bool refill : {false, true})
       for (bool clean : {false, true})
         for (bool reserve : {false, true})
+          for (bool inplace : {false, true})
           for (uint32_t words : {16u, 64u}) {
             MapDram dram;
             Geometry g = tiny(words, 6, 3, true);
@@ -385,13 +386,15 @@ TEST_CASE("policy options: every combination keeps the invariants and reads back
             g.refill = refill;
             g.clean = clean;
             g.reserve = reserve;
+            g.inplace = inplace;
             ChordModel m(g, true, &dram);
-            auto trace = random_trace(g, 31 * words + refill * 2 + clean + reserve * 4, 3000);
+            auto trace = random_trace(g, 31 * words + refill * 2 + clean + reserve * 4 + inplace * 8, 3000);
             std::map<uint64_t, uint64_t> golden;
             for (size_t k = 0; k < trace.size(); ++k) {
               const TraceOp& t = trace[k];
               Access a = apply(m, t);
-              INFO(to_string(v) << " refill " << refill << " clean " << clean << " reserve " << reserve << " words "
+              INFO(to_string(v) << " refill " << refill << " clean " << clean << " reserve " << reserve << " inplace "
+                                << inplace << " words "
                                 << words << " op " << k);
               if (t.kind == OpKind::Write && a.status == Status::Ok) golden[t.addr] = t.data & 0xffffffffu;
               if (t.kind == OpKind::Read && a.status == Status::Ok) {
@@ -399,11 +402,13 @@ TEST_CASE("policy options: every combination keeps the invariants and reads back
                 REQUIRE(a.data == want);
               }
               if (!refill) REQUIRE(!a.refilled);
+              rewrites += t.kind == OpKind::Rewrite && a.status == Status::Ok;
               REQUIRE_NOTHROW(m.check_invariants());
             }
             refills += m.totals().refills;
           }
   CHECK(refills > 0);
+  CHECK(rewrites > 50);
 }
 
 TEST_CASE("refill: a re-read tensor regains its lost tail from free space; with clean, evicting it again is free",
@@ -497,4 +502,90 @@ TEST_CASE("reserve: a writer's spare space is kept for its own remaining writes"
     CHECK(m.totals().dram_reads == (reserve ? 4u : 12u));
     m.check_invariants();
   }
+}
+
+// inplace: tensor 2 is written in place of tensor 1 (same range), reading each
+// word of tensor 1 just before overwriting it. Tensor 1 left 6 of its 8 words
+// resident; tensor 2 overwrites those 6 slots (hits, no DRAM traffic), and its
+// last 2 words grow the prefix from the spare space. The old words not yet
+// rewritten read back through the new id with their old data.
+TEST_CASE("inplace: a tensor rewritten in place takes over the old entry's resident words", "[chord][options]") {
+  Geometry g = tiny(16, 4, 2, true);
+  g.inplace = true;
+  MapDram dram;
+  ChordModel m(g, true, &dram);
+  REQUIRE(m.register_tensor(1, 0, 8, {1, 1}).status == Status::Ok);
+  REQUIRE(m.register_tensor(3, 100, 110, {1, 1}).status == Status::Ok);
+  write_all(m, 3, 100, 110);  // tensor 3 takes 10 of the 16 words
+  auto w1 = write_all(m, 1, 0, 8);
+  CHECK(count(w1, Outcome::Spill) == 2);  // 6 words left for tensor 1
+  REQUIRE(m.release(3).status == Status::Ok);
+  // Errors: an unregistered id, a new id in use, the option off.
+  CHECK(m.rewrite(7, 8, {2, 1}).status == Status::Unregistered);
+  REQUIRE(m.register_tensor(5, 200, 204, {3, 1}).status == Status::Ok);
+  CHECK(m.rewrite(1, 5, {2, 1}).status == Status::Duplicate);
+  {
+    Geometry off = g;
+    off.inplace = false;
+    ChordModel m2(off);
+    REQUIRE(m2.register_tensor(1, 0, 8, {1, 1}).status == Status::Ok);
+    CHECK(m2.rewrite(1, 2, {2, 1}).status == Status::Unregistered);
+  }
+  const uint32_t slots_before[2] = {m.slot_of(m.table()[0], 0), m.slot_of(m.table()[0], 5)};
+  REQUIRE(m.rewrite(1, 2, {4, 1}).status == Status::Ok);
+  CHECK(m.find(1) < 0);
+  REQUIRE(m.find(2) == 0);
+  CHECK(m.table()[0].wptr == 0);
+  CHECK(m.table()[0].res_len == 6);
+  CHECK(m.table()[0].meta.next_use == 4);
+  const auto dram_before = m.totals();
+  std::vector<Access> w2;
+  for (uint64_t a = 0; a < 8; ++a) {
+    Access r = m.read(2, a);  // tensor 1's word, through the new id
+    CHECK(r.data == a * 3);
+    CHECK(r.outcome == (a < 6 ? Outcome::Hit : Outcome::Miss));
+    w2.push_back(m.write(2, a, a * 5));
+    m.check_invariants();
+  }
+  CHECK(w2[0].slot == slots_before[0]);
+  CHECK(w2[5].slot == slots_before[1]);
+  CHECK(count(w2, Outcome::Hit) == 8);  // 6 in place, then 2 from free space
+  CHECK(m.table()[0].res_len == 8);
+  const auto after = m.totals();
+  CHECK(after.dram_writes == dram_before.dram_writes);          // nothing spilled or evicted
+  CHECK(after.dram_reads == dram_before.dram_reads + 2);        // tensor 1's two spilled words
+  for (uint64_t a = 0; a < 8; ++a) CHECK(m.read(2, a).data == a * 5);
+  CHECK(m.stats(2).write_hits == 8);
+}
+
+// The CG-like program with inplace: X and P are rewritten in place; every read
+// returns the last value written and X / P keep their words across versions.
+TEST_CASE("inplace: the CG-like program rewrites X and P in place and moves fewer DRAM words", "[chord][options][cg]") {
+  Geometry base = tiny(256, 16, 4, true);
+  uint64_t dram[2] = {0, 0};
+  for (bool inplace : {false, true}) {
+    Geometry g = base;
+    g.inplace = inplace;
+    MapDram d;
+    ChordModel m(g, true, &d);
+    auto trace = cg_trace(g, 100, 4, 3);
+    const auto rewrites = std::count_if(trace.begin(), trace.end(), [](const TraceOp& t) { return t.kind == OpKind::Rewrite; });
+    // X0 over b; then per iteration X over X, R over Q (Q dies in R's update)
+    // and P over P: the element-wise ops whose same-length input dies there.
+    CHECK(rewrites == (inplace ? 1 + 3 * 4 : 0));
+    std::map<uint64_t, uint64_t> golden;
+    for (const auto& t : trace) {
+      Access a = apply(m, t);
+      REQUIRE(a.status == Status::Ok);
+      if (t.kind == OpKind::Write) golden[t.addr] = t.data & 0xffffffffu;
+      if (t.kind == OpKind::Read) {
+        uint64_t want = golden.count(t.addr) ? golden[t.addr] : MapDram::initial(t.addr) & 0xffffffffu;
+        REQUIRE(a.data == want);
+      }
+      m.check_invariants();
+    }
+    dram[inplace] = m.totals().dram_reads + m.totals().dram_writes;
+  }
+  INFO("DRAM words without inplace " << dram[0] << ", with " << dram[1]);
+  CHECK(dram[1] < dram[0]);
 }
