@@ -38,6 +38,8 @@ ChordConfig ChordConfig::parse(ConfigReader& r) {
   // `reserve` defaults to `riff`: it helps RIFF and costs PRELUDE-only traffic
   // (docs/chord.md, "Policy options").
   c.reserve = r.boolean("reserve", c.riff);
+  c.inplace = r.boolean("inplace", c.riff);
+  if (c.inplace && !c.riff) r.fail("inplace", "the rewrite command carries reuse metadata, which needs riff");
   // Model-only policy options (sw/chord): not in the RTL (docs/chord.md).
   if (r.boolean("refill", false)) r.fail("refill", "refill on read miss is a model-only option (docs/chord.md); the RTL does not implement it");
   if (r.boolean("clean", false)) r.fail("clean", "the clean-prefix option is model-only (docs/chord.md); the RTL does not implement it");

@@ -24,7 +24,7 @@ struct ChordShape {
   const ChordConfig& cfg;
   int entries, extents, depth, AW, WW, IDW, DW, UW, IXW, LW, EW, NRW, RIW, KEYW, CW, read_queue, dram_queue, RQW,
       DQW, RQC, DQC;
-  bool riff, sram, reserve;
+  bool riff, sram, reserve, inplace;
 
   explicit ChordShape(const ChordConfig& config)
       : cfg(config), entries(config.entries), extents(config.extents), depth(config.depth),
@@ -34,7 +34,7 @@ struct ChordShape {
         CW(config.counter_width), read_queue(config.read_queue), dram_queue(config.dram_queue),
         RQW(bits_for(config.read_queue - 1)), DQW(bits_for(config.dram_queue - 1)),
         RQC(bits_for(config.read_queue)), DQC(bits_for(config.dram_queue)), riff(config.riff),
-        sram(config.ram == "sram"), reserve(config.reserve) {}
+        sram(config.ram == "sram"), reserve(config.reserve), inplace(config.inplace) {}
 
   // The fmt template formatted with the named arguments: the widths above,
   // then `more` (SystemVerilog braces are doubled in the template).
@@ -116,6 +116,11 @@ std::vector<Link> links(const ChordShape& s) {
     l.push_back({"ls_base", s.AW, true, "indexed view: global base address"});
     l.push_back({"ls_key", s.KEYW, true, "indexed view: RIFF priority key"});
   }
+  if (s.inplace) {
+    l.push_back({"lw_inplace", 1, true, "write lookup: the address lies in the resident prefix (rewriting in place)"});
+    l.push_back({"ln_id", s.IDW, false, "command lookup: a rewrite's new id"});
+    l.push_back({"ln_found", 1, true, "command lookup: the new id is registered"});
+  }
   std::vector<Link> upd = {
       {"ua_entry", s.EW, false, "update A: entry"},
       {"ua_valid_we", 1, false, "update A: write the valid bit"},
@@ -150,6 +155,7 @@ std::vector<Link> links(const ChordShape& s) {
     l.push_back({"ub_res_we", 1, false, "update B: write the resident length (eviction)"});
     l.push_back({"ub_res", s.LW, false, "update B: resident length"});
   }
+  if (s.inplace) l.push_back({"ua_rewind", 1, false, "update A: rewrite in place: id <= ua_id, wptr <= base"});
   return l;
 }
 
@@ -272,6 +278,12 @@ void add_entry_storage(SvModule& m, const ChordShape& s) {
         end
 )") : "";
   std::string res_b = s.riff ? s.fill("      if (ub_res_we) res_q[e*{LW} +: {LW}] <= ub_res;\n") : "";
+  // Option inplace: the rewritten entry keeps its runs and resident prefix.
+  std::string rewind = s.inplace ? s.fill(R"(        if (ua_rewind) begin
+          id_q[e*{IDW} +: {IDW}]   <= ua_id;
+          wptr_q[e*{AW} +: {AW}] <= base_q[e*{AW} +: {AW}];
+        end
+)") : "";
   m.section("Entry storage: one register set per entry, written by update ports A and B",
             s.fill(R"(
 for (genvar e = 0; e < {T}; e++) begin : g_entry
@@ -288,7 +300,7 @@ for (genvar e = 0; e < {T}; e++) begin : g_entry
         end
         if (ua_wptr_we) wptr_q[e*{AW} +: {AW}] <= ua_wptr;
         if (ua_res_we) res_q[e*{LW} +: {LW}] <= ua_res;
-{meta_write}        if (ua_nruns_we) nruns_q[e*{NRW} +: {NRW}] <= ua_nruns;
+{meta_write}{rewind}        if (ua_nruns_we) nruns_q[e*{NRW} +: {NRW}] <= ua_nruns;
         if (ua_run_we) begin
 {runs_a}        end
       end
@@ -305,6 +317,7 @@ end
                     {"runs_a", run_writes_a(s)},
                     {"runs_b", run_writes_b(s)},
                     {"res_b", res_b},
+                    {"rewind", rewind},
                     {"meta_write", meta_write}}));
 }
 
@@ -363,6 +376,7 @@ void add_write_lookup(SvModule& m, const ChordShape& s) {
   m.signal("lw_lastlen", s.LW, "write lookup: length of the last run");
   m.signal("lw_wofs", s.AW, "write lookup: wptr - base");
   m.signal("lw_left", s.AW, "write lookup: end - wptr");
+  if (s.inplace) m.signal("lw_wofs_lo", s.LW, "write lookup: wptr - base where it matters (<= resident length)");
   std::string key_logic;
   if (s.riff) {
     key_logic = s.fill(R"(assign lw_dead = lw_uses == '0;
@@ -397,14 +411,28 @@ assign lw_last_end  = {last_start_x} + {lastlen_x};
                               {"left_lo", low_bits("lw_left", s.AW, s.LW)},
                               {"last_start_x", zext("lw_last_start", s.IXW, s.IXW + 1)},
                               {"lastlen_x", s.LW == s.IXW + 1 ? "lw_lastlen" : zext("lw_lastlen", s.LW, s.IXW + 1)}});
+  // With inplace the write's slot is that of its own offset: inside the
+  // resident prefix when rewriting in place, the next slot when it is intact.
+  if (s.inplace)
+    flags += s.fill("assign lw_inplace   = lw_wofs < {res_x};\nassign lw_wofs_lo   = {wofs_lo};\n",
+                    {{"res_x", zext("lw_res", s.LW, s.AW)}, {"wofs_lo", low_bits("lw_wofs", s.AW, s.LW)}});
   m.section("Write lookup: order check, prefix / room / run-limit flags, next slot",
             id_lookup(s, "lw") + select_fields(s, "lw", "lw_match", fields) + last_run(s, "lw") + flags + key_logic +
-                slot_of(s, "lw", "lw_res", "lw_slot"));
+                slot_of(s, "lw", s.inplace ? "lw_wofs_lo" : "lw_res", "lw_slot"));
 }
 
 // Command lookup (lc_*) and the lowest free entry (for a register command).
 void add_command_lookup(SvModule& m, const ChordShape& s) {
   m.signal("lc_match", s.entries, "command lookup: entry holds the command's id");
+  if (s.inplace) {
+    m.signal("ln_match", s.entries, "command lookup: entry holds a rewrite's new id");
+    m.section("Rewrite: is the new id registered already?", s.fill(R"(always_comb begin
+  ln_match = '0;
+  for (int e = 0; e < {T}; e++) ln_match[e] = valid_q[e] && (id_q[e*{IDW} +: {IDW}] == ln_id);
+end
+assign ln_found = |ln_match;
+)"));
+  }
   m.section("Command lookup and the lowest free entry", id_lookup(s, "lc") + s.fill(R"(always_comb begin
   free_entry = '0;
   for (int e = {T} - 1; e >= 0; e--) if (!valid_q[e]) free_entry = {EW}'(e);
@@ -555,14 +583,17 @@ std::vector<Monitor> monitors(const ChordShape& s) {
 
 void controller_ports(SvModule& m, const ChordShape& s) {
   m.clock_reset();
-  std::vector<Field> cmd = {{"op", 2, "0 register, 1 update metadata, 2 release (3 is illegal)"},
+  std::vector<Field> cmd = {{"op", 2,
+                             s.inplace ? "0 register, 1 update metadata, 2 release, 3 rewrite in place"
+                                       : "0 register, 1 update metadata, 2 release (3 is illegal)"},
                             {"id", s.IDW, "tensor id"},
                             {"base", s.AW, "register: global base address"},
                             {"end", s.AW, "register: global end address (exclusive)"}};
   if (s.riff) {
-    cmd.push_back({"dist", s.DW, "register/update: next-use distance"});
-    cmd.push_back({"uses", s.UW, "register/update: remaining uses"});
+    cmd.push_back({"dist", s.DW, "register/update/rewrite: next-use distance"});
+    cmd.push_back({"uses", s.UW, "register/update/rewrite: remaining uses"});
   }
+  if (s.inplace) cmd.push_back({"nid", s.IDW, "rewrite: id of the tensor written in place of `id`"});
   m.sink({"cmd", "command", "valid", "accepted (commands run alone, between accesses)", cmd});
   m.sink({"wr", "write stream", "valid", "accepted",
           {{"id", s.IDW, "tensor id"},
@@ -700,7 +731,7 @@ assign lw_id          = wr_id;
 assign lw_addr        = wr_addr;
 assign wr_err         = !lw_found || !lw_in_order;
 assign wr_bypass      = {bypass};
-assign wr_store_now   = !wr_err && !wr_bypass && lw_prefix && lw_has_room;
+assign wr_store_now   = {store_now};
 assign wr_need_steal  = !wr_err && !wr_bypass && lw_prefix && !lw_has_room && !lw_runs_full;
 assign wr_spill_now   = !wr_err && !wr_store_now && !wr_need_steal;
 assign start_scan     = open_io && wr_valid && wr_need_steal;
@@ -713,7 +744,9 @@ assign ram_we         = wr_store;
 assign ram_waddr      = lw_slot;
 assign ram_wdata      = wr_data;
 )",
-                   {{"bypass", bypass}}));
+                   {{"bypass", bypass},
+                    {"store_now", s.inplace ? "!wr_err && (lw_inplace || (!wr_bypass && lw_prefix && lw_has_room))"
+                                            : "!wr_err && !wr_bypass && lw_prefix && lw_has_room"}}));
 }
 
 // The scan's combinational side: the indexed view follows the scan (then the
@@ -894,26 +927,31 @@ void add_table_updates(SvModule& m, const ChordShape& s) {
       s.riff ? "assign ub_res_we    = (state_q == S_STEAL) && use_vic;\nassign ub_res       = ls_res - count;\n" : "";
   std::string upd_decl = s.riff ? "logic reg_ok, upd_ok, rel_ok, steal_go;\n" : "logic reg_ok, rel_ok, steal_go;\n";
   std::string upd_ok = s.riff ? "assign upd_ok   = cmd_fire && (cmd_op == 2'd1) && lc_found;\n" : "";
-  std::string meta = s.riff ? "assign ua_meta_we   = reg_ok || upd_ok;\nassign ua_dist      = cmd_dist;\n"
-                              "assign ua_uses      = cmd_uses;\n"
+  std::string meta = s.riff ? std::string("assign ua_meta_we   = reg_ok || upd_ok") + (s.inplace ? " || rw_ok" : "") +
+                                  ";\nassign ua_dist      = cmd_dist;\nassign ua_uses      = cmd_uses;\n"
                             : "";
+  // Option inplace: a rewrite renames the entry of `id` to `nid` (not already
+  // registered under another entry) and rewinds its write pointer.
+  std::string rw = s.inplace ? "logic rw_ok;\nassign rw_ok    = cmd_fire && (cmd_op == 2'd3) && lc_found && (!ln_found || cmd_nid == cmd_id);\n"
+                               "assign ua_rewind    = rw_ok;\n"
+                             : "";
   std::string lw_nruns_lo = low_bits("lw_nruns", s.NRW, s.RIW);
   m.section("Table updates: commands, accepted writes (port A), space moves (ports A and B)",
             s.fill(R"(
 {upd_decl}assign reg_ok   = cmd_fire && (cmd_op == 2'd0) && !lc_found && (cmd_base < cmd_end) && free_found;
-{upd_ok}assign rel_ok   = cmd_fire && (cmd_op == 2'd2) && lc_found;
+{upd_ok}{rw}assign rel_ok   = cmd_fire && (cmd_op == 2'd2) && lc_found;
 assign steal_go = (state_q == S_STEAL) && take;
 
 assign ua_entry     = cmd_fire ? (cmd_op == 2'd0 ? free_entry : lc_entry) : (steal_go ? w_q : lw_entry);
 assign ua_valid_we  = reg_ok || rel_ok;
 assign ua_valid     = reg_ok;
 assign ua_tensor_we = reg_ok;
-assign ua_id        = cmd_id;
+assign ua_id        = {ua_id};
 assign ua_base      = cmd_base;
 assign ua_end       = cmd_end;
 assign ua_wptr_we   = reg_ok || (wr_fire && !wr_err);
 assign ua_wptr      = cmd_fire ? cmd_base : lw_wptr + 1'b1;
-assign ua_res_we    = reg_ok || rel_ok || wr_store;
+assign ua_res_we    = reg_ok || rel_ok || {res_store};
 assign ua_res       = cmd_fire ? '0 : lw_res + 1'b1;
 {meta}// The writer gains `count` words: a new run at `region`, or its last run grows.
 assign ua_run_we    = steal_go;
@@ -936,8 +974,12 @@ assign ub_nruns     = ls_nruns - 1'b1;
                     {"ub_res", ub_res},
                     {"upd_decl", upd_decl},
                     {"upd_ok", upd_ok},
+                    {"rw", rw},
+                    {"ua_id", s.inplace ? "(cmd_op == 2'd3) ? cmd_nid : cmd_id" : "cmd_id"},
+                    // an in-place store keeps the resident length
+                    {"res_store", s.inplace ? "(wr_store && !lw_inplace)" : "wr_store"},
                     {"meta", meta}}));
-  m.section("Command port lookup", "assign lc_id = cmd_id;\n");
+  m.section("Command port lookup", s.inplace ? "assign lc_id = cmd_id;\nassign ln_id = cmd_nid;\n" : "assign lc_id = cmd_id;\n");
 }
 
 // The DRAM request queue: push 0 (read miss or eviction word), push 1 (write
@@ -1095,7 +1137,7 @@ void add_counters_status_monitor(SvModule& m, const ChordShape& s) {
                               ? "if (steal_go && use_vic) cnt_evict_q <= cnt_evict_q + " + zext("count", s.LW, s.CW) + ";"
                               : "cnt_evict_q <= cnt_evict_q;";
   m.section("Counters, sticky status and the per-access monitor", s.fill(R"(
-assign cmd_status = (cmd_op == 2'd3) ? 3'd7 :
+assign cmd_status = {op3_status}
                     (cmd_op == 2'd0) ? (lc_found ? 3'd3 : !(cmd_base < cmd_end) ? 3'd4 : !free_found ? 3'd2 : 3'd0) :
                     (lc_found ? 3'd0 : 3'd1);
 assign cmd_err = cmd_status != 3'd0;
@@ -1125,6 +1167,8 @@ end
              {"outputs", assign_lines(outputs)},
              {"monitor", assign_lines(monitor)},
              {"evict_cnt", evict_cnt},
+             {"op3_status", s.inplace ? "(cmd_op == 2'd3) ? (!lc_found ? 3'd1 : (ln_found && cmd_nid != cmd_id) ? 3'd3 : 3'd0) :"
+                                      : "(cmd_op == 2'd3) ? 3'd7 :"},
              {"c_rderr", zext("rd_fire && rd_err", 1, s.CW)},
              {"c_wrerr", zext("wr_fire && !wgo && wr_err", 1, s.CW)},
              {"c_cmderr", zext("cmd_fire && cmd_err", 1, s.CW)}}));

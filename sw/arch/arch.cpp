@@ -20,7 +20,8 @@ traffic::ModelParams model_params_of(const Arch& a) {
           .chord_extents = a.chord_extents,
           .chord_riff = a.riff,
           .chord_victim = a.chord_victim,
-          .chord_reserve = a.chord_reserve};
+          .chord_reserve = a.chord_reserve,
+          .chord_inplace = a.chord_inplace};
 }
 
 }  // namespace cello::arch

@@ -29,6 +29,7 @@ struct Arch {
   bool riff = true;
   chord::Victim chord_victim = chord::Geometry{}.victim;  // RIFF's priority key
   bool chord_reserve = chord::Geometry{}.reserve;         // writers keep their own spare space
+  bool chord_inplace = chord::Geometry{}.inplace;         // in-place updates take over the old entry
 
   // Pipeline buffer (pipeline_buffers entry named by top.pipeline_buffer).
   int64_t pipeline_buffer_words = 128;  // words it holds (tile x (hold_tiles + 2))

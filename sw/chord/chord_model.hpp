@@ -69,8 +69,10 @@ struct Geometry {
   // A tensor written over the storage of one it reads for the last time, in
   // the same order and at the same addresses (SCORE's in-place layout), takes
   // over that tensor's entry with rewrite(): its writes land in place in the
-  // resident prefix, which it inherits, and grow it from there. Model only.
-  bool inplace = false;
+  // resident prefix, which it inherits, and grow it from there. Also in the
+  // RTL (gen/chord, chords[].inplace, which needs riff). On by default: it
+  // measures best (docs/chord.md, `cello bench policy`).
+  bool inplace = true;
 
   // Checks ranges; throws std::invalid_argument naming the bad field.
   void validate() const;

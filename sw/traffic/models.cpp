@@ -270,6 +270,7 @@ class ChordSink : public Sink {
       g.inplace = p.chord_inplace;
     } else {  // the PRELUDE-only baseline: the paper's plan without the options
       g.reserve = false;
+      g.inplace = false;
     }
     const uint64_t top = std::max<uint64_t>({L.total, g.sram_words, 2});
     g.addr_bits = 1;

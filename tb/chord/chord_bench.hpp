@@ -190,7 +190,11 @@ class ChordBench {
     d.cmd_valid = cmd_.drive();
     if (cmd_.valid()) {
       const auto& op = cmd_.item();
-      d.cmd_op = op.kind == chord::OpKind::Register ? 0 : op.kind == chord::OpKind::Update ? 1 : 2;
+      d.cmd_op = op.kind == chord::OpKind::Register ? 0
+                 : op.kind == chord::OpKind::Update ? 1
+                 : op.kind == chord::OpKind::Release ? 2
+                                                     : 3;
+      if constexpr (requires { d.cmd_nid; }) d.cmd_nid = op.new_id;
       d.cmd_id = op.id;
       d.cmd_base = op.base;
       d.cmd_end = op.end;
@@ -243,8 +247,9 @@ class ChordBench {
     int bit = -1;
     if (kind == chord::OpKind::Read) bit = s == Status::Unregistered ? 0 : s == Status::OutOfRange ? 1 : -1;
     else if (kind == chord::OpKind::Write) bit = s == Status::Unregistered ? 2 : s == Status::OutOfOrder ? 3 : -1;
-    else if (kind == chord::OpKind::Register)
-      bit = s == Status::TableFull ? 4 : s == Status::Duplicate ? 5 : s == Status::BadRange ? 6 : -1;
+    else if (kind == chord::OpKind::Register || kind == chord::OpKind::Rewrite)
+      bit = s == Status::TableFull ? 4 : s == Status::Duplicate ? 5 : s == Status::BadRange ? 6
+          : s == Status::Unregistered ? 7 : -1;
     else bit = s == Status::Unregistered ? 7 : -1;
     if (bit >= 0) status_ |= 1u << bit;
   }

@@ -56,6 +56,9 @@ TEST_CASE("chord config: impossible values are one-line errors naming the key", 
   CHECK(error_of(one({{"reserve", true}})).empty());
   CHECK_THAT(error_of(one({{"reserve", 1}})), Catch::Contains("chords[0].reserve"));
   CHECK(error_of(one({{"victim", "uses"}, {"refill", false}, {"clean", false}, {"reserve", false}})).empty());
+  CHECK_THAT(error_of(one({{"riff", false}, {"inplace", true}})),
+             Catch::Contains("chords[0].inplace") && Catch::Contains("needs riff"));
+  CHECK(error_of(one({{"riff", false}})).empty());  // inplace follows riff: off, no error
   // The old singular key names its replacement instead of a bare "unknown key".
   CHECK_THAT(error_of({{"name", "t"}, {"chord", {{{"name", "a"}}}}}),
              Catch::Contains("cfg.json: chord: renamed to \"chords\""));
@@ -72,7 +75,22 @@ TEST_CASE("chord generator: three modules, the configuration in every header", "
   // PRELUDE only: the metadata ports and the write-back engine are gone.
   std::string top = d.modules[2].render();
   CHECK_THAT(top, !Catch::Contains("cmd_dist"));
+  CHECK_THAT(top, !Catch::Contains("cmd_nid"));  // no rewrite command without inplace
   CHECK_THAT(d.modules[1].render(), !Catch::Contains("S_EVICT"));
   CHECK(d.blocks[0]["module"] == "ch");
   CHECK(d.blocks[0]["entry_bits"] == 1 + 16 + 96 + 5 + 3 + 4 * 9);
+}
+
+TEST_CASE("chord generator: the rewrite command exists exactly with inplace", "[chord][config]") {
+  for (bool inplace : {false, true}) {
+    INFO("inplace " << inplace);
+    auto c = parse_hw_config(one({{"name", "ch"}, {"depth", 16}, {"entries", 4}, {"inplace", inplace}}), "cfg.json");
+    CHECK(c.chords[0].geometry().inplace == inplace);
+    auto d = cello::gen::generate_design(c);
+    REQUIRE(d.modules.size() == 3);
+    CHECK((d.modules[2].render().find("cmd_nid") != std::string::npos) == inplace);
+    CHECK((d.modules[0].render().find("ua_rewind") != std::string::npos) == inplace);
+  }
+  // The default follows riff: on for a RIFF CHORD.
+  CHECK(parse_hw_config(one({{"name", "ch"}}), "cfg.json").chords[0].inplace);
 }

@@ -56,17 +56,22 @@ TEST_CASE("the architecture carries the CHORD config's policy to the traffic mod
   const traffic::ModelParams def = params_of(j);
   CHECK(def.chord_riff);
   CHECK(def.chord_reserve);  // the default policy (docs/chord.md)
+  CHECK(def.chord_inplace);
   CHECK(def.chord_victim == chord::Victim::Distance);
   j["chords"][0]["victim"] = "uses";
   j["chords"][0]["reserve"] = false;
+  j["chords"][0]["inplace"] = false;
   const traffic::ModelParams p = params_of(j);
   CHECK_FALSE(p.chord_reserve);
+  CHECK_FALSE(p.chord_inplace);
   CHECK(p.chord_victim == chord::Victim::Uses);
   j["chords"][0].erase("reserve");
-  j["chords"][0]["riff"] = false;  // PRELUDE-only: reserve follows riff
+  j["chords"][0].erase("inplace");
+  j["chords"][0]["riff"] = false;  // PRELUDE-only: reserve and inplace follow riff
   const traffic::ModelParams pre = params_of(j);
   CHECK_FALSE(pre.chord_riff);
   CHECK_FALSE(pre.chord_reserve);
+  CHECK_FALSE(pre.chord_inplace);
 }
 
 TEST_CASE("a top without CHORD moves every operand through DRAM (Flexagon-like)", "[exec]") {
