@@ -220,61 +220,56 @@ TEST_CASE("family: the smallest problems meet the orderings, and OPT is below ev
   CHECK(p.geomean_cello_opt >= 1.0);
 }
 
+namespace {
+
+// The smallest family problems at 3 iterations with one CHORD option set.
+PolicySummary smallest_family_with(const std::function<void(ModelParams&)>& set) {
+  Study s;
+  s.problems = family_problems(true, 3);
+  s.configs = family_systems();
+  s.threads = 2;
+  s.bandwidths_gbs = {1000};
+  set(s.params);
+  return summarize_policy(run_study(s));
+}
+
+// What an option must do on every problem: keep CELLO's orderings and leave
+// OPT and the PRELUDE-only baseline alone (neither depends on CELLO's options).
+void check_option_rows(const PolicySummary& base, const PolicySummary& with) {
+  REQUIRE(with.rows.size() == base.rows.size());
+  for (size_t i = 0; i < with.rows.size(); ++i) {
+    const auto& row = with.rows[i];
+    INFO(row.label);
+    CHECK(row.le_prelude);
+    CHECK(row.le_lru);
+    CHECK(row.le_brrip);
+    CHECK(row.opt_bytes == base.rows[i].opt_bytes);
+    CHECK(row.prelude_bytes == base.rows[i].prelude_bytes);
+  }
+}
+
+}  // namespace
+
 // The `reserve` option (docs/chord.md, "Policy options") on the same problems:
 // the orderings still hold and CELLO comes nearer OPT than without it on the
 // geomean (not on every problem: at 3 iterations band-20k-b32 N=16 moves 0.9%
 // more with it). On the full family it measured 1.308 against 1.398.
 TEST_CASE("family: CHORD reserve keeps the orderings and lowers CELLO / OPT on the smallest problems",
           "[opt][family][options]") {
-  auto run = [](bool reserve) {
-    Study s;
-    s.problems = family_problems(true, 3);
-    s.configs = family_systems();
-    s.threads = 2;
-    s.bandwidths_gbs = {1000};
-    s.params.chord_reserve = reserve;
-    return summarize_policy(run_study(s));
-  };
-  PolicySummary base = run(false), reserve = run(true);
-  REQUIRE(reserve.rows.size() == base.rows.size());
-  for (size_t i = 0; i < reserve.rows.size(); ++i) {
-    const auto& row = reserve.rows[i];
-    INFO(row.label);
-    CHECK(row.le_prelude);
-    CHECK(row.le_lru);
-    CHECK(row.le_brrip);
-    CHECK(row.opt_bytes == base.rows[i].opt_bytes);          // OPT does not depend on CHORD's options,
-    CHECK(row.prelude_bytes == base.rows[i].prelude_bytes);  // nor the PRELUDE-only baseline
-  }
+  PolicySummary base = smallest_family_with([](ModelParams& p) { p.chord_reserve = false; });
+  PolicySummary reserve = smallest_family_with([](ModelParams& p) { p.chord_reserve = true; });
+  check_option_rows(base, reserve);
   CHECK(reserve.geomean_cello_opt < base.geomean_cello_opt);
 }
 
-// The `inplace` option (docs/chord.md, "Policy options"), with the default
-// `reserve`: the orderings still hold, OPT and PRELUDE-only do not move, and
-// CELLO comes nearer OPT on the smallest problems' geomean. On the full family
-// it measured 1.248 against 1.308.
+// The `inplace` option, with the default `reserve`: CELLO never moves more and
+// comes nearer OPT on the smallest problems' geomean. On the full family it
+// measured 1.248 against 1.308.
 TEST_CASE("family: CHORD inplace keeps the orderings and lowers CELLO / OPT on the smallest problems",
           "[opt][family][options]") {
-  auto run = [](bool inplace) {
-    Study s;
-    s.problems = family_problems(true, 3);
-    s.configs = family_systems();
-    s.threads = 2;
-    s.bandwidths_gbs = {1000};
-    s.params.chord_inplace = inplace;
-    return summarize_policy(run_study(s));
-  };
-  PolicySummary base = run(false), inplace = run(true);
-  REQUIRE(inplace.rows.size() == base.rows.size());
-  for (size_t i = 0; i < inplace.rows.size(); ++i) {
-    const auto& row = inplace.rows[i];
-    INFO(row.label);
-    CHECK(row.le_prelude);
-    CHECK(row.le_lru);
-    CHECK(row.le_brrip);
-    CHECK(row.cello_bytes <= base.rows[i].cello_bytes);
-    CHECK(row.opt_bytes == base.rows[i].opt_bytes);
-    CHECK(row.prelude_bytes == base.rows[i].prelude_bytes);
-  }
+  PolicySummary base = smallest_family_with([](ModelParams& p) { p.chord_inplace = false; });
+  PolicySummary inplace = smallest_family_with([](ModelParams& p) { p.chord_inplace = true; });
+  check_option_rows(base, inplace);
+  for (size_t i = 0; i < inplace.rows.size(); ++i) CHECK(inplace.rows[i].cello_bytes <= base.rows[i].cello_bytes);
   CHECK(inplace.geomean_cello_opt < base.geomean_cello_opt);
 }
