@@ -48,8 +48,9 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
 // get fresh ids; dead versions are released) and the reuse metadata SCORE would
 // attach (R reused soon and twice, X only next iteration, A streamed). With
 // n > sram_words / 3 the writes overflow the SRAM. With the `inplace` option an
-// element-wise op whose input of the same length dies there (X, P) rewrites
-// that input's entry in place instead of registering a fresh one.
+// element-wise op whose input of the same length dies there rewrites that
+// input's entry in place instead of registering a fresh one (X0 over b, then
+// per iteration X, R over Q, and P).
 std::vector<TraceOp> cg_trace(const Geometry& g, uint64_t n, int iterations, uint64_t seed);
 
 // Streaming chains: producer writes a tensor, one or more consumers read it at
