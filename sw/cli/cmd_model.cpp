@@ -115,6 +115,7 @@ void run_model_command(const ModelOptions& o) {
     fmt::print(stderr, "  [{}/{}] {}\n", done, total, what);
   });
   fmt::print("{}", traffic::table_text(result));
+  if (o.tensors) fmt::print("{}", traffic::tensor_table_text(result));
   fmt::print("{}", traffic::summary_text(result));
   fmt::print("  off-chip energy at {:g} pJ/bit; {} MACs at {:g} GHz; modelled in {:.1f} s\n", study.machine.dram_pj_per_bit,
              study.machine.mac_units, study.machine.clock_hz / 1e9, result.seconds);
@@ -171,6 +172,7 @@ void add_model(CLI::App& app) {
                 "with OPT, and the table of every policy over OPT");
   add_chord_policy_options(cmd, *o);
   cmd->add_flag("--family-small", o->family_small, "only the family's smallest problems");
+  cmd->add_flag("--tensors", o->tensors, "also print each tensor's DRAM bytes per configuration (model.json has them always)");
   cmd->add_option("--data", o->data, "data folder with suitesparse/ and graphs/ (default: $CELLO_DATA or ../shared/data)");
   cmd->add_option("--out", o->out, "folder for model.json, model.csv, model.svg")->capture_default_str();
   auto* bound = cmd->add_flag("--bound", o->bound, "print Orojenesis-style ski-slope bounds as CSV and draw them as SVG");

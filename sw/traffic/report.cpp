@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "sw/plot/svg.hpp"
@@ -25,6 +26,16 @@ std::string detail(const ConfigResult& c) {
                        t.chord.read_hits, t.chord.spills, t.chord.evicted_words,
                        t.chord.bypass_tensors ? fmt::format(", {} tensors bypassed", t.chord.bypass_tensors) : "");
   return "";
+}
+
+// The name and bytes of the traffic no tensor is charged with: the caches'
+// write-backs (a written-back line is not traced to the tensor that dirtied it).
+constexpr const char* kUnattributed = "(write-backs)";
+uint64_t unattributed_bytes(const Traffic& t) {
+  uint64_t sum = 0;
+  for (uint64_t x : t.tensor_read_bytes) sum += x;
+  for (uint64_t x : t.tensor_write_bytes) sum += x;
+  return t.total_bytes() > sum ? t.total_bytes() - sum : 0;
 }
 
 }  // namespace
@@ -56,6 +67,40 @@ std::string table_text(const StudyResult& r) {
     if (opt && cel && opt->traffic.total_bytes())
       s += fmt::format("   CELLO / OPT = {:.3f} (OPT: Belady MIN with bypass on CHORD's trace at the same capacity)\n",
                        static_cast<double>(cel->traffic.total_bytes()) / static_cast<double>(opt->traffic.total_bytes()));
+  }
+  return s;
+}
+
+std::string tensor_table_text(const StudyResult& r) {
+  std::string s;
+  for (const auto& pr : r.problems) {
+    auto bytes = [&](const ConfigResult& c, size_t t) {
+      const Traffic& x = c.traffic;
+      return (t < x.tensor_read_bytes.size() ? x.tensor_read_bytes[t] : 0) +
+             (t < x.tensor_write_bytes.size() ? x.tensor_write_bytes[t] : 0);
+    };
+    std::vector<std::pair<uint64_t, size_t>> rows;  // (largest over the configurations, tensor)
+    for (size_t t = 0; t < pr.tensor_names.size(); ++t) {
+      uint64_t most = 0;
+      for (const auto& c : pr.configs) most = std::max(most, bytes(c, t));
+      if (most) rows.push_back({most, t});
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    s += fmt::format("\n== {}: DRAM kB per tensor (read + write) ==\n   {:<14}", pr.problem.label(), "tensor");
+    for (const auto& c : pr.configs) s += fmt::format(" {:>13}", c.name);
+    s += "\n";
+    for (const auto& [most, t] : rows) {
+      s += fmt::format("   {:<14}", pr.tensor_names[t]);
+      for (const auto& c : pr.configs) s += fmt::format(" {:>13.1f}", static_cast<double>(bytes(c, t)) / 1e3);
+      s += "\n";
+    }
+    bool rest = false;
+    for (const auto& c : pr.configs) rest = rest || unattributed_bytes(c.traffic);
+    if (rest) {
+      s += fmt::format("   {:<14}", kUnattributed);
+      for (const auto& c : pr.configs) s += fmt::format(" {:>13.1f}", static_cast<double>(unattributed_bytes(c.traffic)) / 1e3);
+      s += "\n";
+    }
   }
   return s;
 }
@@ -142,6 +187,8 @@ nlohmann::json to_json(const Study& st, const StudyResult& r) {
         if (c.traffic.tensor_read_bytes[t] || c.traffic.tensor_write_bytes[t])
           x["tensors"][pr.tensor_names[t]] = {{"read_bytes", c.traffic.tensor_read_bytes[t]},
                                               {"write_bytes", c.traffic.tensor_write_bytes[t]}};
+      if (const uint64_t rest = unattributed_bytes(c.traffic))
+        x["tensors"][kUnattributed] = {{"read_bytes", 0}, {"write_bytes", rest}};
       p["configs"].push_back(x);
     }
     j["problems"].push_back(p);

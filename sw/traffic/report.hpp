@@ -16,6 +16,9 @@ constexpr double kPaperEnergyReductionLo = 0.64;
 constexpr double kPaperEnergyReductionHi = 0.83;
 
 std::string table_text(const StudyResult& r);
+// Per problem, the DRAM bytes (read + write, kB) of every tensor that moved
+// any, one column per configuration, the largest first (`cello model --tensors`).
+std::string tensor_table_text(const StudyResult& r);
 // Geomeans of CELLO against Flexagon-like beside the paper's figures.
 std::string summary_text(const StudyResult& r);
 nlohmann::json to_json(const Study& s, const StudyResult& r);

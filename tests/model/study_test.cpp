@@ -129,6 +129,22 @@ TEST_CASE("study bookkeeping: Flexagon is the 1x reference; speedup and energy f
   CHECK(svg.rfind("<svg", 0) == 0);
   CHECK(svg.find("</svg>") != std::string::npos);
   CHECK(table_text(r).find("CELLO") != std::string::npos);
+  // Per-tensor bytes: every configuration's tensors add up to its totals, in
+  // model.json and in the --tensors table (whose rows name the tensors).
+  for (const auto& c : j["problems"][0]["configs"]) {
+    INFO(c["config"]);
+    uint64_t rd = 0, wr = 0;
+    for (const auto& [name, t] : c["tensors"].items()) {
+      rd += t["read_bytes"].get<uint64_t>();
+      wr += t["write_bytes"].get<uint64_t>();
+    }
+    CHECK(rd == c["read_bytes"].get<uint64_t>());
+    CHECK(wr == c["write_bytes"].get<uint64_t>());
+  }
+  CHECK(j["problems"][0]["configs"][0]["tensors"].contains("A"));
+  const std::string tt = tensor_table_text(r);
+  CHECK(tt.find("DRAM kB per tensor") != std::string::npos);
+  CHECK(tt.find("\n   A ") != std::string::npos);
 }
 
 TEST_CASE("proxy matrices have exactly the published rows and nonzeros, mesh-like and reproducible", "[datasets]") {
