@@ -79,12 +79,20 @@ class ProgramRunner {
       m.next_use = left ? static_cast<uint32_t>(std::min<uint64_t>(consumers[t][i] - k, low_mask(g_.dist_bits))) : 0;
       return m;
     };
-    auto bring_up = [&](int t, size_t k) {
+    // Registers tensor t, or (option inplace) has it take over the entry and
+    // addresses of the dying input `over`, whose reads then go through t's id.
+    auto bring_up = [&](int t, size_t k, int over = -1) {
       id[t] = fresh_id(live, id);
-      base[t] = pool_.take(tensors[t].size);
+      base[t] = over < 0 ? pool_.take(tensors[t].size) : base[over];
       live[t] = true;
       sent[t] = meta_at(t, k);
-      out_.push_back(reg(id[t], base[t], base[t] + tensors[t].size, sent[t]));
+      if (over < 0) {
+        out_.push_back(reg(id[t], base[t], base[t] + tensors[t].size, sent[t]));
+        return;
+      }
+      out_.push_back(rewrite(id[over], id[t], sent[t]));
+      live[over] = false;
+      id[over] = id[t];
     };
     for (size_t t = 0; t < tensors.size(); ++t)
       if (tensors[t].external) bring_up(int(t), 0);
@@ -106,19 +114,7 @@ class ProgramRunner {
         out_.push_back(rel(id[op.output]));
         live[op.output] = false;
       }
-      if (int s = inplace_source(op, k, tensors, consumers, live); s >= 0) {
-        // The output takes over the dying input's entry; the input's reads in
-        // this op go through the output's id (same addresses).
-        id[op.output] = fresh_id(live, id);
-        base[op.output] = base[s];
-        live[op.output] = true;
-        sent[op.output] = meta_at(op.output, k + 1);
-        out_.push_back(rewrite(id[s], id[op.output], sent[op.output]));
-        live[s] = false;
-        id[s] = id[op.output];
-      } else {
-        bring_up(op.output, k + 1);
-      }
+      bring_up(op.output, k + 1, inplace_source(op, k, tensors, consumers, live));
       emit(op, tensors, id, base);
       for (int in : op.inputs) {
         auto& c = consumers[in];

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 #include "sw/plot/svg.hpp"
 
@@ -26,6 +27,12 @@ std::string detail(const ConfigResult& c) {
                        t.chord.read_hits, t.chord.spills, t.chord.evicted_words,
                        t.chord.bypass_tensors ? fmt::format(", {} tensors bypassed", t.chord.bypass_tensors) : "");
   return "";
+}
+
+// Tensor t's DRAM bytes in one run: read, write.
+std::pair<uint64_t, uint64_t> tensor_bytes(const Traffic& x, size_t t) {
+  return {t < x.tensor_read_bytes.size() ? x.tensor_read_bytes[t] : 0,
+          t < x.tensor_write_bytes.size() ? x.tensor_write_bytes[t] : 0};
 }
 
 // The name and bytes of the traffic no tensor is charged with: the caches'
@@ -74,10 +81,9 @@ std::string table_text(const StudyResult& r) {
 std::string tensor_table_text(const StudyResult& r) {
   std::string s;
   for (const auto& pr : r.problems) {
-    auto bytes = [&](const ConfigResult& c, size_t t) {
-      const Traffic& x = c.traffic;
-      return (t < x.tensor_read_bytes.size() ? x.tensor_read_bytes[t] : 0) +
-             (t < x.tensor_write_bytes.size() ? x.tensor_write_bytes[t] : 0);
+    auto bytes = [](const ConfigResult& c, size_t t) {
+      const auto [rd, wr] = tensor_bytes(c.traffic, t);
+      return rd + wr;
     };
     std::vector<std::pair<uint64_t, size_t>> rows;  // (largest over the configurations, tensor)
     for (size_t t = 0; t < pr.tensor_names.size(); ++t) {
@@ -183,10 +189,9 @@ nlohmann::json to_json(const Study& st, const StudyResult& r) {
       if (c.traffic.chord.accesses) {
         x["chord"] = c.traffic.chord;
       }
-      for (size_t t = 0; t < c.traffic.tensor_read_bytes.size() && t < pr.tensor_names.size(); ++t)
-        if (c.traffic.tensor_read_bytes[t] || c.traffic.tensor_write_bytes[t])
-          x["tensors"][pr.tensor_names[t]] = {{"read_bytes", c.traffic.tensor_read_bytes[t]},
-                                              {"write_bytes", c.traffic.tensor_write_bytes[t]}};
+      for (size_t t = 0; t < pr.tensor_names.size(); ++t)
+        if (const auto [rd, wr] = tensor_bytes(c.traffic, t); rd || wr)
+          x["tensors"][pr.tensor_names[t]] = {{"read_bytes", rd}, {"write_bytes", wr}};
       if (const uint64_t rest = unattributed_bytes(c.traffic))
         x["tensors"][kUnattributed] = {{"read_bytes", 0}, {"write_bytes", rest}};
       p["configs"].push_back(x);
