@@ -6,13 +6,13 @@
 namespace cello::gen::engine {
 
 // The C cursor walks one GEMM row group's C[i0+r, j0+j] of the column block, in
-// C's storage order, into breg[r][j] (GEMM has no other use for breg). While
-// group g's MAC steps run, it reads group g+1's C, one word on each step that
-// does not read A; what finds no step goes as steps of their own (F_CL) before
-// g+1's F_CV, which takes the words into the accumulators V columns per step.
-// breg needs one buffer: g's F_CV steps are all issued before g's MAC steps,
-// which carry g+1's words. Blocks of at most V columns (no MAC step without an
-// A read) and GEMMs without MAC steps keep C's one-word steps (F_C).
+// C's storage order, into breg[r][j] (GEMM has no other use for breg), on the
+// engine's port B. While group g's MAC steps run, it reads group g+1's C, one
+// word on each step (beside the step's A word on port A); what finds no step
+// goes as steps of their own (F_CL) before g+1's F_CV, which takes the words
+// into the accumulators V columns per step. breg needs one buffer: g's F_CV
+// steps are all issued before g's MAC steps, which carry g+1's words. GEMMs
+// without MAC steps (k = 0) keep C's one-word steps (F_C).
 void c_cursor(SvModule& m, const EngineDims& d) {
   const int CW = d.CW;
   m.signal("cc_val_q", 1, "C cursor: it holds a row group");
@@ -20,12 +20,12 @@ void c_cursor(SvModule& m, const EngineDims& d) {
   const std::string position = cursor_position(m, "cc", "C cursor", "z_rows", 4, CW);
   m.signal("cc_end", 1, "C cursor: its group's last word");
   m.signal("cc_take", 1, "C cursor: its word enters the queue this cycle");
-  m.signal("cc_dst", 7, "C cursor: the word's register {1 (breg), row, column}");
+  m.signal("cc_dst", 6, "C cursor: the word's breg entry {row, column}");
   m.signal("cc_here", 1, "C cursor: it holds the group at i0");
   m.signal("cc_ready", 1, "C cursor: its group's words are all queued once this cycle ends");
   m.section("GEMM C cursor", "\n" + position + fmt::format(R"(assign cc_end   = (cc_r_q == cc_rlast) && (cc_j_q == nb_last);
-assign cc_take  = push && (ph_q == F_CL || (ph_q == F_MAC && j_q != 4'd0 && cc_on_q));
-assign cc_dst   = {{1'b1, cc_r_q, cc_j_q}};
+assign cc_take  = push && (ph_q == F_CL || (ph_q == F_MAC && cc_on_q));
+assign cc_dst   = {{cc_r_q, cc_j_q}};
 assign cc_here  = cc_val_q && (cc_i0_q == i0_q);
 assign cc_ready = cc_val_q && (!cc_on_q || (cc_take && cc_end));
 // It takes the group at i0 in F_CL when it holds another (a block's first

@@ -35,14 +35,14 @@ EngineDims engine_dims(const StreamEngineShape& s) {
   d.QB = log2_pow2(d.Q);
   d.TI = std::max(d.XB, d.PB);
   d.V = s.lanes;
-  if (d.V != 1 && d.V != 2 && d.V != 4) throw std::logic_error("stream engine: lanes must be 1, 2 or 4");
+  if (d.V != 1 && d.V != 2 && d.V != 4 && d.V != 8) throw std::logic_error("stream engine: lanes must be 1, 2, 4 or 8");
   // The gather buffer: GW words in V lanes of GW/V lines (line address XL bits);
   // word w of the buffer is lane w mod V, line w / V.
   d.GW = s.gather_words;
   d.GWL = std::countr_zero(static_cast<unsigned>(d.GW));
   d.VL = std::countr_zero(static_cast<unsigned>(d.V));
   d.XL = d.GWL - d.VL;
-  d.AUX = std::max(d.XL, 7);
+  d.AUX = std::max(d.GWL, 6);
   if (d.GW < 16 * d.V || d.GWL > d.WA) throw std::logic_error("stream engine: gather buffer out of range");
   static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlockRows == 8 && kGramBlockCols == 8,
                 "the index packing below assumes 16 columns, 4-row groups and 8x8 Gram blocks");
@@ -60,6 +60,8 @@ void engine_ports(SvModule& m, const EngineDims& d) {
   m.output("fma_fire", 1, "pulse: the executor issued an FMA");
   m.source({"ld_req", "load unit", "a word read", "taken", {{"word", WA, "word address"}}});
   m.sink({"ld_rsp", "load unit", "the word", "taken", {{"data", 32, "data"}}});
+  m.source({"lb_req", "port B load unit", "a word read (GEMM's C, Gram's B)", "taken", {{"word", WA, "word address"}}});
+  m.sink({"lb_rsp", "port B load unit", "the word", "taken", {{"data", 32, "data"}}});
   m.source({"st", "store unit", "a result word", "taken", {{"word", WA, "word address"}, {"data", 32, "data"}}});
   m.output("xb_we", V, "gather buffer: write lane v (word w goes to lane w mod V, line w / V)");
   m.output("xb_waddr", XL, "gather buffer: line written");
@@ -154,7 +156,7 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("col_blocks", CW, "SPMM: column blocks (passes of the CSR streams)");
   m.signal("sbuf_q", 1, "SPMM: the dense operand goes through the gather buffer");
   m.signal("slg_q", 3, "SPMM: log2 of the column block width (16 without the buffer)");
-  m.signal("xb_fit", 1, "SPMM start: a block of at least V columns of X fits the gather buffer");
+  m.signal("xb_fit", 1, "SPMM start: a block of at least one column of X fits the gather buffer");
   m.signal("xb_lg", 3, "SPMM start: log2 of the widest block (<= 16 columns) that fits");
   m.signal("blk_lg", 3, "log2 of the column block width (GEMM: 16)");
   m.signal("blk_w", CW, "column block width");
@@ -187,7 +189,8 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   const int WA = d.WA, CW = d.CW, XB = d.XB, PB = d.PB, V = d.V, Q = d.Q, QB = d.QB;
   // ---- the step's micro-op
   m.signal("em_valid", 1, "the walker has a micro-op to push");
-  m.signal("em_rd", 1, "it takes a word from the load unit");
+  m.signal("em_rd", 1, "it takes a word from the load unit (port A)");
+  m.signal("em_rb", 1, "it takes a word from port B (GEMM's C cursor, Gram's B cursor)");
   m.signal("em_sv", 1, "it takes the next scaled value beta * val (an SPMM entry's first step)");
   m.signal("em_st", 1, "it also stores relu(acc[y]) at w (a GEMM or SPMM step carrying a write)");
   m.signal("em_act", 4, "its action");
@@ -209,9 +212,23 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   m.signal("off_stride", CW, "address: words per outer index");
   m.signal("off_minor", CW, "address: index along the inner rank");
   m.signal("step_word", WA, "address of the step's word (read, or write of U_W)");
+  m.signal("selb_base", WA, "port B address: region base (C, or Gram's B)");
+  m.signal("selb_rows", CW, "port B address: rows");
+  m.signal("selb_cols", CW, "port B address: columns");
+  m.signal("selb_cm", 1, "port B address: storage order");
+  m.signal("selb_r", CW, "port B address: element row");
+  m.signal("selb_c", CW, "port B address: element column");
+  m.signal("step_word_b", WA, "address of the step's port B word");
+  m.array("lbf_word_q", WA, 2, "port B request FIFO (decouples the step from the port B load unit's ready)");
+  m.signal("lbf_head_q", 1, "port B request FIFO: head");
+  m.signal("lbf_cnt_q", 2, "port B request FIFO: entries");
+  m.signal("lbf_space", 1, "port B request FIFO: room for the step's read");
+  m.signal("lbf_push", 1, "port B request FIFO: the step's read enters");
+  m.signal("lbf_pop", 1, "port B request FIFO: the head read is taken by the load unit");
   // ---- micro-op queue
   m.array("q_act", 4, Q, "queue: action");
-  m.array("q_rd", 1, Q, "queue: takes a load-unit word");
+  m.array("q_rd", 1, Q, "queue: takes a port A word");
+  m.array("q_rb", 1, Q, "queue: takes a port B word");
   m.array("q_sv", 1, Q, "queue: takes a scaled value");
   m.array("q_st", 1, Q, "queue: also stores acc[y]");
   m.array("q_x", XB, Q, "queue: accumulator");
@@ -219,7 +236,7 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   m.array("q_p", PB, Q, "queue: register-file / breg entry");
   m.array("q_w", WA, Q, "queue: write address (U_W, st), Gram register (U_GREG, U_PM), gather buffer word");
   m.array("q_m", V, Q, "queue: lanes");
-  m.array("q_aux", d.AUX, Q, "queue: gather buffer line (U_XG; its w may carry a write); GEMM's C word: {1, breg entry}");
+  m.array("q_aux", d.AUX, Q, "queue: gather buffer word (U_XG; its w may carry a write); the port B word's breg entry");
   m.signal("q_wr_q", QB, "queue: write pointer");
   m.signal("q_rd_q", QB, "queue: read pointer");
   m.signal("q_cnt_q", QB + 1, "queue: entries");
@@ -231,17 +248,22 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   // ---- executor
   m.signal("h_valid", 1, "a micro-op is at the head");
   m.signal("h_act", 4, "head: action");
-  m.signal("h_rd", 1, "head: takes a word");
+  m.signal("h_rd", 1, "head: takes a port A word");
+  m.signal("h_rb", 1, "head: takes a port B word (to breg[aux])");
   m.signal("h_sv", 1, "head: takes a scaled value");
   m.signal("h_st", 1, "head: also stores acc[y]");
-  m.signal("mac_c", 1, "head: a GEMM step whose word is C (to breg), not A");
   m.signal("h_x", XB, "head: accumulator");
   m.signal("h_y", XB, "head: second register");
   m.signal("h_p", PB, "head: register-file / breg entry");
   m.signal("h_m", V, "head: lanes");
   m.signal("h_w", WA, "head: write address (U_W, st), Gram register (U_GREG, U_PM), gather buffer word (U_XF)");
-  m.signal("h_aux", d.AUX, "head: gather buffer line (U_XG), or {1, breg entry} of a C word (U_MAC)");
+  m.signal("h_aux", d.AUX, "head: gather buffer word (U_XG), or the port B word's breg entry");
+  m.signal("words_in", 1, "head: the words it takes have arrived");
   m.signal("xg_q", 1, "the step issued last cycle reads the gather buffer: its b operands are xb_rdata");
+  if (d.V > 1) {
+    m.signal("xo_q", d.VL, "... from lane xo_q on (a block narrower than V holds several rows per line)");
+    m.array("xb_lane", d.VL, d.V, "the gather buffer lane that reaches FMA lane v: v + xo_q mod V");
+  }
   m.array("fb_in", 32, V, "FMA operand b as the lanes see it");
   m.signal("x_pend", 1, "an accumulator x|v of an active lane waits for an FMA result");
   m.signal("x_busy", 1, "... and that result is not written back this cycle");
@@ -318,7 +340,7 @@ void fma_instances(Design& design, SvModule& m, const EngineDims& d) {
 
 // Loop bounds of every phase, ELTW's walk order, and the gather buffer's block width.
 void loop_bounds_section(SvModule& m, const EngineDims& d) {
-  const int CW = d.CW, ACC = d.ACC, V = d.V, GW = d.GW, VL = d.VL;
+  const int CW = d.CW, ACC = d.ACC, V = d.V, GW = d.GW;
   m.section("Loop bounds", fmt::format(R"(
 assign blk_lg     = (kind == KIND_SPMM) ? slg_q : 3'd4;
 assign blk_w      = {CW}'d1 << blk_lg;
@@ -363,23 +385,23 @@ assign wi_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? '0 : wi_q + {CW}'d1)
 assign wj_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? wj_q + {CW}'d1 : wj_q)
                     : ((wj_q + {CW}'d1 == z_cols) ? '0 : wj_q + {CW}'d1);
 assign grp_end = (ph_q == F_EA) ? (t_q == {CW}'d{ACCM1} || elast) : (t_q == gn_q);
-// A GEMM block of more than V columns takes C through the C cursor (F_CL, F_CV;
-// straight to F_CV when the cursor has queued the group's words already).
-assign ph_group = !with_c ? F_Z0 : (kind == KIND_GEMM && k != '0 && nb_last >= 4'd{V}) ? (cc_ready ? F_CV : F_CL) : F_C;
+// A GEMM with MAC steps takes C through the C cursor (F_CL, F_CV; straight to
+// F_CV when the cursor has queued the group's words already).
+assign ph_group = !with_c ? F_Z0 : (kind == KIND_GEMM && k != '0) ? (cc_ready ? F_CV : F_CL) : F_C;
 assign col_ok  = {{32'd0, col_rsp_data}} < 64'(b_rows);
-// The widest block of X (a power of two from V to 16 columns) whose rows fit the
-// gather buffer; none fits when X has more than {GW} / V rows.
+// The widest block of X (a power of two from 1 to 16 columns) whose rows fit the
+// gather buffer; none fits when X has more than {GW} rows.
 always_comb begin
   xb_fit = 1'b0;
   xb_lg  = 3'd4;
-  for (int l = {VL}; l <= 4; l++)
+  for (int l = 0; l <= 4; l++)
     if (b_rows != '0 && 64'(b_rows) <= (64'd{GW} >> l)) begin
       xb_fit = 1'b1;
       xb_lg  = 3'(l);
     end
 end)",
                                       fmt::arg("CW", CW), fmt::arg("ACCM1", ACC - 1), fmt::arg("V", V),
-                                      fmt::arg("VM1", V - 1), fmt::arg("GW", GW), fmt::arg("VL", VL)));
+                                      fmt::arg("VM1", V - 1), fmt::arg("GW", GW)));
 }
 
 // A piece of the step section's text, formatted with its fields.
@@ -401,6 +423,7 @@ std::string step_micro_op(const EngineDims& d) {
 always_comb begin
   em_valid = 1'b1;
   em_rd    = 1'b0;
+  em_rb    = 1'b0;
   em_sv    = 1'b0;
   em_st    = 1'b0;
   em_act   = U_Z0;
@@ -426,24 +449,25 @@ always_comb begin
     // GEMM's C comes through the C cursor (stream_engine_creads.cpp) into breg:
     // in F_CL as steps of their own, in F_MAC riding on the previous group's
     // steps; F_CV then takes it into the accumulators V columns per step.
-    F_CL: begin em_valid = cc_here && cc_on_q; em_rd = 1'b1; em_act = U_GREG; end
+    F_CL: begin em_valid = cc_here && cc_on_q; em_rb = 1'b1; em_act = U_GREG; end
     F_CV: begin em_act = U_CV; em_p = {PB}'({{r_q[1:0], j_q}}); end
-    // The first step of each row takes A[i0+r, k0+t] from the load unit (the
-    // same read order as a separate read phase, one issue slot fewer per word),
-    // every other step the C cursor's next word, if any.
+    // The first step of each row takes A[i0+r, k0+t] from port A (the same
+    // read order as a separate read phase, one issue slot fewer per word), and
+    // every step the C cursor's next word, if any, from port B.
     F_MAC: begin
-      em_rd = (j_q == 4'd0) || cc_on_q; em_act = U_MAC; em_p = {PB}'({{t_q[{RB1}:0], j_q}});
+      em_rd = (j_q == 4'd0); em_rb = cc_on_q; em_act = U_MAC; em_p = {PB}'({{t_q[{RB1}:0], j_q}});
       em_st = wc_on_q; em_y = {XB}'({{wc_h_q, wc_r_q, wc_j_q}});
       sel_c = k0 + t_q;
     end
     // The write cursor's words (below); its address is wc_word.
     F_W: begin em_valid = wc_on_q; em_act = U_W; em_x = {XB}'({{wc_h_q, wc_r_q, wc_j_q}}); end
     F_GZ: em_x = {XB}'({{t_q[{LB1}:0], r_q, j_q[2:0]}});
-    // Gram's operands come through the read cursor (below): in F_GL as steps of
-    // their own, in F_PM riding on the steps of the previous row group.
-    F_GL: begin em_rd = 1'b1; em_act = U_GREG; end
+    // Gram's operands come through the read cursors (A on port A, B on port
+    // B): in F_GL as steps of their own, in F_PM riding on the steps of the
+    // previous row group.
+    F_GL: begin em_rd = gca_on_q; em_rb = gcb_on_q; em_act = U_GREG; end
     F_PM: begin
-      em_rd = gc_on_q; em_act = U_PM; em_x = {XB}'({{ln_q, r_q, j_q[2:0]}});
+      em_rd = gca_on_q; em_rb = gcb_on_q; em_act = U_PM; em_x = {XB}'({{ln_q, r_q, j_q[2:0]}});
       em_y = {XB}'({{gb_q, t_q[1:0], r_q}}); em_p = {PB}'({{gb_q, t_q[1:0], j_q[2:0]}});
     end
     F_FOLD: begin
@@ -482,17 +506,22 @@ always_comb begin
     end
     default: em_valid = 1'b0;
   endcase
-  // The C cursor's word C[cc_i0 + r, j0 + j].
-  if (ph_q == F_CL || (ph_q == F_MAC && j_q != 4'd0)) begin
-    sel_base = c_base; sel_rows = c_rows; sel_cols = c_cols; sel_cm = c_cm;
-    sel_r = cc_i0_q + {CW}'(cc_r_q);
-    sel_c = j0_q + {CW}'(cc_j_q);
-  end
-  // The read cursor's word: A[m, b0+i] or B[m, j0+j] of row m = gc_i0 + r.
+  // Gram's A cursor's word A[m, b0+i] of row m = gca_i0 + r.
   if (ph_q == F_GL || ph_q == F_PM) begin
-    sel_r = gc_i0_q + {CW}'(gc_r_q);
-    sel_c = (gc_b_q ? j0_q : b0_q) + {CW}'(gc_j_q);
-    if (gc_b_q) begin sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; end
+    sel_r = gca_i0_q + {CW}'(gca_r_q);
+    sel_c = b0_q + {CW}'(gca_j_q);
+  end
+end
+// Port B: the C cursor's word C[cc_i0 + r, j0 + j] (GEMM), or Gram's B
+// cursor's word B[m, j0+j] of row m = gcb_i0 + r.
+always_comb begin
+  selb_base = c_base; selb_rows = c_rows; selb_cols = c_cols; selb_cm = c_cm;
+  selb_r = cc_i0_q + {CW}'(cc_r_q);
+  selb_c = j0_q + {CW}'(cc_j_q);
+  if (kind == KIND_GRAM) begin
+    selb_base = b_base; selb_rows = b_rows; selb_cols = b_cols; selb_cm = b_cm;
+    selb_r = gcb_i0_q + {CW}'(gcb_r_q);
+    selb_c = j0_q + {CW}'(gcb_j_q);
   end
 end
 )");
@@ -509,10 +538,29 @@ assign off_major  = sel_cm ? sel_c : sel_r;
 assign off_stride = sel_cm ? sel_rows : sel_cols;
 assign off_minor  = sel_cm ? sel_r : sel_c;
 assign step_word  = sel_base + {WA}'(off_major * off_stride + off_minor);
+assign step_word_b = selb_base + {WA}'((selb_cm ? selb_c : selb_r) * (selb_cm ? selb_rows : selb_cols) +
+                                       (selb_cm ? selb_r : selb_c));
 assign q_space    = (q_cnt_q != {QB1}'d{Q});
-assign step_go    = q_space && (!em_rd || ld_req_ready);
-assign ld_req_valid = em_valid && em_rd && q_space;
+// A step's port B read enters a two-entry FIFO (room is a registered count), so
+// that its port A read never waits on the port B load unit's ready.
+assign lbf_space  = (lbf_cnt_q != 2'd2);
+assign step_go    = q_space && (!em_rd || ld_req_ready) && (!em_rb || lbf_space);
+assign ld_req_valid = em_valid && em_rd && q_space && (!em_rb || lbf_space);
 assign ld_req_word  = step_word;
+assign lbf_push     = push && em_rb;
+assign lb_req_valid = (lbf_cnt_q != 2'd0);
+assign lb_req_word  = lbf_word_q[lbf_head_q];
+assign lbf_pop      = lb_req_valid && lb_req_ready;
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    lbf_head_q <= 1'b0;
+    lbf_cnt_q  <= '0;
+  end else begin
+    if (lbf_push) lbf_word_q[lbf_head_q ^ lbf_cnt_q[0]] <= step_word_b;
+    if (lbf_pop) lbf_head_q <= !lbf_head_q;
+    lbf_cnt_q <= lbf_cnt_q + 2'(lbf_push) - 2'(lbf_pop);
+  end
+end
 always_comb begin
   case (ph_q)
     // An error or empty-group tag, or the entry's column index (refused, or
@@ -607,7 +655,7 @@ always_ff @(posedge clk) begin
           end
         end
       end
-      F_GL: if (gc_take && gc_end) ph_q <= F_PM;
+      F_GL: if (push && gc_next) ph_q <= F_PM;
       F_CL: if (cc_here && (!cc_on_q || (cc_take && cc_end))) ph_q <= F_CV;
       // GEMM and SPMM: when the write cursor has written the group before the
       // one at i0, that group is handed to it and, unless it is the last, the
@@ -692,16 +740,18 @@ always_ff @(posedge clk) begin
     if (push) begin
       q_act[q_wr_q] <= em_act;
       q_rd[q_wr_q]  <= em_rd;
+      q_rb[q_wr_q]  <= em_rb;
       q_sv[q_wr_q]  <= em_sv;
       q_st[q_wr_q]  <= em_st;
       q_x[q_wr_q]   <= em_x;
       q_y[q_wr_q]   <= em_y;
       q_p[q_wr_q]   <= em_p;
       q_w[q_wr_q]   <= (em_act == U_XF) ? {WA}'(xb_word)
-                     : (em_act == U_GREG || em_act == U_PM) ? ((ph_q == F_CL) ? {WA}'(cc_dst) : {WA}'(gc_dst))
+                     : (em_act == U_GREG || em_act == U_PM) ? {WA}'(gca_dst)
                      : (ph_q == F_W || em_st) ? wc_word : step_word;
       q_m[q_wr_q]   <= em_m;
-      q_aux[q_wr_q] <= (ph_q == F_MAC) ? ((j_q != 4'd0) ? {AUX}'(cc_dst) : '0) : {AUX}'(xb_word[{GWL1}:{VL}]);
+      q_aux[q_wr_q] <= (ph_q == F_MAC || ph_q == F_CL) ? {AUX}'(cc_dst)
+                     : (ph_q == F_GL || ph_q == F_PM) ? {AUX}'(gcb_dst) : {AUX}'(xb_word);
       q_wr_q <= q_wr_q + {QB}'d1;
     end
     if (fire) q_rd_q <= q_rd_q + {QB}'d1;
@@ -709,7 +759,7 @@ always_ff @(posedge clk) begin
   end
 end)",
                                           fmt::arg("QB", QB), fmt::arg("QB1", QB + 1), fmt::arg("WA", WA),
-                                          fmt::arg("GWL1", d.GWL - 1), fmt::arg("VL", d.VL), fmt::arg("AUX", d.AUX)));
+                                          fmt::arg("AUX", d.AUX)));
 }
 
 // A piece of the executor's text, formatted with its fields.
@@ -719,7 +769,11 @@ std::string executor_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("XB1", XB - 1), fmt::arg("RFB", d.RFB), fmt::arg("RFB1", d.RFB - 1), fmt::arg("PBP", PB + 1),
                      fmt::arg("V", V), fmt::arg("XB", XB), fmt::arg("PB", PB),
                      fmt::arg("HMV", V > 1 ? "h_m[v]" : "h_m"),
-                     fmt::arg("GWL1", GWL - 1), fmt::arg("VL", VL), fmt::arg("XL", d.XL),
+                     fmt::arg("GWL1", GWL - 1), fmt::arg("VL", VL),
+                     fmt::arg("FBIN", V > 1 ? fmt::format("    xb_lane[v] = {}'(v) + xo_q;\n"
+                                                          "    fb_in[v]   = xg_q ? xb_rdata[32*xb_lane[v] +: 32] : fb_q[v];", VL)
+                                            : std::string("    fb_in[v]   = xg_q ? xb_rdata : fb_q[v];")),
+                     fmt::arg("XO", V > 1 ? fmt::format("    xo_q  <= h_aux[{}:0];\n", VL - 1) : std::string()),
                      fmt::arg("XBWE", V > 1 ? fmt::format("always_comb\n  for (int v = 0; v < {0}; v++) "
                                                           "xb_we[v] = fire && (h_act == U_XF) && "
                                                           "(h_w[{1}:0] == {2}'(v));",
@@ -735,6 +789,7 @@ std::string executor_issue(const EngineDims& d) {
 assign h_valid = (q_cnt_q != '0);
 assign h_act   = q_act[q_rd_q];
 assign h_rd    = q_rd[q_rd_q];
+assign h_rb    = q_rb[q_rd_q];
 assign h_sv    = q_sv[q_rd_q];
 assign h_st    = q_st[q_rd_q];
 assign h_x     = q_x[q_rd_q];
@@ -742,7 +797,6 @@ assign h_y     = q_y[q_rd_q];
 assign h_p     = q_p[q_rd_q];
 assign h_m     = q_m[q_rd_q];
 assign h_aux   = q_aux[q_rd_q];
-assign mac_c   = h_aux[6];
 assign h_w     = q_w[q_rd_q];
 assign acc_x   = acc_q[h_x];
 // Lane v of a step touches accumulator x|v (and y|v when folding): the walker
@@ -786,8 +840,10 @@ end
 assign st_need  = (h_act == U_W) || h_st;
 assign st_free  = !h_st || !pend_q[h_y];
 assign h_ready  = op_ok && (!st_need || st_ready) && st_free;
-assign fire     = h_valid && (!h_rd || ld_rsp_valid) && h_ready;
+assign words_in = (!h_rd || ld_rsp_valid) && (!h_rb || lb_rsp_valid);
+assign fire     = h_valid && words_in && h_ready;
 assign ld_rsp_ready = fire && h_rd;
+assign lb_rsp_ready = fire && h_rb;
 assign sv_ready = fire && h_sv;
 assign ex_fma   = fire && (h_act == U_C || h_act == U_CV || h_act == U_EA || h_act == U_EB || h_act == U_RFL || h_act == U_MAC ||
                            h_act == U_PM || h_act == U_FOLD || h_act == U_X || h_act == U_XG);
@@ -803,7 +859,7 @@ always_comb begin
       U_EA:   begin ex_a[v] = alpha; ex_c[v] = 32'h80000000; end
       U_EB:   ex_a[v] = beta;
       U_RFL:  begin ex_a[v] = scale; ex_c[v] = 32'h80000000; end
-      U_MAC:  begin ex_a[v] = (h_rd && !mac_c) ? ld_rsp_data : areg_q[{{2'b00, h_x[5:4], 2'b00}}]; ex_b[v] = rf_q[h_p[{RFB1}:0] | {RFB}'(v)]; end
+      U_MAC:  begin ex_a[v] = h_rd ? ld_rsp_data : areg_q[{{2'b00, h_x[5:4], 2'b00}}]; ex_b[v] = rf_q[h_p[{RFB1}:0] | {RFB}'(v)]; end
       U_PM:   ex_b[v] = breg_q[h_p[5:0] | 6'(v)];
       U_FOLD: begin ex_a[v] = acc_fx[v]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_fy[v]; end
       U_X, U_XG: ex_a[v] = h_sv ? sv_data : mreg_q;
@@ -825,17 +881,21 @@ assign drained = (q_cnt_q == '0) && (tv_q == '0) && (rf_busy_q == '0);
 // finished, so acc_fy is acc_q itself) in the cycle the step issues.
 assign st_acc   = (h_act == U_W) ? acc_x : acc_fy[0];
 assign relu_neg = st_acc[31] && (st_acc[30:0] != '0) && !((st_acc[30:23] == 8'hff) && (st_acc[22:0] != '0));
-assign st_valid = h_valid && st_need && op_ok && st_free && (!h_rd || ld_rsp_valid);
+assign st_valid = h_valid && st_need && op_ok && st_free && words_in;
 assign st_word  = h_w;
 // The gather buffer: U_XF writes its word into lane w mod V; U_XG reads line
-// w / V, whose lanes reach the FMAs' b inputs in place of fb_q the next cycle.
+// aux / V, whose lanes from aux mod V on reach the FMAs' b inputs in place of
+// fb_q the next cycle (a block narrower than V columns holds V / width rows
+// per line; lanes past the block's width are masked).
 {XBWE}
 assign xb_waddr = h_w[{GWL1}:{VL}];
 assign xb_wdata = ld_rsp_data;
 assign xb_re    = fire && (h_act == U_XG);
-assign xb_raddr = {XL}'(h_aux);
+assign xb_raddr = h_aux[{GWL1}:{VL}];
 always_comb
-  for (int v = 0; v < {V}; v++) fb_in[v] = xg_q ? xb_rdata[32*v +: 32] : fb_q[v];
+  for (int v = 0; v < {V}; v++) begin
+{FBIN}
+  end
 assign st_data  = (relu && relu_neg) ? 32'd0 : st_acc;
 always_ff @(posedge clk) begin
   if (!rst_n) begin
@@ -845,7 +905,7 @@ always_ff @(posedge clk) begin
     xg_q      <= 1'b0;
   end else begin
     xg_q  <= xb_re;
-    tv_q  <= {{tv_q[{S1}:0], ex_fma}};
+{XO}    tv_q  <= {{tv_q[{S1}:0], ex_fma}};
     trf_q <= {{trf_q[{S1}:0], ex_to_rf}};
     tidx_q[0] <= ex_to_rf ? {TI}'(h_p) : {TI}'(h_x);
     tm_q[0]   <= h_m;
@@ -870,15 +930,17 @@ always_ff @(posedge clk) begin
     if (fire) begin
       case (h_act)
         U_Z0:   for (int v = 0; v < {V}; v++) if ({HMV}) acc_q[h_x | {XB}'(v)] <= 32'd0;
-        U_MAC:  if (h_rd && mac_c) breg_q[h_aux[5:0]] <= ld_rsp_data;
-                else if (h_rd) areg_q[{{2'b00, h_x[5:4], 2'b00}}] <= ld_rsp_data;
+        U_MAC:  if (h_rd) areg_q[{{2'b00, h_x[5:4], 2'b00}}] <= ld_rsp_data;
+        // Gram's A word (w[6]: A and B are one operand, so it is B's word too).
         U_GREG, U_PM:
           if (h_rd) begin
+            areg_q[h_w[5:0]] <= ld_rsp_data;
             if (h_w[6]) breg_q[h_w[5:0]] <= ld_rsp_data;
-            else areg_q[h_w[5:0]] <= ld_rsp_data;
           end
         default: ;
       endcase
+      // The port B word: GEMM's C or Gram's B.
+      if (h_rb) breg_q[h_aux[5:0]] <= lb_rsp_data;
     end
     if (fire && h_sv) mreg_q <= sv_data;
   end

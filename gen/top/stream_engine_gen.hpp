@@ -42,13 +42,18 @@ struct StreamEngineShape {
   int gram_lanes = 3;   // GRAM partial sums (the MAC array's fma_stages)
   int rf_rows = 16;     // largest K of one GEMM pass (rows of the engine's register file)
   int queue = 128;      // micro-ops between the walker and the executor (covers the DRAM latency)
-  int lanes = 4;        // FMA lanes V (1, 2 or 4): a GEMM/Gram step updates V adjacent columns at once
-  int gather_words = 65536;  // SPMM gather buffer (power of two): its RAM lanes are in the top, on the xb_* ports
+  int lanes = 4;        // FMA lanes V (1, 2, 4 or 8): a GEMM/Gram step updates V adjacent columns at once
+  int gather_words = 131072;  // SPMM gather buffer (power of two): its RAM lanes are in the top, on the xb_* ports
 };
 
-// The engine's FMA lanes for a MAC array of `pe_cols` columns: 4, 2 or 1 (they
-// must divide the 8-wide Gram and 16-wide GEMM/SPMM blocks).
-inline int engine_lanes(int pe_cols) { return pe_cols >= 4 ? 4 : pe_cols >= 2 ? 2 : 1; }
+// The engine's FMA lanes for a MAC array of `pes` PEs (rows x columns): the
+// largest of 8, 4, 2, 1 that is at most `pes` (they must divide the 8-wide Gram
+// and 16-wide GEMM/SPMM blocks), and with a gather buffer of at least 16 lines.
+inline int engine_lanes(int pes, int gather_words) {
+  int v = 8;
+  while (v > 1 && (v > pes || 16 * v > gather_words)) v /= 2;
+  return v;
+}
 
 // Column block of GEMM/SPMM (accumulators per result row) and row group of
 // GEMM and GRAM; GRAM blocks are kGramBlockRows x kGramBlockCols outputs (each

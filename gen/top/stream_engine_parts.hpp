@@ -26,7 +26,7 @@ struct EngineDims {
   int Q, QB, TI, V;   // micro-op queue and its index, FMA destination index, FMA lanes
   int GW, GWL, VL;    // gather buffer words, its word index, the lane index
   int XL;             // gather buffer line index
-  int AUX;            // the queue's aux field: a gather buffer line, or GEMM's C word's breg entry
+  int AUX;            // the queue's aux field: a gather buffer word, or the port B word's breg entry
 };
 
 EngineDims engine_dims(const StreamEngineShape& s);

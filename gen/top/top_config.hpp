@@ -27,7 +27,7 @@ struct TopConfig {
   int host_cycles = 2000;       // cycles one HOST round trip costs (timing model)
   int memory_mb = 1024;         // largest DRAM image a stream may address
   int tensor_table = 1024;      // descriptors the top holds (tensor ids 0 .. tensor_table-1)
-  int gather_words = 65536;     // SPMM gather buffer: words of the dense operand staged on chip
+  int gather_words = 131072;    // SPMM gather buffer: words of the dense operand staged on chip
   int load_window = 16;         // granules each load unit keeps for reuse within one op
 
   // The canonical config section: every field under its own name.

@@ -20,9 +20,10 @@ namespace cello::gen {
 
 namespace {
 
-// The top's load units: main operand reads, then SPMM's row-pointer, column-index
-// and value streams (docs/top.md, "Stream engine").
-constexpr const char* kReadUnits[] = {"ld", "rp", "col", "val"};
+// The top's load units: operand reads (port A), SPMM's row-pointer, column-index
+// and value streams, and the engine's second operand port (B: GEMM's C, Gram's
+// B) (docs/top.md, "Stream engine").
+constexpr const char* kReadUnits[] = {"ld", "rp", "col", "val", "lb"};
 
 // The DRAM port of the top, passed straight through to the arbiter.
 constexpr const char* kDramPorts[] = {"dram_req_valid", "dram_req_ready", "dram_req_addr",  "dram_req_write",
@@ -95,7 +96,7 @@ TopShapes add_top_parts(Design& d, const TopConfig& t, const arch::Arch& a) {
   eng.gram_lanes = a.fma_stages;
   eng.rf_rows = static_cast<int>(a.rf_rows);
   eng.queue = mem.queue;
-  eng.lanes = engine_lanes(a.pe_cols);
+  eng.lanes = engine_lanes(static_cast<int>(a.pe_rows * a.pe_cols), t.gather_words);
   eng.gather_words = t.gather_words;
   add_stream_engine(d, n + "_engine", eng);
   add_counters(d, n + "_counters");
@@ -238,8 +239,9 @@ struct ArbiterClients {
   std::string req_valid, req_addr, req_tag, req_write, req_wdata, req_strb, rsp_ready, read_wiring;
 };
 
-// Arbiter clients: 0 the main load unit, 1 the store unit, 2..4 the CSR streams
-// load units (rp, col, val). Every load unit takes the line tags of one shape.
+// Arbiter clients: 0 the operand load unit (port A), 1 the store unit, 2..4 the
+// CSR streams' load units (rp, col, val), 5 the operand port B's (lb). Every
+// load unit takes the line tags of one shape.
 ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G) {
   const int TW = arb.tag_bits;
   ArbiterClients ac;
@@ -286,7 +288,7 @@ assign running    = dec_running;
 assign proto_err  = arb_proto_err || port_err_q;
 assign halted     = dec_halted || seq_halted || proto_err;
 // Done once END ran and nothing is outstanding in any memory unit.
-assign quiet      = ld_idle && rp_idle && col_idle && val_idle && st_idle && (st_pending == '0);
+assign quiet      = ld_idle && lb_idle && rp_idle && col_idle && val_idle && st_idle && (st_pending == '0);
 assign done       = seq_done && dec_done && quiet;
 assign status     = dec_status | seq_status | {{proto_err, {PB}'d0}};
 assign err_record = dec_halted ? dec_err_record : seq_halted ? seq_err_record : proto_record_q;

@@ -173,7 +173,6 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
   Sim<Vtop> sim;
   const auto hw = gen::parse_hw_config(gen::parse_json_file(TOP_CONFIG), TOP_CONFIG);
   const uint64_t gw = static_cast<uint64_t>(hw.top->gather_words);
-  const int lanes = gen::engine_lanes(the_arch().pe_cols);
   const uint64_t g = the_arch().granule_bytes;
   int staged = 0, direct = 0;
   exec::RandomProgramOptions opt;
@@ -194,9 +193,9 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
     const size_t x = t[a].csr ? b : a;
     if (c == x) continue;  // C is X itself: its reads are not the gather's
     const exec::TensorDesc& d = t[x];
-    // The widest block (a power of two, V..16 columns) whose rows fit.
+    // The widest block (a power of two, 1..16 columns) whose rows fit.
     uint64_t width = 0;
-    for (uint64_t w = static_cast<uint64_t>(lanes); w <= 16; w *= 2)
+    for (uint64_t w = 1; w <= 16; w *= 2)
       if (d.rows * w <= gw) width = w;
     const auto reg = std::find_if(got.regions.begin(), got.regions.end(),
                                   [&](const DramRegion& r) { return r.name == fmt::format("t{}", x); });
