@@ -43,6 +43,8 @@ EngineDims engine_dims(const StreamEngineShape& s) {
   d.VL = std::countr_zero(static_cast<unsigned>(d.V));
   d.XL = d.GWL - d.VL;
   d.AUX = std::max(d.GWL, 6);
+  d.GRW = s.granule_bytes / 4;
+  if (d.GRW < 1 || (d.GRW & (d.GRW - 1)) != 0) throw std::logic_error("stream engine: granule out of range");
   if (d.GW < 16 * d.V || d.GWL > d.WA) throw std::logic_error("stream engine: gather buffer out of range");
   static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlockRows == 8 && kGramBlockCols == 8,
                 "the index packing below assumes 16 columns, 4-row groups and 8x8 Gram blocks");
@@ -65,7 +67,7 @@ void engine_ports(SvModule& m, const EngineDims& d) {
   m.source({"st", "store unit", "a result word", "taken", {{"word", WA, "word address"}, {"data", 32, "data"}}});
   m.output("xb_we", V, "gather buffer: write lane v (word w goes to lane w mod V, line w / V)");
   m.output("xb_waddr", XL, "gather buffer: line written");
-  m.output("xb_wdata", 32, "gather buffer: word written");
+  m.output("xb_wdata", 32 * V, "gather buffer: the word written to lane v, at [32v +: 32]");
   m.output("xb_re", 1, "gather buffer: read a line (all lanes)");
   m.output("xb_raddr", XL, "gather buffer: line read");
   m.input("xb_rdata", 32 * V, "gather buffer: the line read the cycle before, lane v at [32v +: 32]");
@@ -97,7 +99,7 @@ void engine_localparams(SvModule& m) {
       {"F_EW", "ELTW: write Z[e] = relu(acc[x])"},
       {"F_SE", "SPMM: next entry tag and column index (rows interleaved), issued with the entry's first step"},
       {"F_SX", "SPMM: acc[j] = fma(beta*val, X[col, j0+j], acc[j]) (X read from DRAM)"},
-      {"F_XF", "SPMM: gather buffer <- X[k, j0+j] for the block, in X's storage order"},
+      {"F_XF", "SPMM: gather buffer <- X[k, j0+j] for the block, in X's storage order (and X[k, j0+j+h] on port B)"},
       {"F_SG", "SPMM: acc[j|v] = fma(beta*val, xbuf[col][j|v], acc[j|v]) on lanes v"},
       {"F_DRAIN", "wait until every micro-op and FMA has finished"},
       {"F_DONE", "signal done"},
@@ -161,6 +163,10 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("blk_lg", 3, "log2 of the column block width (GEMM: 16)");
   m.signal("blk_w", CW, "column block width");
   m.signal("xb_word", GWL, "gather buffer word of the step: row (k or col) x block width + j");
+  m.signal("xf_h", 4, "SPMM fill: the column offset of the port B word (column-major X: 1, row-major: min(width, V) / 2)");
+  m.signal("xf_dual", 1, "SPMM fill: two words per step (V > 1, a block of 2 or more columns, halves that share no granule)");
+  m.signal("xf_jnext", 5, "SPMM fill: the next column port A takes (runs of h columns, every other run)");
+  m.signal("xf_lastcol", 1, "SPMM fill: the step's column is port A's last of the block");
   m.signal("rem_rows", CW, "rows left from i0 (GEMM) / m0 (GRAM)");
   m.signal("rem_cols", CW, "columns left from j0");
   m.signal("rem_brows", CW, "GRAM: result rows left from b0");
@@ -404,6 +410,20 @@ end)",
                                       fmt::arg("VM1", V - 1), fmt::arg("GW", GW)));
 }
 
+// SPMM fill: the port B word's column offset h (SystemVerilog), and when the
+// fill takes two words per step (a row-major X only when h words are whole
+// granules and every row starts on one, so the two units share no granule).
+std::string xf_offset(const EngineDims& d) {
+  if (d.V == 1) return "4'd1";
+  return fmt::format("b_cm ? 4'd1 : (slg_q >= 3'd{}) ? 4'd{} : 4'(4'd1 << (slg_q - 3'd1))", d.VL, d.V / 2);
+}
+std::string xf_dual(const EngineDims& d) {
+  if (d.V == 1) return "1'b0";
+  if (d.GRW == 1) return "(slg_q != 3'd0)";
+  return fmt::format("(slg_q != 3'd0) && (b_cm || (((xf_h & 4'd{0}) == 4'd0) && (b_cols[{1}:0] == '0)))", d.GRW - 1,
+                     std::countr_zero(static_cast<unsigned>(d.GRW)) - 1);
+}
+
 // A piece of the step section's text, formatted with its fields.
 std::string step_text(const EngineDims& d, fmt::string_view text) {
   const int XB = d.XB, PB = d.PB, RB = d.RB, LB = d.LB, CW = d.CW, WA = d.WA, QB = d.QB, Q = d.Q, V = d.V,
@@ -414,6 +434,7 @@ std::string step_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("WA", WA), fmt::arg("QB1", QB + 1),
                      fmt::arg("Q", Q), fmt::arg("V", V),
                      fmt::arg("GWL", GWL),
+                     fmt::arg("XFH", xf_offset(d)), fmt::arg("DUAL", xf_dual(d)),
                      fmt::arg("EMV", V > 1 ? "em_m[v]" : "em_m"));
 }
 
@@ -501,7 +522,7 @@ always_comb begin
       end
     end
     F_XF: begin
-      em_rd = 1'b1; em_act = U_XF;
+      em_rd = 1'b1; em_rb = xf_dual && ({{1'b0, j_q}} + 5'(xf_h) <= {{1'b0, nb_last}}); em_act = U_XF;
       sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; sel_r = t_q;
     end
     default: em_valid = 1'b0;
@@ -523,6 +544,12 @@ always_comb begin
     selb_r = gcb_i0_q + {CW}'(gcb_r_q);
     selb_c = j0_q + {CW}'(gcb_j_q);
   end
+  // SPMM's fill: X[k, j0+j+h] beside port A's X[k, j0+j].
+  if (kind == KIND_SPMM) begin
+    selb_base = b_base; selb_rows = b_rows; selb_cols = b_cols; selb_cm = b_cm;
+    selb_r = t_q;
+    selb_c = j0_q + {CW}'(j_q) + {CW}'(xf_h);
+  end
 end
 )");
 }
@@ -532,6 +559,17 @@ std::string step_address(const EngineDims& d) {
   return step_text(d, R"(// Row k of X's block sits at gather buffer words k * block width + j (the fill
 // phase's row is t, the gather's is the entry's column index).
 assign xb_word = {GWL}'(((ph_q == F_XF) ? t_q : e_col) << slg_q) | {GWL}'(j_q);
+// The fill takes two words per step: X[k, j] on port A and X[k, j+h] on port
+// B, port A taking runs of h columns and skipping the next h. A column-major
+// X pairs columns j and j+1 (h = 1), so each unit walks whole columns; a
+// row-major one pairs the halves of each min(width, V) columns, so each unit
+// reads whole granules of its half when h words are whole granules and rows
+// start on a granule (else it fills one word per step). Both words land in
+// one line, h lanes apart.
+assign xf_h       = {XFH};
+assign xf_dual    = {DUAL};
+assign xf_jnext   = (xf_dual && ((j_q + 4'd1) & (xf_h - 4'd1)) == 4'd0) ? 5'(j_q) + 5'(xf_h) + 5'd1 : 5'(j_q) + 5'd1;
+assign xf_lastcol = (xf_jnext > {{1'b0, nb_last}});
 // Element [r, c] of a region: c*rows + r column-major, r*cols + c row-major. The
 // sequencer checked that every region lies inside the image, so nothing wraps.
 assign off_major  = sel_cm ? sel_c : sel_r;
@@ -630,13 +668,13 @@ always_ff @(posedge clk) begin
       end
       // The block of X in its storage order: column by column (k fastest) or row by row.
       F_XF: if (adv) begin
-        if (b_cm ? (t_q + {CW}'d1 == b_rows) : (j_q == nb_last)) begin
-          if (b_cm) begin t_q <= '0; j_q <= j_q + 4'd1; end else begin j_q <= '0; t_q <= t_q + {CW}'d1; end
-          if (b_cm ? (j_q == nb_last) : (t_q + {CW}'d1 == b_rows)) begin
+        if (b_cm ? (t_q + {CW}'d1 == b_rows) : xf_lastcol) begin
+          if (b_cm) begin t_q <= '0; j_q <= xf_jnext[3:0]; end else begin j_q <= '0; t_q <= t_q + {CW}'d1; end
+          if (b_cm ? xf_lastcol : (t_q + {CW}'d1 == b_rows)) begin
             t_q <= '0; j_q <= '0; ph_q <= ph_group;
           end
         end else if (b_cm) t_q <= t_q + {CW}'d1;
-        else j_q <= j_q + 4'd1;
+        else j_q <= xf_jnext[3:0];
       end
       F_EA, F_EB, F_EW: if (adv) begin
         wi_q <= wi_nx;
@@ -774,11 +812,17 @@ std::string executor_text(const EngineDims& d, fmt::string_view text) {
                                                           "    fb_in[v]   = xg_q ? xb_rdata[32*xb_lane[v] +: 32] : fb_q[v];", VL)
                                             : std::string("    fb_in[v]   = xg_q ? xb_rdata : fb_q[v];")),
                      fmt::arg("XO", V > 1 ? fmt::format("    xo_q  <= h_aux[{}:0];\n", VL - 1) : std::string()),
+                     // U_XF writes lane w mod V, and with a port B word (the fill's column j+h) lane w+h mod V.
                      fmt::arg("XBWE", V > 1 ? fmt::format("always_comb\n  for (int v = 0; v < {0}; v++) "
                                                           "xb_we[v] = fire && (h_act == U_XF) && "
-                                                          "(h_w[{1}:0] == {2}'(v));",
+                                                          "((h_w[{1}:0] == {2}'(v)) || (h_rb && (h_w[{1}:0] + {2}'(xf_h) == {2}'(v))));",
                                                           V, VL - 1, VL)
                                             : std::string("assign xb_we = fire && (h_act == U_XF);")),
+                     fmt::arg("XBWD", V > 1 ? fmt::format("always_comb\n  for (int v = 0; v < {0}; v++) "
+                                                          "xb_wdata[32*v +: 32] = (h_rb && (h_w[{1}:0] + {2}'(xf_h) == {2}'(v))) "
+                                                          "? lb_rsp_data : ld_rsp_data;",
+                                                          V, VL - 1, VL)
+                                            : std::string("assign xb_wdata = ld_rsp_data;")),
                      fmt::arg("TMV", V > 1 ? fmt::format("tm_q[{}][v]", S) : fmt::format("tm_q[{}]", S)),
                      fmt::arg("TMU", V > 1 ? fmt::format("tm_q[{}][u]", S) : fmt::format("tm_q[{}]", S)));
 }
@@ -889,7 +933,7 @@ assign st_word  = h_w;
 // per line; lanes past the block's width are masked).
 {XBWE}
 assign xb_waddr = h_w[{GWL1}:{VL}];
-assign xb_wdata = ld_rsp_data;
+{XBWD}
 assign xb_re    = fire && (h_act == U_XG);
 assign xb_raddr = h_aux[{GWL1}:{VL}];
 always_comb
@@ -939,8 +983,8 @@ always_ff @(posedge clk) begin
           end
         default: ;
       endcase
-      // The port B word: GEMM's C or Gram's B.
-      if (h_rb) breg_q[h_aux[5:0]] <= lb_rsp_data;
+      // The port B word: GEMM's C or Gram's B (the fill's goes to the gather buffer).
+      if (h_rb && h_act != U_XF) breg_q[h_aux[5:0]] <= lb_rsp_data;
     end
     if (fire && h_sv) mreg_q <= sv_data;
   end

@@ -38,6 +38,7 @@ namespace cello::gen {
 
 struct StreamEngineShape {
   int addr_bits = 30;   // byte address width (as in the load and store units)
+  int granule_bytes = 16;  // DRAM granule (as in the load and store units)
   int fma_stages = 3;   // pipeline depth of the fp32_fma
   int gram_lanes = 3;   // GRAM partial sums (the MAC array's fma_stages)
   int rf_rows = 16;     // largest K of one GEMM pass (rows of the engine's register file)

@@ -27,6 +27,7 @@ struct EngineDims {
   int GW, GWL, VL;    // gather buffer words, its word index, the lane index
   int XL;             // gather buffer line index
   int AUX;            // the queue's aux field: a gather buffer word, or the port B word's breg entry
+  int GRW;            // words per DRAM granule
 };
 
 EngineDims engine_dims(const StreamEngineShape& s);

@@ -92,6 +92,7 @@ TopShapes add_top_parts(Design& d, const TopConfig& t, const arch::Arch& a) {
   add_sequencer(d, n + "_sequencer", seq);
   StreamEngineShape& eng = sh.eng;
   eng.addr_bits = mem.addr_bits;
+  eng.granule_bytes = mem.granule_bytes;
   eng.fma_stages = a.fma_stages;
   eng.gram_lanes = a.fma_stages;
   eng.rf_rows = static_cast<int>(a.rf_rows);
@@ -189,7 +190,8 @@ void gather_buffer(Design& d, SvModule& m, const SvModule& en, int V, int gather
   const int XL = std::countr_zero(static_cast<unsigned>(gather_words / V));
   for (int v = 0; v < V; ++v)
     top_parts::ram_instance(d, m, fmt::format("u_xbuf_{}", v), gather_words / V, 32, XL,
-                            {V > 1 ? fmt::format("xb_we[{}]", v) : std::string("xb_we"), "xb_waddr", "xb_wdata",
+                            {V > 1 ? fmt::format("xb_we[{}]", v) : std::string("xb_we"), "xb_waddr",
+                             fmt::format("xb_wdata[{}:{}]", 32 * v + 31, 32 * v),
                              "xb_re", "xb_raddr", fmt::format("xb_rdata[{}:{}]", 32 * v + 31, 32 * v)});
 }
 

@@ -137,9 +137,12 @@ TEST_CASE("top: compiled CG, BiCGStab and GCN equal the executor bit for bit", "
   // has GEMMs that update their streamed operand in place. The 27-row grid
   // leaves a partial row group; N = 6 gives the engine a partial 6 x 6 Gram
   // block, and GCN with 18 input features two 16-column SpMM blocks and a GEMM
-  // of more passes than a 16-row register file holds.
+  // of more passes than a 16-row register file holds. N = 8 fills SPMM's
+  // gather buffer from a row-major X on both read ports (on a top whose
+  // granule holds 4 words and V = 8) and has 8 x 8 Gram blocks of one operand.
   for (const Run& run : {Run{"cg", 1, 3, 0, 4}, Run{"cg", 4, 3, 0, 4}, Run{"bicgstab", 2, 2, 0, 4},
-                         Run{"gcn", 4, 2, 2, 4}, Run{"cg", 6, 2, 0, 3}, Run{"gcn", 18, 1, 3, 3}}) {
+                         Run{"gcn", 4, 2, 2, 4}, Run{"cg", 6, 2, 0, 3}, Run{"gcn", 18, 1, 3, 3},
+                         Run{"cg", 8, 1, 0, 3}}) {
     const char* wl = run.wl;
     INFO(wl << " N=" << run.n << ", " << run.iters << " iterations, grid " << run.grid);
     const auto prep = compiled(wl, run.n, run.iters, run.o, run.grid);
@@ -173,13 +176,17 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
   Sim<Vtop> sim;
   const auto hw = gen::parse_hw_config(gen::parse_json_file(TOP_CONFIG), TOP_CONFIG);
   const uint64_t gw = static_cast<uint64_t>(hw.top->gather_words);
+  const int lanes = gen::engine_lanes(static_cast<int>(the_arch().macs_per_cycle()), hw.top->gather_words);
   const uint64_t g = the_arch().granule_bytes;
-  int staged = 0, direct = 0;
+  int staged = 0, direct = 0, row_pairs = 0;
+  // A row-major X fills two words per step when half of min(16, V) columns is
+  // whole granules: then keep drawing programs (up to 200) until a few have.
+  const bool row_pairs_possible = lanes > 1 && (std::min(16, lanes) / 2) % static_cast<int>(g / 4) == 0;
   exec::RandomProgramOptions opt;
   opt.launches = 1;
   opt.spmm_only = true;
   opt.max_rows = 48;
-  for (int k = 0; k < 16; ++k) {
+  for (int k = 0; k < 16 || (row_pairs_possible && row_pairs < 3 && k < 200); ++k) {
     const uint64_t seed = rng.bits(64);
     INFO("program " << k << ", generator seed " << seed);
     const exec::RandomProgram p = exec::random_program(seed, the_arch(), opt);
@@ -206,29 +213,39 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
       continue;
     }
     ++staged;
-    // The main load unit's reads, block by block: X's block in storage order,
-    // then C's row of the block for every result row (with_c). X's DRAM reads
-    // are the misses of the load unit's reuse window on X's granules.
+    // The operand load units' reads, block by block: X's block in storage
+    // order, then C's row of the block for every result row (with_c, port A).
+    // With V > 1 the fill takes X[k, j] on port A and X[k, j+h] on port B,
+    // port A taking runs of h columns and skipping the next h: h = 1 for a
+    // column-major X, min(width, V) / 2 for a row-major one when h words are
+    // whole granules and rows start on one (else one word per step on A).
+    // X's DRAM reads are the misses of each unit's reuse window on X's granules.
     const bool with_c = (op->field("flags") & stream::kLaunchWithC) != 0;
     const auto byte_of = [](const exec::TensorDesc& e, uint64_t row, uint64_t col) { return e.base + 4 * e.offset(row, col); };
-    ReuseWindow window(the_arch().load_window);
+    const uint64_t gwords = g / 4, h = d.col_major() ? 1 : std::min<uint64_t>(width, static_cast<uint64_t>(lanes)) / 2;
+    const bool dual = lanes > 1 && width >= 2 && (d.col_major() || (h % gwords == 0 && d.cols % gwords == 0));
+    ReuseWindow window(the_arch().load_window), window_b(the_arch().load_window);
     uint64_t granules = 0;
     for (uint64_t j0 = 0; j0 < d.cols; j0 += width) {
       const uint64_t nb = std::min(width, d.cols - j0);
       for (uint64_t i = 0; i < nb * d.rows; ++i) {
-        const uint64_t row = d.col_major() ? i % d.rows : i / nb, col = j0 + (d.col_major() ? i / d.rows : i % nb);
-        granules += window.miss(byte_of(d, row, col) / g);
+        const uint64_t row = d.col_major() ? i % d.rows : i / nb, j = d.col_major() ? i / d.rows : i % nb;
+        const bool on_b = dual && (j / h) % 2 == 1;
+        granules += (on_b ? window_b : window).miss(byte_of(d, row, j0 + j) / g);
       }
       if (with_c)
         for (uint64_t i = 0; i < t[c].rows; ++i)
           for (uint64_t j = j0; j < j0 + nb; ++j) window.miss(byte_of(t[c], i, j) / g);
     }
+    row_pairs += dual && !d.col_major();
     INFO("X " << d.rows << " x " << d.cols << (d.col_major() ? " column-major" : " row-major") << ", blocks of "
               << width);
     CHECK(rd == granules * g);
   }
-  fmt::print("top: SPMM gather buffer: {} programs staged X, {} gathered it from DRAM\n", staged, direct);
+  fmt::print("top: SPMM gather buffer: {} programs staged X ({} row-major on both read ports), {} gathered it from DRAM\n",
+             staged, row_pairs, direct);
   CHECK(staged > 0);
+  if (row_pairs_possible) CHECK(row_pairs > 0);
 }
 
 TEST_CASE("top: port protocol errors (a stray DRAM response, a withdrawn command word, a stray host_ack) halt the top with the protocol bit", "[top][top_rtl]") {
