@@ -13,12 +13,13 @@ const std::vector<CounterSpec>& top_counters() {
       {"records", "records run to completion"},
       {"launches", "GEMM/GRAM/SPMM/ELTW launches started"},
       {"fma", "engine FMA steps issued (a step drives up to its FMA lanes)"},
-      {"load_words", "words read through the load unit"},
+      {"load_words", "words read through the operand load unit of port A"},
       {"store_words", "words written through the store unit"},
       {"dram_reads", "granule reads accepted by DRAM"},
       {"dram_writes", "granule writes accepted by DRAM"},
       {"host_cycles", "cycles with host_req high"},
       {"engine_cycles", "cycles with a launch running"},
+      {"load_words_b", "words read through the operand load unit of port B (GEMM's C, Gram's B, SPMM's fill)"},
   };
   return c;
 }

@@ -62,7 +62,7 @@ void engine_ports(SvModule& m, const EngineDims& d) {
   m.output("fma_fire", 1, "pulse: the executor issued an FMA");
   m.source({"ld_req", "load unit", "a word read", "taken", {{"word", WA, "word address"}}});
   m.sink({"ld_rsp", "load unit", "the word", "taken", {{"data", 32, "data"}}});
-  m.source({"lb_req", "port B load unit", "a word read (GEMM's C, Gram's B)", "taken", {{"word", WA, "word address"}}});
+  m.source({"lb_req", "port B load unit", "a word read (GEMM's C, Gram's B, SPMM's fill)", "taken", {{"word", WA, "word address"}}});
   m.sink({"lb_rsp", "port B load unit", "the word", "taken", {{"data", 32, "data"}}});
   m.source({"st", "store unit", "a result word", "taken", {{"word", WA, "word address"}, {"data", 32, "data"}}});
   m.output("xb_we", V, "gather buffer: write lane v (word w goes to lane w mod V, line w / V)");
@@ -190,13 +190,39 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("col_ok", 1, "SPMM: the column index names a row of the dense operand");
 }
 
+// The signals that address one element [r, c] of a region: <p>_base, _rows,
+// _cols, _cm (storage order), _r, _c, and the offset terms <p>_major,
+// _stride, _minor.
+void element_address_signals(SvModule& m, const std::string& p, const std::string& what, int WA, int CW) {
+  m.signal(p + "_base", WA, what + ": region base");
+  m.signal(p + "_rows", CW, what + ": its rows");
+  m.signal(p + "_cols", CW, what + ": its columns");
+  m.signal(p + "_cm", 1, what + ": its storage order");
+  m.signal(p + "_r", CW, what + ": element row");
+  m.signal(p + "_c", CW, what + ": element column");
+  m.signal(p + "_major", CW, what + ": index along the storage order's outer rank");
+  m.signal(p + "_stride", CW, what + ": words per outer index");
+  m.signal(p + "_minor", CW, what + ": index along the inner rank");
+}
+
+// The word address `word` of element [<p>_r, <p>_c]: c*rows + r column-major,
+// r*cols + c row-major, from the region base.
+std::string element_word(const std::string& p, const std::string& word, int WA) {
+  return fmt::format(R"(assign {0}_major  = {0}_cm ? {0}_c : {0}_r;
+assign {0}_stride = {0}_cm ? {0}_rows : {0}_cols;
+assign {0}_minor  = {0}_cm ? {0}_r : {0}_c;
+assign {1} = {0}_base + {2}'({0}_major * {0}_stride + {0}_minor);
+)",
+                     p, word, WA);
+}
+
 // The step's micro-op, its address, and the micro-op queue.
 void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   const int WA = d.WA, CW = d.CW, XB = d.XB, PB = d.PB, V = d.V, Q = d.Q, QB = d.QB;
   // ---- the step's micro-op
   m.signal("em_valid", 1, "the walker has a micro-op to push");
   m.signal("em_rd", 1, "it takes a word from the load unit (port A)");
-  m.signal("em_rb", 1, "it takes a word from port B (GEMM's C cursor, Gram's B cursor)");
+  m.signal("em_rb", 1, "it takes a word from port B (GEMM's C cursor, Gram's B cursor, SPMM's fill)");
   m.signal("em_sv", 1, "it takes the next scaled value beta * val (an SPMM entry's first step)");
   m.signal("em_st", 1, "it also stores relu(acc[y]) at w (a GEMM or SPMM step carrying a write)");
   m.signal("em_act", 4, "its action");
@@ -208,22 +234,9 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   m.signal("step_go", 1, "the step's micro-op (and its read) can enter the queue");
   m.signal("q_space", 1, "the micro-op queue has room");
   m.signal("push", 1, "a micro-op enters the queue");
-  m.signal("sel_base", WA, "address: region base of the step's operand");
-  m.signal("sel_rows", CW, "address: its rows");
-  m.signal("sel_cols", CW, "address: its columns");
-  m.signal("sel_cm", 1, "address: its storage order");
-  m.signal("sel_r", CW, "address: element row");
-  m.signal("sel_c", CW, "address: element column");
-  m.signal("off_major", CW, "address: index along the storage order's outer rank");
-  m.signal("off_stride", CW, "address: words per outer index");
-  m.signal("off_minor", CW, "address: index along the inner rank");
+  element_address_signals(m, "sel", "address of the step's word (port A, or U_W's write)", WA, CW);
   m.signal("step_word", WA, "address of the step's word (read, or write of U_W)");
-  m.signal("selb_base", WA, "port B address: region base (C, or Gram's B)");
-  m.signal("selb_rows", CW, "port B address: rows");
-  m.signal("selb_cols", CW, "port B address: columns");
-  m.signal("selb_cm", 1, "port B address: storage order");
-  m.signal("selb_r", CW, "port B address: element row");
-  m.signal("selb_c", CW, "port B address: element column");
+  element_address_signals(m, "selb", "port B address (C, Gram's B, SPMM's fill)", WA, CW);
   m.signal("step_word_b", WA, "address of the step's port B word");
   m.array("lbf_word_q", WA, 2, "port B request FIFO (decouples the step from the port B load unit's ready)");
   m.signal("lbf_head_q", 1, "port B request FIFO: head");
@@ -255,7 +268,7 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.signal("h_valid", 1, "a micro-op is at the head");
   m.signal("h_act", 4, "head: action");
   m.signal("h_rd", 1, "head: takes a port A word");
-  m.signal("h_rb", 1, "head: takes a port B word (to breg[aux])");
+  m.signal("h_rb", 1, "head: takes a port B word (to breg[aux], or the gather buffer)");
   m.signal("h_sv", 1, "head: takes a scaled value");
   m.signal("h_st", 1, "head: also stores acc[y]");
   m.signal("h_x", XB, "head: accumulator");
@@ -434,6 +447,8 @@ std::string step_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("WA", WA), fmt::arg("QB1", QB + 1),
                      fmt::arg("Q", Q), fmt::arg("V", V),
                      fmt::arg("GWL", GWL),
+                     fmt::arg("SEL_WORD", element_word("sel", "step_word", WA)),
+                     fmt::arg("SELB_WORD", element_word("selb", "step_word_b", WA)),
                      fmt::arg("XFH", xf_offset(d)), fmt::arg("DUAL", xf_dual(d)),
                      fmt::arg("EMV", V > 1 ? "em_m[v]" : "em_m"));
 }
@@ -572,12 +587,7 @@ assign xf_jnext   = (xf_dual && ((j_q + 4'd1) & (xf_h - 4'd1)) == 4'd0) ? 5'(j_q
 assign xf_lastcol = (xf_jnext > {{1'b0, nb_last}});
 // Element [r, c] of a region: c*rows + r column-major, r*cols + c row-major. The
 // sequencer checked that every region lies inside the image, so nothing wraps.
-assign off_major  = sel_cm ? sel_c : sel_r;
-assign off_stride = sel_cm ? sel_rows : sel_cols;
-assign off_minor  = sel_cm ? sel_r : sel_c;
-assign step_word  = sel_base + {WA}'(off_major * off_stride + off_minor);
-assign step_word_b = selb_base + {WA}'((selb_cm ? selb_c : selb_r) * (selb_cm ? selb_rows : selb_cols) +
-                                       (selb_cm ? selb_r : selb_c));
+{SEL_WORD}{SELB_WORD}
 assign q_space    = (q_cnt_q != {QB1}'d{Q});
 // A step's port B read enters a two-entry FIFO (room is a registered count), so
 // that its port A read never waits on the port B load unit's ready.
@@ -1037,9 +1047,9 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   SvModule m(module,
              "Stream engine of the top: runs one launch (GEMM pass, GRAM, SPMM, ELTW) in the\n"
              "accumulation order of docs/commands.md. The walker runs the loop nest and issues\n"
-             "operand reads ahead through the load unit, one micro-op per step into a queue; the\n"
-             "executor pops micro-ops in order, takes their words from the load unit's in-order\n"
-             "responses and issues one step per cycle into its FMA lanes (a GEMM/Gram step updates\n"
+             "operand reads ahead through two load units (ports A and B), one micro-op per step\n"
+             "into a queue; the executor pops micro-ops in order, takes their words (at most one\n"
+             "per port) from the units' in-order responses and issues one step per cycle into its FMA lanes (a GEMM/Gram step updates\n"
              "adjacent columns, one per lane), holding a step back only while an accumulator it\n"
              "touches is still in the FMA pipe. Operand words for the next row group (Gram, GEMM's C)\n"
              "and the previous row group's results (GEMM, SPMM) ride on the FMA steps through\n"

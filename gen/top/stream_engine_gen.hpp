@@ -4,16 +4,18 @@
 //
 // It is a decoupled access/execute machine (docs/top.md, "Stream engine"):
 // - the *walker* runs the launch's loop nest (row groups x column blocks, Gram
-//   blocks, element groups), issues every operand word read to the load unit
-//   as far ahead as the micro-op queue allows, and pushes one micro-op per step;
-// - the *executor* pops micro-ops in order, takes each one's word from the load
-//   unit's in-order responses, issues one step per cycle into V pipelined
+//   blocks, element groups), issues every operand word read to one of two load
+//   units (port A; port B for GEMM's C, Gram's B and the second word of SPMM's
+//   gather fill) as far ahead as the micro-op queue allows, and pushes one
+//   micro-op per step;
+// - the *executor* pops micro-ops in order, takes each one's words (at most one
+//   per port) from the units' in-order responses, issues one step per cycle into V pipelined
 //   fp32_fma lanes (a GEMM or Gram step updates V adjacent result columns),
 //   and keeps independent accumulations (a row group's columns, Gram's lanes,
 //   an element group) in flight together; a scoreboard holds a step back only
 //   while its own accumulator is still in the pipe;
-// - reads and writes ride on the FMA steps: a step may also take one operand
-//   word for a later row group (Gram's A and B, GEMM's C: the read cursors)
+// - reads and writes ride on the FMA steps: a step may also take operand
+//   words for a later row group (Gram's A and B, GEMM's C: the read cursors)
 //   and store one result of the previous row group (GEMM, SPMM: the write
 //   cursor), so words and results cost no issue slot of their own where there
 //   are steps to carry them;
@@ -22,9 +24,9 @@
 //   know where a row ends; a second FMA scales each value by beta on its way in.
 // - SPMM's dense operand is staged, one column block at a time, in a gather
 //   buffer (V RAM lanes in the top) when the block fits: it is then read from
-//   DRAM once, in storage order, and each stored entry's gather reads V columns
-//   per cycle from the buffer; a dense operand too tall for even V columns is
-//   gathered word by word from DRAM.
+//   DRAM once, in storage order, two words per step, and each stored entry's
+//   gather reads V columns per cycle from the buffer; a dense operand too tall
+//   for even one column is gathered word by word from DRAM.
 // A damaged CSR operand (a row pointer past nnz or falling, a column index past
 // the dense operand) stops it with `err` instead of reading outside the tensor.
 #pragma once

@@ -308,7 +308,7 @@ always_ff @(posedge clk) begin
   end
 end
 assign status_word = {{dec_err_in_header, halted, done, running, status}};
-assign events = {{eng_busy, host_req, arb_dram_fire_w, arb_dram_fire_r, st_wr_valid && st_wr_ready,
+assign events = {{lb_req_valid && lb_req_ready, eng_busy, host_req, arb_dram_fire_w, arb_dram_fire_r, st_wr_valid && st_wr_ready,
                  ld_req_valid && ld_req_ready, eng_fma_fire, seq_launch, seq_retire,
                  running && !done && !halted}};)",
                                   fmt::arg("RV", ac.req_valid), fmt::arg("RA", ac.req_addr), fmt::arg("RT", ac.req_tag),
