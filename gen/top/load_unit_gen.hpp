@@ -5,7 +5,9 @@
 // granules are in flight together (up to LINES), their responses may return in
 // any order (the tag names the line), and words leave in request order.
 // `inval` empties the window, so the next read of any granule goes to DRAM
-// again (the sequencer pulses it between ops, after writes). docs/top.md.
+// again (the sequencer pulses it between ops, after writes). A new line's DRAM
+// request waits in a two-entry FIFO, so a read never waits on the arbiter's
+// grant in the same cycle. docs/top.md.
 #pragma once
 
 #include <string>
