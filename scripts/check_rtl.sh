@@ -9,6 +9,8 @@
 # processes, latch inference, memories, FSMs, arithmetic) and skips technology
 # mapping and ABC, which take 15x as long on the top's engine. The top's extra
 # configs use it; each module is mapped in full on at least one config.
+# CELLO_GATE_COARSE=REGEX does the same for the modules whose name matches REGEX
+# (the default config's 8-lane engine; the 2x2 config maps its engine in full).
 # Lint reads a block's whole hierarchy. Yosys reads the design's *other* blocks
 # as blackboxes (read_verilog -lib): each block is synthesised once, by its own
 # check, so the composed top synthesises its own logic (registers, the register
@@ -26,13 +28,15 @@ check_top() {  # check_top FILELIST TOP LOGDIR LABEL [BLACKBOX_FILE...]
     [[ " ${blackboxes[*]} " == *" $f "* ]] || files+="$f "
   done <"$filelist"
   [ ${#blackboxes[@]} -gt 0 ] && lib="read_verilog -sv -lib ${blackboxes[*]};"
-  [ "${CELLO_GATE_SYNTH:-full}" = coarse ] && synth="synth -run begin:fine -top $top"
+  local mode=${CELLO_GATE_SYNTH:-full}
+  [[ -n "${CELLO_GATE_COARSE:-}" && "$top" =~ ${CELLO_GATE_COARSE} ]] && mode=coarse
+  [ "$mode" = coarse ] && synth="synth -run begin:fine -top $top"
   if ! yosys -q -l "$logs/$top.yosys.log" -p "$lib read_verilog -sv $files; hierarchy -check -top $top; $synth; select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr t:\$_DLATCH_* t:\$_DLATCHSR_* t:\$_SR_*; stat" >/dev/null 2>&1; then
     echo "check_rtl: yosys failed or inferred a latch for $top ($label):"; grep -iE "error|latch|assert" "$logs/$top.yosys.log" | tail -5; return 1
   fi
   local cells
   cells=$(grep -E "^ +Number of cells:" "$logs/$top.yosys.log" | tail -1 | awk '{print $4}')
-  echo "check_rtl: $top lint clean, synthesised (${CELLO_GATE_SYNTH:-full}) without latches ($cells cells)"
+  echo "check_rtl: $top lint clean, synthesised ($mode) without latches ($cells cells)"
 }
 
 if [ "${1:-}" = "--sv" ]; then
