@@ -93,11 +93,8 @@ void load_unit_signals(SvModule& m, const LoadDims& d) {
   m.signal("line_avail", 1, "a line can be allocated");
   m.signal("q_space", 1, "the read queue has room");
   m.signal("take", 1, "a read is taken");
-  m.array("dq_gran_q", AW - GB, 2, "DRAM request FIFO: granule (decouples a read from the arbiter's grant)");
-  m.array("dq_tag_q", LW, 2, "DRAM request FIFO: line");
-  m.signal("dq_head_q", 1, "DRAM request FIFO: head");
-  m.signal("dq_cnt_q", 2, "DRAM request FIFO: entries");
-  m.signal("dq_space", 1, "DRAM request FIFO: room for a new line's request");
+  top_parts::two_entry_fifo(m, "dq", "DRAM request FIFO", {{"gran", AW - GB, "req_gran"}, {"tag", LW, "alloc_q"}},
+                            "new_line", "dram_req_valid && dram_req_ready");
   m.signal("new_line", 1, "the read allocates a line and requests its granule");
   m.signal("word_line", LW, "line of the read taken");
   m.signal("head_line", LW, "line of the oldest read");
@@ -128,10 +125,9 @@ assign q_space    = (q_count_q != {FW1}'(QUEUE));
 // A read of a new granule enters a two-entry FIFO of DRAM requests (room is a
 // registered count), so a read waits for a line and queue room, never for the
 // DRAM arbiter's grant in the same cycle.
-assign dq_space       = (dq_cnt_q != 2'd2);
-assign dram_req_valid = (dq_cnt_q != 2'd0);
-assign dram_req_addr  = {{dq_gran_q[dq_head_q], {GBB}'d0}};
-assign dram_req_tag   = dq_tag_q[dq_head_q];
+assign dram_req_valid = dq_valid;
+assign dram_req_addr  = {{dq_gran, {GBB}'d0}};
+assign dram_req_tag   = dq_tag;
 assign req_ready      = q_space && (win_hit || (line_avail && dq_space));
 assign take           = req_valid && req_ready;
 assign new_line       = take && !win_hit;
@@ -176,8 +172,6 @@ always_ff @(posedge clk) begin
     lines_q      <= '0;
     for (int k = 0; k < WINDOW; k++) win_valid_q[k] <= 1'b0;
 {PTR_RESET}    q_head_q     <= '0;
-    dq_head_q    <= 1'b0;
-    dq_cnt_q     <= '0;
     q_tail_q     <= '0;
     q_count_q    <= '0;
     for (int i = 0; i < LINES; i++) uses_q[i] <= '0;
@@ -192,13 +186,6 @@ always_ff @(posedge clk) begin
       win_gran_q[{PTR}]  <= req_gran;
       win_line_q[{PTR}]  <= alloc_q;
 {ADVANCE}    end
-    // The new line's DRAM request joins the FIFO; the head leaves when granted.
-    if (new_line) begin
-      dq_gran_q[dq_head_q ^ dq_cnt_q[0]] <= req_gran;
-      dq_tag_q[dq_head_q ^ dq_cnt_q[0]]  <= alloc_q;
-    end
-    if (dram_req_valid && dram_req_ready) dq_head_q <= !dq_head_q;
-    dq_cnt_q <= dq_cnt_q + 2'(new_line) - 2'(dram_req_valid && dram_req_ready);
     lines_q <= lines_q + {{{LW}'d0, new_line}} - {{{LW}'d0, free_now}};
     if (free_now) begin
       free_q               <= free_q + {LW}'d1;

@@ -238,12 +238,6 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   m.signal("step_word", WA, "address of the step's word (read, or write of U_W)");
   element_address_signals(m, "selb", "port B address (C, Gram's B, SPMM's fill)", WA, CW);
   m.signal("step_word_b", WA, "address of the step's port B word");
-  m.array("lbf_word_q", WA, 2, "port B request FIFO (decouples the step from the port B load unit's ready)");
-  m.signal("lbf_head_q", 1, "port B request FIFO: head");
-  m.signal("lbf_cnt_q", 2, "port B request FIFO: entries");
-  m.signal("lbf_space", 1, "port B request FIFO: room for the step's read");
-  m.signal("lbf_push", 1, "port B request FIFO: the step's read enters");
-  m.signal("lbf_pop", 1, "port B request FIFO: the head read is taken by the load unit");
   // ---- micro-op queue
   m.array("q_act", 4, Q, "queue: action");
   m.array("q_rd", 1, Q, "queue: takes a port A word");
@@ -591,24 +585,11 @@ assign xf_lastcol = (xf_jnext > {{1'b0, nb_last}});
 assign q_space    = (q_cnt_q != {QB1}'d{Q});
 // A step's port B read enters a two-entry FIFO (room is a registered count), so
 // that its port A read never waits on the port B load unit's ready.
-assign lbf_space  = (lbf_cnt_q != 2'd2);
 assign step_go    = q_space && (!em_rd || ld_req_ready) && (!em_rb || lbf_space);
 assign ld_req_valid = em_valid && em_rd && q_space && (!em_rb || lbf_space);
 assign ld_req_word  = step_word;
-assign lbf_push     = push && em_rb;
-assign lb_req_valid = (lbf_cnt_q != 2'd0);
-assign lb_req_word  = lbf_word_q[lbf_head_q];
-assign lbf_pop      = lb_req_valid && lb_req_ready;
-always_ff @(posedge clk) begin
-  if (!rst_n) begin
-    lbf_head_q <= 1'b0;
-    lbf_cnt_q  <= '0;
-  end else begin
-    if (lbf_push) lbf_word_q[lbf_head_q ^ lbf_cnt_q[0]] <= step_word_b;
-    if (lbf_pop) lbf_head_q <= !lbf_head_q;
-    lbf_cnt_q <= lbf_cnt_q + 2'(lbf_push) - 2'(lbf_pop);
-  end
-end
+assign lb_req_valid = lbf_valid;
+assign lb_req_word  = lbf_word;
 always_comb begin
   case (ph_q)
     // An error or empty-group tag, or the entry's column index (refused, or
@@ -1073,6 +1054,8 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   c_cursor(m, d);
   write_cursor(m, d);
   m.section("The step's micro-op and address", step_micro_op(d) + step_address(d));
+  top_parts::two_entry_fifo(m, "lbf", "Port B request FIFO", {{"word", d.WA, "step_word_b"}}, "push && em_rb",
+                            "lbf_valid && lb_req_ready");
   m.section("Walker", walker_start(d) + walker_loops(d));
   micro_op_queue_section(m, d);
   m.section("Executor", executor_issue(d) + executor_state(d));

@@ -5,6 +5,9 @@
 
 #include <string>
 #include <utility>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
@@ -52,6 +55,46 @@ inline void host_ports(SvModule& m) {
   m.output("host_req", 1, "HOST: compute host_record's output in DRAM, then pulse host_ack");
   m.output("host_record", 64, "HOST: record index");
   m.input("host_ack", 1, "HOST: done (one-cycle pulse)");
+}
+
+// A two-entry FIFO in flops, `<p>_*`: it decouples a producer from a consumer's
+// ready without a combinational path between them (room is a registered count).
+// Declares `<p>_<field>_q` per payload field, `<p>_head_q`, `<p>_cnt_q`, and the
+// views `<p>_space` (room for a push), `<p>_valid` (an entry waits) and
+// `<p>_<field>` (the head entry's field); emits the state in a section. `push`
+// and `pop` are expressions of the caller's signals; a push needs `<p>_space`
+// and a pop needs `<p>_valid`.
+struct FifoField {
+  std::string name;
+  int width;
+  std::string value;  // what a push stores
+};
+inline void two_entry_fifo(SvModule& m, const std::string& p, const std::string& what,
+                           const std::vector<FifoField>& fields, const std::string& push, const std::string& pop) {
+  std::string heads, writes;
+  for (const auto& f : fields) {
+    m.array(fmt::format("{}_{}_q", p, f.name), f.width, 2, fmt::format("{}: {}", what, f.name));
+    m.signal(fmt::format("{}_{}", p, f.name), f.width, fmt::format("{}: the head entry's {}", what, f.name));
+    heads += fmt::format("assign {0}_{1} = {0}_{1}_q[{0}_head_q];\n", p, f.name);
+    writes += fmt::format("    if ({1}) {0}_{2}_q[{0}_head_q ^ {0}_cnt_q[0]] <= {3};\n", p, push, f.name, f.value);
+  }
+  m.signal(p + "_head_q", 1, what + ": head");
+  m.signal(p + "_cnt_q", 2, what + ": entries");
+  m.signal(p + "_space", 1, what + ": room for a push");
+  m.signal(p + "_valid", 1, what + ": an entry waits");
+  m.section(what + " (two entries)", fmt::format(R"(assign {0}_space = ({0}_cnt_q != 2'd2);
+assign {0}_valid = ({0}_cnt_q != 2'd0);
+{1}always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    {0}_head_q <= 1'b0;
+    {0}_cnt_q  <= '0;
+  end else begin
+{2}    if ({4}) {0}_head_q <= !{0}_head_q;
+    {0}_cnt_q <= {0}_cnt_q + 2'({3}) - 2'({4});
+  end
+end
+)",
+                                                 p, heads, writes, push, pop));
 }
 
 // Records the part in the design: its block entry (kind, params), then the module.
