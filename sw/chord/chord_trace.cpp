@@ -69,6 +69,10 @@ class ProgramRunner {
     std::vector<uint32_t> id(tensors.size(), 0);
     std::vector<uint64_t> base(tensors.size(), 0);
     std::vector<bool> live(tensors.size(), false);
+    // A live tensor is on chip when it holds a table entry. One that found the
+    // table full lives in DRAM, as the traffic models treat it: the trace has
+    // none of its commands or accesses (they would only be errors).
+    onchip_.assign(tensors.size(), false);
     std::vector<ReuseMeta> sent(tensors.size());
     auto meta_at = [&](int t, size_t k) {
       ReuseMeta m;
@@ -87,12 +91,24 @@ class ProgramRunner {
       live[t] = true;
       sent[t] = meta_at(t, k);
       if (over < 0) {
+        onchip_[t] = entries_used_ < g_.entries;
+        if (!onchip_[t]) return;
+        ++entries_used_;
         out_.push_back(reg(id[t], base[t], base[t] + tensors[t].size, sent[t]));
         return;
       }
       out_.push_back(rewrite(id[over], id[t], sent[t]));
-      live[over] = false;
+      live[over] = false;  // its reads in this op go through t's id
+      onchip_[t] = true;
       id[over] = id[t];
+    };
+    auto drop = [&](int t) {
+      if (onchip_[t]) {
+        out_.push_back(rel(id[t]));
+        --entries_used_;
+      }
+      live[t] = false;
+      onchip_[t] = false;
     };
     for (size_t t = 0; t < tensors.size(); ++t)
       if (tensors[t].external) bring_up(int(t), 0);
@@ -101,7 +117,7 @@ class ProgramRunner {
       const ProgOp& op = ops[k];
       // Re-prioritise what is live, then register the output.
       for (size_t t = 0; t < tensors.size(); ++t) {
-        if (!live[t]) continue;
+        if (!live[t] || !onchip_[t]) continue;
         ReuseMeta m = meta_at(int(t), k);
         if (m.next_use != sent[t].next_use || m.uses != sent[t].uses) {
           out_.push_back(upd(id[t], m));
@@ -110,34 +126,28 @@ class ProgramRunner {
       }
       for (int in : op.inputs)
         if (!live[in]) bring_up(in, k);  // a program input never produced: written by the host
-      if (live[op.output] && !tensors[op.output].external) {
-        out_.push_back(rel(id[op.output]));
-        live[op.output] = false;
-      }
+      if (live[op.output] && !tensors[op.output].external) drop(op.output);
       bring_up(op.output, k + 1, inplace_source(op, k, tensors, consumers, live));
       emit(op, tensors, id, base);
       for (int in : op.inputs) {
         auto& c = consumers[in];
         while (next[in] < c.size() && size_t(c[next[in]]) <= k) ++next[in];
-        if (next[in] == c.size() && live[in] && !tensors[in].external) {
-          out_.push_back(rel(id[in]));
-          live[in] = false;
-        }
+        if (next[in] == c.size() && live[in] && !tensors[in].external) drop(in);
       }
     }
     for (size_t t = 0; t < tensors.size(); ++t)
-      if (live[t]) out_.push_back(rel(id[t]));
+      if (live[t]) drop(static_cast<int>(t));
     return std::move(out_);
   }
 
  private:
   // Option inplace: an input of an element-wise op, as long as its output,
-  // live, written through CHORD, and read for the last time here.
+  // on chip, written through CHORD, and read for the last time here.
   int inplace_source(const ProgOp& op, size_t k, const std::vector<ProgTensor>& tensors,
                      const std::vector<std::vector<int>>& consumers, const std::vector<bool>& live) const {
     if (!g_.inplace || op.pattern != Pattern::Elementwise) return -1;
     for (int in : op.inputs)
-      if (in != op.output && live[in] && !tensors[in].external && tensors[in].size == tensors[op.output].size &&
+      if (in != op.output && live[in] && onchip_[in] && !tensors[in].external && tensors[in].size == tensors[op.output].size &&
           consumers[in].back() == int(k))
         return in;
     return -1;
@@ -155,7 +165,12 @@ class ProgramRunner {
   void emit(const ProgOp& op, const std::vector<ProgTensor>& tensors, const std::vector<uint32_t>& id,
             const std::vector<uint64_t>& base) {
     uint64_t n = tensors[op.output].size;
-    auto read_at = [&](int t, uint64_t i) { out_.push_back(rd(id[t], base[t] + i % tensors[t].size)); };
+    auto read_at = [&](int t, uint64_t i) {
+      if (onchip_[t]) out_.push_back(rd(id[t], base[t] + i % tensors[t].size));
+    };
+    auto write_at = [&](uint64_t i, uint64_t d) {
+      if (onchip_[op.output]) out_.push_back(wr(id[op.output], base[op.output] + i, d));
+    };
     auto data = [&] { return rng_() & low_mask(g_.word_bits); };
     switch (op.pattern) {
       case Pattern::Elementwise:
@@ -164,7 +179,7 @@ class ProgramRunner {
         for (uint64_t i = 0; i < n; ++i) {
           for (int in : op.inputs)
             if (tensors[in].size > 1) read_at(in, i);
-          out_.push_back(wr(id[op.output], base[op.output] + i, data()));
+          write_at(i, data());
         }
         break;
       case Pattern::SpMV: {
@@ -175,7 +190,7 @@ class ProgramRunner {
           read_at(A, 2 * i + 1);
           read_at(P, i);
           read_at(P, (i * 5 + 3 + rng_() % 3) % tensors[P].size);
-          out_.push_back(wr(id[op.output], base[op.output] + i, data()));
+          write_at(i, data());
         }
         break;
       }
@@ -183,7 +198,7 @@ class ProgramRunner {
         uint64_t len = tensors[op.inputs[0]].size;
         for (uint64_t i = 0; i < len; ++i)
           for (int in : op.inputs) read_at(in, i);
-        for (uint64_t i = 0; i < n; ++i) out_.push_back(wr(id[op.output], base[op.output] + i, data()));
+        for (uint64_t i = 0; i < n; ++i) write_at(i, data());
         break;
       }
     }
@@ -193,6 +208,8 @@ class ProgramRunner {
   std::mt19937_64 rng_;
   AddressPool pool_;
   uint64_t next_id_ = 1;
+  std::vector<bool> onchip_;  // per tensor: holds a table entry
+  uint32_t entries_used_ = 0;
   std::vector<TraceOp> out_;
 };
 
