@@ -99,7 +99,7 @@ void engine_localparams(SvModule& m) {
       {"F_EW", "ELTW: write Z[e] = relu(acc[x])"},
       {"F_SE", "SPMM: next entry tag and column index (rows interleaved), issued with the entry's first step"},
       {"F_SX", "SPMM: acc[j] = fma(beta*val, X[col, j0+j], acc[j]) (X read from DRAM)"},
-      {"F_XF", "SPMM: gather buffer <- X[k, j0+j] for the block, in X's storage order (and X[k, j0+j+h] on port B)"},
+      {"F_XF", "SPMM: the fill cursor's words as steps of their own: the whole block first (with C), or what is left after the block's last group"},
       {"F_SG", "SPMM: acc[j|v] = fma(beta*val, xbuf[col][j|v], acc[j|v]) on lanes v"},
       {"F_DRAIN", "wait until every micro-op and FMA has finished"},
       {"F_DONE", "signal done"},
@@ -119,7 +119,7 @@ void engine_localparams(SvModule& m) {
       {"U_FOLD", "acc[x|v] = fma(acc[x|v], 1, acc[y|v]) on lanes v"},
       {"U_X", "acc[x] = fma(mreg, word, acc[x]) (with sv: mreg = the next beta * val first)"},
       {"U_W", "store relu(acc[x]) at word address w"},
-      {"U_XF", "gather buffer word w = word"},
+      {"U_XF", "a fill step alone: its words go to the gather buffer (xf); nothing else"},
       {"U_XG", "acc[x|v] = fma(mreg, xbuf line w lane v, acc[x|v]) on lanes v (with sv: as U_X)"},
   };
   for (int a = 0; a < static_cast<int>(std::size(acts)); ++a)
@@ -162,7 +162,15 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("xb_lg", 3, "SPMM start: log2 of the widest block (<= 16 columns) that fits");
   m.signal("blk_lg", 3, "log2 of the column block width (GEMM: 16)");
   m.signal("blk_w", CW, "column block width");
-  m.signal("xb_word", GWL, "gather buffer word of the step: row (k or col) x block width + j");
+  m.signal("xb_word", GWL, "gather buffer word an entry's step reads: col x block width + j");
+  m.signal("xc_on_q", 1, "SPMM fill cursor: words of the block still to issue");
+  m.signal("xc_t_q", CW, "SPMM fill cursor: row k of X (rows before it are issued whole)");
+  m.signal("xc_j_q", 4, "SPMM fill cursor: column in the block (port A's word)");
+  m.signal("xf_tail_q", 1, "SPMM: F_XF finishes the fill of a block whose groups are done");
+  m.signal("xf_word", GWL, "SPMM fill cursor: gather buffer word of port A's word, k x block width + j");
+  m.signal("xf_last", 1, "SPMM fill cursor: the step takes the block's last words");
+  m.signal("xf_wait", 1, "SPMM: the entry's row of X is not yet filled whole");
+  m.signal("se_fill", 1, "SPMM: F_SE issues a fill step in place of the entry's first step");
   m.signal("xf_h", 4, "SPMM fill: the column offset of the port B word (column-major X: 1, row-major: min(width, V) / 2)");
   m.signal("xf_dual", 1, "SPMM fill: two words per step (V > 1, a block of 2 or more columns, halves that share no granule)");
   m.signal("xf_jnext", 5, "SPMM fill: the next column port A takes (runs of h columns, every other run)");
@@ -223,6 +231,7 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   m.signal("em_valid", 1, "the walker has a micro-op to push");
   m.signal("em_rd", 1, "it takes a word from the load unit (port A)");
   m.signal("em_rb", 1, "it takes a word from port B (GEMM's C cursor, Gram's B cursor, SPMM's fill)");
+  m.signal("em_xf", 1, "it takes the fill cursor's words (port A, and port B if em_rb) into the gather buffer");
   m.signal("em_sv", 1, "it takes the next scaled value beta * val (an SPMM entry's first step)");
   m.signal("em_st", 1, "it also stores relu(acc[y]) at w (a GEMM or SPMM step carrying a write)");
   m.signal("em_act", 4, "its action");
@@ -249,6 +258,8 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   m.array("q_p", PB, Q, "queue: register-file / breg entry");
   m.array("q_w", WA, Q, "queue: write address (U_W, st), Gram register (U_GREG, U_PM), gather buffer word");
   m.array("q_m", V, Q, "queue: lanes");
+  m.array("q_xf", 1, Q, "queue: its words go to the gather buffer (the fill)");
+  m.array("q_f", d.GWL, Q, "queue: the fill's gather buffer word");
   m.array("q_aux", d.AUX, Q, "queue: gather buffer word (U_XG; its w may carry a write); the port B word's breg entry");
   m.signal("q_wr_q", QB, "queue: write pointer");
   m.signal("q_rd_q", QB, "queue: read pointer");
@@ -269,7 +280,9 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.signal("h_y", XB, "head: second register");
   m.signal("h_p", PB, "head: register-file / breg entry");
   m.signal("h_m", V, "head: lanes");
-  m.signal("h_w", WA, "head: write address (U_W, st), Gram register (U_GREG, U_PM), gather buffer word (U_XF)");
+  m.signal("h_w", WA, "head: write address (U_W, st), Gram register (U_GREG, U_PM)");
+  m.signal("h_xf", 1, "head: its words go to the gather buffer at h_f (and h_f + h)");
+  m.signal("h_f", d.GWL, "head: the fill's gather buffer word");
   m.signal("h_aux", d.AUX, "head: gather buffer word (U_XG), or the port B word's breg entry");
   m.signal("words_in", 1, "head: the words it takes have arrived");
   m.signal("xg_q", 1, "the step issued last cycle reads the gather buffer: its b operands are xb_rdata");
@@ -452,6 +465,7 @@ std::string step_micro_op(const EngineDims& d) {
   return step_text(d, R"(
 always_comb begin
   em_valid = 1'b1;
+  em_xf    = 1'b0;
   em_rd    = 1'b0;
   em_rb    = 1'b0;
   em_sv    = 1'b0;
@@ -523,26 +537,37 @@ always_comb begin
     F_SE, F_SX, F_SG: begin
       em_x = {XB}'({{ah_q, e_row, j_q}});
       em_st = wc_on_q; em_y = {XB}'({{wc_h_q, wc_r_q, wc_j_q}});
-      if (ph_q == F_SE) begin em_valid = tg_entry && col_rsp_valid && col_ok; em_sv = 1'b1; end
-      if (sbuf_q) em_act = U_XG;
+      if (ph_q == F_SE) begin em_valid = tg_entry && col_rsp_valid && col_ok; em_sv = !se_fill; end
+      if (se_fill) em_act = U_XF;
+      else if (sbuf_q) em_act = U_XG;
       else begin
         em_rd = 1'b1; em_act = U_X;
         sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; sel_r = e_col;
       end
     end
-    F_XF: begin
-      em_rd = 1'b1; em_rb = xf_dual && ({{1'b0, j_q}} + 5'(xf_h) <= {{1'b0, nb_last}}); em_act = U_XF;
-      sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm; sel_r = t_q;
-    end
+    F_XF: begin em_valid = xc_on_q; em_act = U_XF; end
     default: em_valid = 1'b0;
   endcase
+  // SPMM's fill cursor: X[k, j0+j] on port A (and X[k, j0+j+h] on port B) ride
+  // on every step that uses neither port, and go as steps of their own (U_XF)
+  // in F_XF and while an entry waits on its row.
+  if (xc_on_q && (ph_q == F_XF || ph_q == F_SE || ph_q == F_SG || ph_q == F_Z0 || ph_q == F_W)) begin
+    em_xf = 1'b1; em_rd = 1'b1; em_rb = xf_dual && ({{1'b0, xc_j_q}} + 5'(xf_h) <= {{1'b0, nb_last}});
+    sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm;
+    sel_r = xc_t_q; sel_c = j0_q + {CW}'(xc_j_q);
+  end
   // Gram's A cursor's word A[m, b0+i] of row m = gca_i0 + r.
   if (ph_q == F_GL || ph_q == F_PM) begin
     sel_r = gca_i0_q + {CW}'(gca_r_q);
     sel_c = b0_q + {CW}'(gca_j_q);
   end
 end
-// Port B: the C cursor's word C[cc_i0 + r, j0 + j] (GEMM), or Gram's B
+)");
+}
+
+// Port B's address: C, Gram's B, or the fill's second word.
+std::string step_port_b(const EngineDims& d) {
+  return step_text(d, R"(// Port B: the C cursor's word C[cc_i0 + r, j0 + j] (GEMM), or Gram's B
 // cursor's word B[m, j0+j] of row m = gcb_i0 + r.
 always_comb begin
   selb_base = c_base; selb_rows = c_rows; selb_cols = c_cols; selb_cm = c_cm;
@@ -556,8 +581,8 @@ always_comb begin
   // SPMM's fill: X[k, j0+j+h] beside port A's X[k, j0+j].
   if (kind == KIND_SPMM) begin
     selb_base = b_base; selb_rows = b_rows; selb_cols = b_cols; selb_cm = b_cm;
-    selb_r = t_q;
-    selb_c = j0_q + {CW}'(j_q) + {CW}'(xf_h);
+    selb_r = xc_t_q;
+    selb_c = j0_q + {CW}'(xc_j_q) + {CW}'(xf_h);
   end
 end
 )");
@@ -565,20 +590,27 @@ end
 
 // The step's word address, the walker's advance, and the CSR stream handshakes.
 std::string step_address(const EngineDims& d) {
-  return step_text(d, R"(// Row k of X's block sits at gather buffer words k * block width + j (the fill
-// phase's row is t, the gather's is the entry's column index).
-assign xb_word = {GWL}'(((ph_q == F_XF) ? t_q : e_col) << slg_q) | {GWL}'(j_q);
-// The fill takes two words per step: X[k, j] on port A and X[k, j+h] on port
-// B, port A taking runs of h columns and skipping the next h. A column-major
-// X pairs columns j and j+1 (h = 1), so each unit walks whole columns; a
-// row-major one pairs the halves of each min(width, V) columns, so each unit
-// reads whole granules of its half when h words are whole granules and rows
-// start on a granule (else it fills one word per step). Both words land in
-// one line, h lanes apart.
+  return step_text(d, R"(// Row k of X's block sits at gather buffer words k * block width + j (the
+// fill cursor's row is xc_t, an entry's its column index).
+assign xb_word = {GWL}'(e_col << slg_q) | {GWL}'(j_q);
+assign xf_word = {GWL}'(xc_t_q << slg_q) | {GWL}'(xc_j_q);
+// The fill cursor walks the block row by row (k outer), two words per step:
+// X[k, j] on port A and X[k, j+h] on port B, port A taking runs of h columns
+// and skipping the next h. A column-major X pairs columns j and j+1 (h = 1):
+// each unit's reuse window holds one granule of each of its columns, which
+// serves 4 rows; a row-major one pairs the halves of each min(width, V)
+// columns, so each unit reads whole granules of its half when h words are
+// whole granules and rows start on a granule (else it fills one word per
+// step). Both words land in one line, h lanes apart. Rows before xc_t are
+// filled whole, so an entry whose row of X is xc_t or later waits: its F_SE
+// step takes the fill's words instead.
 assign xf_h       = {XFH};
 assign xf_dual    = {DUAL};
-assign xf_jnext   = (xf_dual && ((j_q + 4'd1) & (xf_h - 4'd1)) == 4'd0) ? 5'(j_q) + 5'(xf_h) + 5'd1 : 5'(j_q) + 5'd1;
+assign xf_jnext   = (xf_dual && ((xc_j_q + 4'd1) & (xf_h - 4'd1)) == 4'd0) ? 5'(xc_j_q) + 5'(xf_h) + 5'd1 : 5'(xc_j_q) + 5'd1;
 assign xf_lastcol = (xf_jnext > {{1'b0, nb_last}});
+assign xf_last    = xf_lastcol && (xc_t_q + {CW}'d1 == b_rows);
+assign xf_wait    = xc_on_q && (e_col >= xc_t_q);
+assign se_fill    = (ph_q == F_SE) && tg_valid && tg_entry && col_rsp_valid && col_ok && xf_wait;
 // Element [r, c] of a region: c*rows + r column-major, r*cols + c row-major. The
 // sequencer checked that every region lies inside the image, so nothing wraps.
 {SEL_WORD}{SELB_WORD}
@@ -602,8 +634,15 @@ always_comb begin
   endcase
 end
 assign push = em_valid && adv;
-assign tg_pop        = (ph_q == F_SE) && adv;
-assign col_rsp_ready = (ph_q == F_SE) && tg_entry && (!col_ok || step_go);)");
+assign tg_pop        = (ph_q == F_SE) && adv && !se_fill;
+assign col_rsp_ready = (ph_q == F_SE) && tg_entry && (!col_ok || step_go) && !se_fill;)");
+}
+
+// SPMM: the fill cursor starts on a block of X. With C, whose reads take port
+// A, F_XF fills the block whole first; else the groups start at once and the
+// fill rides on their steps. (A result never overwrites X: docs/commands.md.)
+std::string fill_start() {
+  return "begin xc_on_q <= 1'b1; xc_t_q <= '0; xc_j_q <= '0; xf_tail_q <= 1'b0; ph_q <= with_c ? F_XF : ph_group; end";
 }
 
 // A piece of the walker's text, formatted with its fields.
@@ -619,7 +658,16 @@ std::string walker_text(const EngineDims& d, fmt::string_view text) {
                      // and ride on the next group's steps when the cursor is free and there is a
                      // next group (rg_on); otherwise F_W writes what the cursor holds.
                      fmt::arg("NEXT_GROUP", "if (rg_on) " + next_rows + " else ph_q <= F_W;"),
-                     fmt::arg("NEXT_ROWS", next_rows));
+                     fmt::arg("NEXT_ROWS", next_rows), fmt::arg("FILL_START", fill_start()),
+                     fmt::arg("BLOCK_END", fmt::format(R"(if (rem_cols <= blk_w) ph_q <= F_DRAIN;
+          else begin
+            j0_q <= j0_q + blk_w;
+            if (kind == KIND_SPMM) begin
+              if (sbuf_q) {}
+              else ph_q <= ph_group;
+            end else ph_q <= (k != '0) ? F_RFL : ph_group;
+          end)",
+                                                       fill_start())));
 }
 
 // The walker's start and its SPMM, gather fill and ELTW phases.
@@ -627,21 +675,28 @@ std::string walker_start(const EngineDims& d) {
   return walker_text(d, R"(
 always_ff @(posedge clk) begin
   if (!rst_n) begin
-    ph_q   <= F_IDLE;
-    done_q <= 1'b0;
-    err_q  <= 1'b0;
+    ph_q    <= F_IDLE;
+    done_q  <= 1'b0;
+    err_q   <= 1'b0;
+    xc_on_q <= 1'b0;
   end else begin
     done_q <= 1'b0;
+    // SPMM's fill cursor walks X's block row by row (the walker starts it below).
+    if (push && em_xf) begin
+      if (xf_last) xc_on_q <= 1'b0;
+      else if (xf_lastcol) begin xc_j_q <= '0; xc_t_q <= xc_t_q + {CW}'d1; end
+      else xc_j_q <= xf_jnext[3:0];
+    end
     case (ph_q)
       F_IDLE: if (start) begin
         i0_q <= '0; j0_q <= '0; b0_q <= '0; t_q <= '0; r_q <= '0; j_q <= '0; ln_q <= '0; ah_q <= 1'b0;
-        wi_q <= '0; wj_q <= '0; gi_q <= '0; gj_q <= '0; err_q <= 1'b0;
+        wi_q <= '0; wj_q <= '0; gi_q <= '0; gj_q <= '0; err_q <= 1'b0; xc_on_q <= 1'b0;
         sbuf_q <= xb_fit;
         slg_q  <= xb_fit ? xb_lg : 3'd4;
         case (kind)
           KIND_GEMM: ph_q <= (k != '0) ? F_RFL : ph_group;
           KIND_GRAM: ph_q <= F_GZ;
-          KIND_SPMM: ph_q <= xb_fit ? F_XF : ph_group;
+          KIND_SPMM: if (xb_fit) {FILL_START} else ph_q <= ph_group;
           default:   ph_q <= F_EA;
         endcase
       end
@@ -649,7 +704,7 @@ always_ff @(posedge clk) begin
         if (tg_head[4]) begin err_q <= 1'b1; ph_q <= F_DRAIN; end  // a damaged row pointer
         else if (tg_head[3]) {NEXT_GROUP}                         // a group without entries
         else if (col_rsp_valid && !col_ok) begin err_q <= 1'b1; ph_q <= F_DRAIN; end
-        else if (adv) begin  // the entry's first step was issued
+        else if (adv && !se_fill) begin  // the entry's first step was issued
           col_q <= e_col;
           sr_q  <= e_row;
           sl_q  <= tg_head[2];
@@ -657,15 +712,11 @@ always_ff @(posedge clk) begin
           else if (tg_head[2]) {NEXT_GROUP}
         end
       end
-      // The block of X in its storage order: column by column (k fastest) or row by row.
-      F_XF: if (adv) begin
-        if (b_cm ? (t_q + {CW}'d1 == b_rows) : xf_lastcol) begin
-          if (b_cm) begin t_q <= '0; j_q <= xf_jnext[3:0]; end else begin j_q <= '0; t_q <= t_q + {CW}'d1; end
-          if (b_cm ? xf_lastcol : (t_q + {CW}'d1 == b_rows)) begin
-            t_q <= '0; j_q <= '0; ph_q <= ph_group;
-          end
-        end else if (b_cm) t_q <= t_q + {CW}'d1;
-        else j_q <= xf_jnext[3:0];
+      // The fill's steps of their own: the whole block before its first group,
+      // or after its last group what the groups' steps did not carry.
+      F_XF: if (!xc_on_q || (push && xf_last)) begin
+        if (xf_tail_q) {BLOCK_END}
+        else ph_q <= ph_group;
       end
       F_EA, F_EB, F_EW: if (adv) begin
         wi_q <= wi_nx;
@@ -696,12 +747,8 @@ always_ff @(posedge clk) begin
           if (rem_rows > {CW}'d4) {NEXT_ROWS}
         end else begin
           i0_q <= '0;
-          if (rem_cols <= blk_w) ph_q <= F_DRAIN;
-          else begin
-            j0_q <= j0_q + blk_w;
-            if (kind == KIND_SPMM) ph_q <= sbuf_q ? F_XF : ph_group;
-            else ph_q <= (k != '0) ? F_RFL : ph_group;
-          end
+          if (xc_on_q) begin xf_tail_q <= 1'b1; ph_q <= F_XF; end
+          else {BLOCK_END}
         end
       end
       F_DRAIN: if (drained) ph_q <= F_DONE;
@@ -775,10 +822,11 @@ always_ff @(posedge clk) begin
       q_x[q_wr_q]   <= em_x;
       q_y[q_wr_q]   <= em_y;
       q_p[q_wr_q]   <= em_p;
-      q_w[q_wr_q]   <= (em_act == U_XF) ? {WA}'(xb_word)
-                     : (em_act == U_GREG || em_act == U_PM) ? {WA}'(gca_dst)
+      q_w[q_wr_q]   <= (em_act == U_GREG || em_act == U_PM) ? {WA}'(gca_dst)
                      : (ph_q == F_W || em_st) ? wc_word : step_word;
       q_m[q_wr_q]   <= em_m;
+      q_xf[q_wr_q]  <= em_xf;
+      q_f[q_wr_q]   <= xf_word;
       q_aux[q_wr_q] <= (ph_q == F_MAC || ph_q == F_CL) ? {AUX}'(cc_dst)
                      : (ph_q == F_GL || ph_q == F_PM) ? {AUX}'(gcb_dst) : {AUX}'(xb_word);
       q_wr_q <= q_wr_q + {QB}'d1;
@@ -803,14 +851,14 @@ std::string executor_text(const EngineDims& d, fmt::string_view text) {
                                                           "    fb_in[v]   = xg_q ? xb_rdata[32*xb_lane[v] +: 32] : fb_q[v];", VL)
                                             : std::string("    fb_in[v]   = xg_q ? xb_rdata : fb_q[v];")),
                      fmt::arg("XO", V > 1 ? fmt::format("    xo_q  <= h_aux[{}:0];\n", VL - 1) : std::string()),
-                     // U_XF writes lane w mod V, and with a port B word (the fill's column j+h) lane w+h mod V.
+                     // The fill writes lane f mod V, and with a port B word (column j+h) lane f+h mod V.
                      fmt::arg("XBWE", V > 1 ? fmt::format("always_comb\n  for (int v = 0; v < {0}; v++) "
-                                                          "xb_we[v] = fire && (h_act == U_XF) && "
-                                                          "((h_w[{1}:0] == {2}'(v)) || (h_rb && (h_w[{1}:0] + {2}'(xf_h) == {2}'(v))));",
+                                                          "xb_we[v] = fire && h_xf && "
+                                                          "((h_f[{1}:0] == {2}'(v)) || (h_rb && (h_f[{1}:0] + {2}'(xf_h) == {2}'(v))));",
                                                           V, VL - 1, VL)
-                                            : std::string("assign xb_we = fire && (h_act == U_XF);")),
+                                            : std::string("assign xb_we = fire && h_xf;")),
                      fmt::arg("XBWD", V > 1 ? fmt::format("always_comb\n  for (int v = 0; v < {0}; v++) "
-                                                          "xb_wdata[32*v +: 32] = (h_rb && (h_w[{1}:0] + {2}'(xf_h) == {2}'(v))) "
+                                                          "xb_wdata[32*v +: 32] = (h_rb && (h_f[{1}:0] + {2}'(xf_h) == {2}'(v))) "
                                                           "? lb_rsp_data : ld_rsp_data;",
                                                           V, VL - 1, VL)
                                             : std::string("assign xb_wdata = ld_rsp_data;")),
@@ -832,6 +880,8 @@ assign h_y     = q_y[q_rd_q];
 assign h_p     = q_p[q_rd_q];
 assign h_m     = q_m[q_rd_q];
 assign h_aux   = q_aux[q_rd_q];
+assign h_xf    = q_xf[q_rd_q];
+assign h_f     = q_f[q_rd_q];
 assign h_w     = q_w[q_rd_q];
 assign acc_x   = acc_q[h_x];
 // Lane v of a step touches accumulator x|v (and y|v when folding): the walker
@@ -918,12 +968,12 @@ assign st_acc   = (h_act == U_W) ? acc_x : acc_fy[0];
 assign relu_neg = st_acc[31] && (st_acc[30:0] != '0) && !((st_acc[30:23] == 8'hff) && (st_acc[22:0] != '0));
 assign st_valid = h_valid && st_need && op_ok && st_free && words_in;
 assign st_word  = h_w;
-// The gather buffer: U_XF writes its word into lane w mod V; U_XG reads line
+// The gather buffer: a fill step (xf) writes its word into lane f mod V; U_XG reads line
 // aux / V, whose lanes from aux mod V on reach the FMAs' b inputs in place of
 // fb_q the next cycle (a block narrower than V columns holds V / width rows
 // per line; lanes past the block's width are masked).
 {XBWE}
-assign xb_waddr = h_w[{GWL1}:{VL}];
+assign xb_waddr = h_f[{GWL1}:{VL}];
 {XBWD}
 assign xb_re    = fire && (h_act == U_XG);
 assign xb_raddr = h_aux[{GWL1}:{VL}];
@@ -975,7 +1025,7 @@ always_ff @(posedge clk) begin
         default: ;
       endcase
       // The port B word: GEMM's C or Gram's B (the fill's goes to the gather buffer).
-      if (h_rb && h_act != U_XF) breg_q[h_aux[5:0]] <= lb_rsp_data;
+      if (h_rb && !h_xf) breg_q[h_aux[5:0]] <= lb_rsp_data;
     end
     if (fire && h_sv) mreg_q <= sv_data;
   end
@@ -1053,7 +1103,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   gram_cursor(m, d);
   c_cursor(m, d);
   write_cursor(m, d);
-  m.section("The step's micro-op and address", step_micro_op(d) + step_address(d));
+  m.section("The step's micro-op and address", step_micro_op(d) + step_port_b(d) + step_address(d));
   top_parts::two_entry_fifo(m, "lbf", "Port B request FIFO", {{"word", d.WA, "step_word_b"}}, "push && em_rb",
                             "lbf_valid && lb_req_ready");
   m.section("Walker", walker_start(d) + walker_loops(d));

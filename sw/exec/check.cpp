@@ -370,7 +370,20 @@ class Checker {
     }
     // A GEMM of several passes reads its streamed operand in every pass, after the
     // first pass wrote partial results: the result may not overwrite it in place.
+    // An SPMM reads its dense operand's rows in the order of the column indices,
+    // all through the launch (once per column block): its result may not
+    // overwrite the dense operand either.
     for (const ExecOp& op : p_.ops) {
+      if (op.kind == Opcode::Spmm) {
+        const int x = p_.tensors[static_cast<size_t>(op.a)].csr ? op.b : op.a;
+        const TensorDesc &z = p_.tensors[static_cast<size_t>(op.out)], &xd = p_.tensors[static_cast<size_t>(x)];
+        if (xd.base < z.base + z.bytes && z.base < xd.base + xd.bytes) {
+          rec_ = op.record;
+          fail(StatusBit::BadAddress, fmt::format("the SPMM's result {} overwrites its dense operand {}, whose rows it "
+                                                  "reads all through the launch",
+                                                  label(op.out), label(x)));
+        }
+      }
       if (op.kind != Opcode::Gemm || op.passes.size() < 2) continue;
       const TensorDesc& z = p_.tensors[static_cast<size_t>(op.out)];
       for (int k : {1, 2}) {

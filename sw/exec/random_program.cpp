@@ -113,7 +113,8 @@ class Generator {
     const double density = std::uniform_real_distribution<double>(0.0, 0.5)(rng_);
     for (uint32_t r = 0; r < rows; ++r) {
       for (uint32_t c = 0; c < cols; ++c)
-        if (chance(density)) col.push_back(c);
+        if ((o_.band == 0 || (c >= r && c < r + static_cast<uint32_t>(o_.band))) && chance(o_.band ? 0.8 : density))
+          col.push_back(c);
       row_ptr.push_back(static_cast<uint32_t>(col.size()));
     }
     const int id = next_id_++;

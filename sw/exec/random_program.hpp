@@ -24,6 +24,7 @@ struct RandomProgramOptions {
   int max_small = 20;    // short dimensions (block widths, GEMM inner sizes)
   int max_tensors = 60;  // tensor ids used: 1 .. max_tensors (id 0 means "absent")
   bool spmm_only = false;  // every launch an SPMM (its dense operand row- or column-major)
+  int band = 0;            // > 0: a CSR row r holds only columns r .. r+band-1 (the gather's rows come in order)
 };
 
 struct RandomProgram {

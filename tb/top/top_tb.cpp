@@ -168,9 +168,9 @@ TEST_CASE("top: random legal programs equal the executor bit for bit", "[top][to
 }
 
 // SPMM stages its dense operand X in the gather buffer, one column block at a
-// time, when a block of at least V columns fits: then DRAM sees X's words once
-// per block, in X's storage order (a granule still in the load unit's reuse
-// window is not read again). Too tall an X is gathered from DRAM.
+// time, when a block fits: then DRAM sees X's words once per block, filled row
+// by row (a granule still in the load unit's reuse window is not read again).
+// Too tall an X is gathered from DRAM.
 TEST_CASE("top: SPMM reads its dense operand once per column block through the gather buffer", "[top][top_rtl]") {
   CELLO_SEEDED_RNG(rng, 11);
   Sim<Vtop> sim;
@@ -188,7 +188,10 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
   opt.max_rows = 48;
   for (int k = 0; k < 16 || (row_pairs_possible && row_pairs < 3 && k < 200); ++k) {
     const uint64_t seed = rng.bits(64);
-    INFO("program " << k << ", generator seed " << seed);
+    // Every other program banded (row r reads X's rows r .. r+2): the fill then
+    // runs just ahead of the entries, which wait on it row by row.
+    opt.band = k % 2 ? 3 : 0;
+    INFO("program " << k << ", generator seed " << seed << ", band " << opt.band);
     const exec::RandomProgram p = exec::random_program(seed, the_arch(), opt);
     const TopRunResult got = run_and_compare(sim, rng, p.stream, p.image, "SPMM program");
     const std::vector<exec::TensorDesc> t = stream_tensors(p.stream);
@@ -213,8 +216,10 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
       continue;
     }
     ++staged;
-    // The operand load units' reads, block by block: X's block in storage
-    // order, then C's row of the block for every result row (with_c, port A).
+    // The operand load units' reads, block by block: X's block row by row
+    // (the fill's order in either storage order; it goes alone on the ports,
+    // since it overlaps the entries only without C), then C's row of the
+    // block for every result row (with_c, port A).
     // With V > 1 the fill takes X[k, j] on port A and X[k, j+h] on port B,
     // port A taking runs of h columns and skipping the next h: h = 1 for a
     // column-major X, min(width, V) / 2 for a row-major one when h words are
@@ -229,7 +234,7 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
     for (uint64_t j0 = 0; j0 < d.cols; j0 += width) {
       const uint64_t nb = std::min(width, d.cols - j0);
       for (uint64_t i = 0; i < nb * d.rows; ++i) {
-        const uint64_t row = d.col_major() ? i % d.rows : i / nb, j = d.col_major() ? i / d.rows : i % nb;
+        const uint64_t row = i / nb, j = i % nb;
         const bool on_b = dual && (j / h) % 2 == 1;
         granules += (on_b ? window_b : window).miss(byte_of(d, row, j0 + j) / g);
       }

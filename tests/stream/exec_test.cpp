@@ -150,6 +150,20 @@ TEST_CASE("semantically bad streams are refused before anything runs, naming rec
              }),
              Catch::Matches("c\\.bin: memory layout: tensor \\d+ \\(.*\\) and tensor \\d+ \\(.*\\) share DRAM bytes while both are live \\(status: bad_address\\)"));
   CHECK_THAT(exec_error([](stream::Stream& s) {
+               // The first SPMM's result on the bytes of its dense operand.
+               const size_t g = find(s, Opcode::Spmm);
+               auto tensor = [&](uint64_t id) {
+                 size_t t = find(s, Opcode::Tensor);
+                 while (s.records[t].field("id") != id) t = find(s, Opcode::Tensor, t + 1);
+                 return t;
+               };
+               const size_t a = tensor(s.records[g].field("a")), b = tensor(s.records[g].field("b"));
+               const size_t x = s.records[a].field("format") == 1 ? b : a;
+               s.records[tensor(s.records[g].field("out"))].set_field("base", s.records[x].field("base"));
+             }),
+             Catch::Matches("c\\.bin: record \\d+: the SPMM's result tensor \\d+ \\(.*\\) overwrites its dense operand "
+                            "tensor \\d+ \\(.*\\), whose rows it reads all through the launch \\(status: bad_address\\)"));
+  CHECK_THAT(exec_error([](stream::Stream& s) {
                const size_t t = find(s, Opcode::Tensor);
                s.records[t].set_field("base", s.records[t].field("base") + 4);
              }),
