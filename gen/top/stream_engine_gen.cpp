@@ -654,10 +654,6 @@ std::string walker_text(const EngineDims& d, fmt::string_view text) {
   return fmt::format(fmt::runtime(text), fmt::arg("CW", CW), fmt::arg("LB", LB), fmt::arg("LM1", L - 1),
                      fmt::arg("AFTER_M", L > 1 ? fmt::format("begin t_q <= {}'d1; ph_q <= F_FOLD; end", CW)
                                                : std::string("ph_q <= F_GW;")),
-                     // A GEMM or SPMM row group's last step: its results go to the write cursor
-                     // and ride on the next group's steps when the cursor is free and there is a
-                     // next group (rg_on); otherwise F_W writes what the cursor holds.
-                     fmt::arg("NEXT_GROUP", "if (rg_on) " + next_rows + " else ph_q <= F_W;"),
                      fmt::arg("NEXT_ROWS", next_rows), fmt::arg("FILL_START", fill_start()),
                      fmt::arg("BLOCK_END", fmt::format(R"(if (rem_cols <= blk_w) ph_q <= F_DRAIN;
           else begin
@@ -702,14 +698,13 @@ always_ff @(posedge clk) begin
       end
       F_SE: if (tg_valid) begin
         if (tg_head[4]) begin err_q <= 1'b1; ph_q <= F_DRAIN; end  // a damaged row pointer
-        else if (tg_head[3]) {NEXT_GROUP}                         // a group without entries
+        else if (tg_head[3]) ;  // a group without entries: its end is rg_end
         else if (col_rsp_valid && !col_ok) begin err_q <= 1'b1; ph_q <= F_DRAIN; end
         else if (adv && !se_fill) begin  // the entry's first step was issued
           col_q <= e_col;
           sr_q  <= e_row;
           sl_q  <= tg_head[2];
           if (!last2d) begin j_q <= j_nx; ph_q <= sbuf_q ? F_SG : F_SX; end
-          else if (tg_head[2]) {NEXT_GROUP}
         end
       end
       // The fill's steps of their own: the whole block before its first group,
@@ -740,7 +735,7 @@ always_ff @(posedge clk) begin
       // GEMM and SPMM: when the write cursor has written the group before the
       // one at i0, that group is handed to it and, unless it is the last, the
       // next group starts; when it has written the group at i0 (only ever the
-      // block's last: any other goes on at once, NEXT_GROUP), the next column
+      // block's last: any other goes on at once, rg_end), the next column
       // block (SPMM: its X first, GEMM: its register file).
       F_W: if (wc_take && wc_end) begin
         if (wc_i0_q != i0_q) begin
@@ -767,14 +762,11 @@ std::string walker_loops(const EngineDims& d) {
           case (ph_q)
             F_RFL: if (t_q + {CW}'d1 == k) begin t_q <= '0; ph_q <= ph_group; end
                    else t_q <= t_q + {CW}'d1;
-            // A GEMM group's last step (SPMM's: in F_SE and below): see NEXT_GROUP.
+            // (A group's last step is rg_end: see the end of this block.)
             F_C, F_CV, F_Z0: if (kind == KIND_SPMM) ph_q <= F_SE;
                        else if (k != '0) ph_q <= F_MAC;
-                       else {NEXT_GROUP}
-            F_MAC: if (t_q + {CW}'d1 == k) begin
-                     t_q <= '0;
-                     {NEXT_GROUP}
-                   end else t_q <= t_q + {CW}'d1;
+            F_MAC: if (t_q + {CW}'d1 == k) t_q <= '0;
+                   else t_q <= t_q + {CW}'d1;
             F_GZ: if (t_q == {CW}'d{LM1}) begin t_q <= '0; ln_q <= '0; i0_q <= '0; gb_q <= 1'b0; ph_q <= F_GL; end
                   else t_q <= t_q + {CW}'d1;
             F_PM: begin
@@ -794,11 +786,18 @@ std::string walker_loops(const EngineDims& d) {
                 else begin b0_q <= b0_q + {CW}'d8; ph_q <= F_GZ; end
               end else begin j0_q <= j0_q + {CW}'d8; ph_q <= F_GZ; end
             default: if (!sl_q) ph_q <= F_SE;  // F_SX, F_SG: the entry's columns are issued
-                     else {NEXT_GROUP}
           endcase
         end
       end
     endcase
+    // A GEMM or SPMM row group's last step (rg_end, one definition in the write
+    // cursor): its results go to the write cursor and ride on the next group's
+    // steps when the cursor is free and there is a next group (rg_on);
+    // otherwise F_W writes what the cursor holds.
+    if (rg_end) begin
+      if (rg_on) {NEXT_ROWS}
+      else ph_q <= F_W;
+    end
   end
 end)");
 }
