@@ -198,10 +198,6 @@ nlohmann::json cycles_by_kind(const stream::Stream& st, const exec::Result& want
   return out;
 }
 
-bool overlaps(const exec::TensorDesc& a, const exec::TensorDesc& b) {
-  return a.base < b.base + b.bytes && b.base < a.base + a.bytes;
-}
-
 // The dense tensors the final DRAM image holds: no later tensor reuses their region.
 std::vector<size_t> final_tensors(const exec::ExecProgram& p) {
   std::vector<size_t> out;
@@ -210,7 +206,7 @@ std::vector<size_t> final_tensors(const exec::ExecProgram& p) {
     if (!d.described || d.csr) continue;
     bool reused = false;
     for (size_t u = t + 1; u < p.tensors.size() && !reused; ++u)
-      reused = p.tensors[u].described && overlaps(d, p.tensors[u]);
+      reused = p.tensors[u].described && d.shares_bytes(p.tensors[u]);
     if (!reused) out.push_back(t);
   }
   return out;

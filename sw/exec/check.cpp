@@ -374,28 +374,21 @@ class Checker {
     // all through the launch (once per column block): its result may not
     // overwrite the dense operand either.
     for (const ExecOp& op : p_.ops) {
-      if (op.kind == Opcode::Spmm) {
-        const int x = p_.tensors[static_cast<size_t>(op.a)].csr ? op.b : op.a;
-        const TensorDesc &z = p_.tensors[static_cast<size_t>(op.out)], &xd = p_.tensors[static_cast<size_t>(x)];
-        if (xd.base < z.base + z.bytes && z.base < xd.base + xd.bytes) {
-          rec_ = op.record;
-          fail(StatusBit::BadAddress, fmt::format("the SPMM's result {} overwrites its dense operand {}, whose rows it "
-                                                  "reads all through the launch",
-                                                  label(op.out), label(x)));
-        }
-      }
-      if (op.kind != Opcode::Gemm || op.passes.size() < 2) continue;
       const TensorDesc& z = p_.tensors[static_cast<size_t>(op.out)];
       for (int k : {1, 2}) {
         const int id = k == 1 ? op.a : op.b;
-        if (id < 0 || op.bind[k] == Bind::Rf) continue;
-        const TensorDesc& x = p_.tensors[static_cast<size_t>(id)];
-        if (x.base < z.base + z.bytes && z.base < x.base + x.bytes) {
-          rec_ = op.record;
+        if (id < 0 || !z.shares_bytes(p_.tensors[static_cast<size_t>(id)])) continue;
+        const bool spmm_dense = op.kind == Opcode::Spmm && !p_.tensors[static_cast<size_t>(id)].csr;
+        const bool gemm_passes = op.kind == Opcode::Gemm && op.passes.size() >= 2 && op.bind[k] != Bind::Rf;
+        if (spmm_dense || gemm_passes) rec_ = op.record;
+        if (spmm_dense)
+          fail(StatusBit::BadAddress, fmt::format("the SPMM's result {} overwrites its dense operand {}, whose rows it "
+                                                  "reads all through the launch",
+                                                  label(op.out), label(id)));
+        if (gemm_passes)
           fail(StatusBit::BadAddress,
                fmt::format("the GEMM runs in {} passes and its result {} overwrites {}, which every pass reads",
                            op.passes.size(), label(op.out), label(id)));
-        }
       }
     }
     std::vector<size_t> order;

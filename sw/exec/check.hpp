@@ -30,6 +30,8 @@ struct TensorDesc {
   bool output() const { return flags & stream::kTensorOutput; }
   bool chord() const { return flags & stream::kTensorChord; }
   bool col_major() const { return flags & stream::kTensorColMajor; }
+  // The two regions share at least one byte.
+  bool shares_bytes(const TensorDesc& o) const { return base < o.base + o.bytes && o.base < base + bytes; }
   // Word offset of element [r][c] in the region.
   uint64_t offset(uint64_t r, uint64_t c) const { return col_major() ? c * rows + r : r * cols + c; }
   // CSR arrays inside the region (granule aligned): row pointers, column indices, values.
