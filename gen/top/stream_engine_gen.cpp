@@ -171,6 +171,7 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("xf_last", 1, "SPMM fill cursor: the step takes the block's last words");
   m.signal("xf_wait", 1, "SPMM: the entry's row of X is not yet filled whole");
   m.signal("se_fill", 1, "SPMM: F_SE issues a fill step in place of the entry's first step");
+  m.signal("se_first", 1, "SPMM: F_SE issues an entry's first step this cycle");
   m.signal("xf_h", 4, "SPMM fill: the column offset of the port B word (column-major X: 1, row-major: min(width, V) / 2)");
   m.signal("xf_dual", 1, "SPMM fill: two words per step (V > 1, a block of 2 or more columns, halves that share no granule)");
   m.signal("xf_jnext", 5, "SPMM fill: the next column port A takes (runs of h columns, every other run)");
@@ -611,6 +612,7 @@ assign xf_lastcol = (xf_jnext > {{1'b0, nb_last}});
 assign xf_last    = xf_lastcol && (xc_t_q + {CW}'d1 == b_rows);
 assign xf_wait    = xc_on_q && (e_col >= xc_t_q);
 assign se_fill    = (ph_q == F_SE) && tg_valid && tg_entry && col_rsp_valid && col_ok && xf_wait;
+assign se_first   = (ph_q == F_SE) && tg_entry && col_rsp_valid && col_ok && adv && !se_fill;
 // Element [r, c] of a region: c*rows + r column-major, r*cols + c row-major. The
 // sequencer checked that every region lies inside the image, so nothing wraps.
 {SEL_WORD}{SELB_WORD}
@@ -700,7 +702,7 @@ always_ff @(posedge clk) begin
         if (tg_head[4]) begin err_q <= 1'b1; ph_q <= F_DRAIN; end  // a damaged row pointer
         else if (tg_head[3]) ;  // a group without entries: its end is rg_end
         else if (col_rsp_valid && !col_ok) begin err_q <= 1'b1; ph_q <= F_DRAIN; end
-        else if (adv && !se_fill) begin  // the entry's first step was issued
+        else if (se_first) begin
           col_q <= e_col;
           sr_q  <= e_row;
           sl_q  <= tg_head[2];

@@ -43,7 +43,7 @@ always_comb begin
     rg_end = adv && last2d && ((ph_q == F_MAC && t_q + {CW}'d1 == k) || ((ph_q == F_C || ph_q == F_CV || ph_q == F_Z0) && k == '0));
   else if (kind == KIND_SPMM)
     rg_end = (ph_q == F_SE && tg_valid && !tg_head[4] && tg_head[3]) ||
-             (ph_q == F_SE && tg_entry && col_rsp_valid && col_ok && adv && !se_fill && last2d && tg_head[2]) ||
+             (se_first && last2d && tg_head[2]) ||
              ((ph_q == F_SX || ph_q == F_SG) && adv && last2d && sl_q);
 end
 assign rg_on    = !wc_busy && (rem_rows > {CW}'d4);
