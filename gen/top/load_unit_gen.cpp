@@ -17,6 +17,7 @@ LoadUnitShape load_unit_shape(const arch::Arch& a) {
   s.addr_bits = bits_for(static_cast<long long>(a.memory_bytes - 1));
   const auto in_flight = static_cast<unsigned>(std::ceil(a.dram_latency * a.dram_bytes_per_cycle / a.granule_bytes)) + 2;
   s.window = static_cast<int>(a.load_window);
+  s.store_window = static_cast<int>(a.store_window);
   // The window's lines stay held, so at least as many more cover the requests in flight.
   s.lines = static_cast<int>(std::max(std::clamp(std::bit_ceil(in_flight), 4u, 64u), std::bit_ceil(2u * a.load_window)));
   s.queue = static_cast<int>(std::clamp(std::bit_ceil(a.dram_latency + 8), 16u, 512u));
@@ -24,6 +25,11 @@ LoadUnitShape load_unit_shape(const arch::Arch& a) {
 }
 
 namespace {
+
+// Reads served from a pinned copy take their word at once into a FIFO of this
+// many words (a row's last entries in the next row's first granule: at most 3
+// per row of a group), so a pin slot can be replaced while its reads wait.
+constexpr int kSideWords = 16;
 
 // Widths shared by the parts of the load unit.
 struct LoadDims : GranuleDims {
@@ -35,6 +41,10 @@ struct LoadDims : GranuleDims {
   int OW;  // word offset in a granule
   int W;   // reuse window entries
   int WB;  // reuse window pointer
+  int P;   // pinned granules
+  int PB;  // pin slot index
+  int S;   // words served from pinned copies and not yet returned
+  int SB;  // their FIFO's index
 };
 
 LoadDims load_dims(const LoadUnitShape& s) {
@@ -48,6 +58,10 @@ LoadDims load_dims(const LoadUnitShape& s) {
   d.OW = d.GB - 2;
   d.W = s.window;
   d.WB = bits_for(d.W - 1);
+  d.P = s.pins;
+  d.PB = bits_for(d.P - 1);
+  d.S = kSideWords;
+  d.SB = log2_pow2(d.S);
   return d;
 }
 
@@ -56,7 +70,9 @@ void load_unit_ports(SvModule& m, const LoadDims& d) {
   const int G = d.G, AW = d.AW, D = d.D, LW = d.LW, F = d.F;
   m.clock_reset();
   m.input("inval", 1, "empty the reuse window before this cycle's read (pulse between ops)");
-  m.sink({"req", "read", "a word address is offered", "taken", {{"word", AW - 2, "word address (byte address / 4)"}}});
+  m.sink({"req", "read", "a word address is offered", "taken",
+          {{"word", AW - 2, "word address (byte address / 4)"},
+           {"pin", 1, "keep this read's granule readable until PINS newer granules are pinned or inval"}}});
   m.source({"rsp", "word out", "the oldest read's data is here", "taken", {{"data", 32, "data"}}});
   m.source({"dram_req", "", "DRAM read request", "DRAM read request taken",
             {{"addr", AW, "DRAM: granule-aligned byte address"}, {"tag", LW, "DRAM: line the response fills"}}});
@@ -66,6 +82,8 @@ void load_unit_ports(SvModule& m, const LoadDims& d) {
   m.localparam("LINES", std::to_string(D), "granule lines");
   m.localparam("QUEUE", std::to_string(F), "reads in flight");
   m.localparam("WINDOW", std::to_string(d.W), "reuse window: the last WINDOW lines allocated since inval");
+  m.localparam("PINS", std::to_string(d.P), "pinned granules: copies of the last PINS granules pinned since inval");
+  m.localparam("SIDE", std::to_string(d.S), "words served from pinned copies and not yet returned");
 }
 
 // Lines, the reuse window, the read queue, and the handshake terms.
@@ -82,6 +100,25 @@ void load_unit_signals(SvModule& m, const LoadDims& d) {
   m.array("win_gran_q", AW - GB, d.W, "reuse window: granule of each entry");
   m.array("win_line_q", LW, d.W, "reuse window: line of each entry");
   if (d.W > 1) m.signal("win_ptr_q", d.WB, "reuse window: entry the next new line replaces (oldest)");
+  m.array("pin_valid_q", 1, d.P, "pin: slot holds a pinned granule");
+  m.array("pin_full_q", 1, d.P, "pin: its copy has arrived");
+  m.array("pin_gran_q", AW - GB, d.P, "pin: its granule");
+  m.array("pin_line_q", LW, d.P, "pin: the line its copy comes from");
+  m.array("pin_data_q", 8 * G, d.P, "pin: the copy");
+  m.signal("pin_ptr_q", d.PB, "pin: slot the next pinned granule replaces (oldest)");
+  m.array("side_q", 32, d.S, "pinned words: the words of reads served from a pinned copy, in request order");
+  m.signal("side_wr_q", d.SB, "pinned words: write pointer");
+  m.signal("side_rd_q", d.SB, "pinned words: read pointer");
+  m.signal("side_cnt_q", d.SB + 1, "pinned words: words held");
+  m.signal("side_word", 32, "the offered read's word in its pinned copy");
+  m.signal("side_take", 1, "the offered read takes its word from a pinned copy that has arrived");
+  m.signal("pin_match", 1, "the offered read's granule is pinned");
+  m.signal("pin_slot", d.PB, "its slot");
+  m.signal("pin_hit", 1, "the offered read's granule is pinned and not in the window");
+  m.signal("pin_push", 1, "the read taken pins its granule");
+  m.signal("push_line", LW, "the line of the granule being pinned");
+  m.signal("head_pin", 1, "the oldest read takes its word from a pinned copy");
+  m.array("q_pin_q", 1, F, "read queue: the read's word was taken from a pinned copy (it waits in side_q)");
   m.array("q_line_q", LW, F, "read queue: line of each read");
   if (GW > 1) m.array("q_off_q", OW, F, "read queue: word offset in the granule");
   m.signal("q_head_q", FW, "read queue head");
@@ -111,15 +148,13 @@ void read_side_section(SvModule& m, const LoadDims& d) {
 assign req_gran   = req_word[{AW1}:{GB}];
 // The window's granules are distinct (a line is allocated only on a miss), so at
 // most one entry matches; inval empties the window before this cycle's read.
-always_comb begin
-  win_hit  = 1'b0;
-  hit_line = '0;
-  for (int k = 0; k < WINDOW; k++)
-    if (win_valid_q[k] && (win_gran_q[k] == req_gran)) begin
-      win_hit  = !inval;
-      hit_line = win_line_q[k];
-    end
-end
+{WIN_MATCH}
+// Pinned granules are distinct too (a granule already pinned is not pinned
+// again). A read the window misses takes a pinned copy, once it has arrived.
+{PIN_MATCH}
+assign pin_hit   = pin_match && !win_hit;
+assign push_line = win_hit ? hit_line : alloc_q;
+assign side_word = pin_data_q[pin_slot]{OFFSEL};
 assign line_avail = (lines_q != {LW1}'d{D});
 assign q_space    = (q_count_q != {FW1}'(QUEUE));
 // A read of a new granule enters a two-entry FIFO of DRAM requests (room is a
@@ -128,11 +163,21 @@ assign q_space    = (q_count_q != {FW1}'(QUEUE));
 assign dram_req_valid = dq_valid;
 assign dram_req_addr  = {{dq_gran, {GBB}'d0}};
 assign dram_req_tag   = dq_tag;
-assign req_ready      = q_space && (win_hit || (line_avail && dq_space));
+// A read served from a pinned copy takes its word into side_q at once, and
+// waits for room there; before the copy has arrived it joins the line the copy
+// comes from (still held: a line is released only after its data arrived).
+assign side_take      = pin_hit && pin_full_q[pin_slot];
+assign req_ready      = q_space && (win_hit || (pin_hit && !side_take) ||
+                                    (side_take ? (side_cnt_q != {SB1}'(SIDE)) : (line_avail && dq_space)));
 assign take           = req_valid && req_ready;
-assign new_line       = take && !win_hit;
-assign word_line      = win_hit ? hit_line : alloc_q;)",
+assign new_line       = take && !win_hit && !pin_hit;
+assign pin_push       = take && req_pin && !pin_match;
+assign word_line      = win_hit ? hit_line : pin_hit ? pin_line_q[pin_slot] : alloc_q;)",
                                                                     fmt::arg("AW1", AW - 3), fmt::arg("GB", GB - 2), fmt::arg("GBB", GB),
+                                                                    fmt::arg("SB1", d.SB + 1),
+                                                                    fmt::arg("WIN_MATCH", top_parts::tag_match({"WINDOW", "win_valid_q", "win_gran_q", "req_gran", "win_hit", "!inval", "hit_line", "win_line_q[k]"})),
+                                                                    fmt::arg("PIN_MATCH", top_parts::tag_match({"PINS", "pin_valid_q", "pin_gran_q", "req_gran", "pin_match", "!inval", "pin_slot", fmt::format("{}'(k)", d.PB)})),
+                                                                    fmt::arg("OFFSEL", d.GW > 1 ? fmt::format("[32*req_word[{}:0] +: 32]", GB - 3) : std::string()),
                                                                     fmt::arg("LW1", LW + 1), fmt::arg("D", D),
                                                                     fmt::arg("FW1", FW + 1)));
 }
@@ -140,10 +185,12 @@ assign word_line      = win_hit ? hit_line : alloc_q;)",
 // Word side: the oldest read's word leaves once its line is filled; lines are released in order.
 void word_side_section(SvModule& m, const LoadDims& d) {
   const int GW = d.GW, LW = d.LW, FW = d.FW, UW = d.UW;
-  const std::string word_sel = GW > 1 ? "line_data_q[head_line][32*q_off_q[q_head_q] +: 32]" : "line_data_q[head_line]";
+  const std::string off = GW > 1 ? "[32*q_off_q[q_head_q] +: 32]" : "";
+  const std::string word_sel = fmt::format("head_pin ? side_q[side_rd_q] : line_data_q[head_line]{}", off);
   m.section("Word side: in request order", fmt::format(R"(
 assign head_line      = q_line_q[q_head_q];
-assign rsp_valid      = (q_count_q != {FW1}'d0) && line_valid_q[head_line];
+assign head_pin       = q_pin_q[q_head_q];
+assign rsp_valid      = (q_count_q != {FW1}'d0) && (head_pin || line_valid_q[head_line]);
 assign rsp_data       = {SEL};
 assign pop            = rsp_valid && rsp_ready;
 assign dram_rsp_ready = 1'b1;
@@ -175,9 +222,16 @@ always_ff @(posedge clk) begin
     q_tail_q     <= '0;
     q_count_q    <= '0;
     for (int i = 0; i < LINES; i++) uses_q[i] <= '0;
+    for (int k = 0; k < PINS; k++) pin_valid_q[k] <= 1'b0;
+    pin_ptr_q    <= '0;
+    side_wr_q    <= '0;
+    side_rd_q    <= '0;
+    side_cnt_q   <= '0;
   end else begin
     if (inval)
       for (int k = 0; k < WINDOW; k++) win_valid_q[k] <= 1'b0;
+    if (inval)
+      for (int k = 0; k < PINS; k++) pin_valid_q[k] <= 1'b0;
     // A new line enters the window in place of its oldest entry, which leaves
     // that entry's line free to be released.
     if (new_line) begin
@@ -193,9 +247,27 @@ always_ff @(posedge clk) begin
     end
     if (dram_rsp_valid) line_valid_q[dram_rsp_tag] <= 1'b1;
     for (int i = 0; i < LINES; i++)
-      uses_q[i] <= uses_q[i] + {{{UW1}'d0, take && (word_line == {LW}'(i))}}
-                             - {{{UW1}'d0, pop && (head_line == {LW}'(i))}};
+      uses_q[i] <= uses_q[i] + {{{UW1}'d0, take && !side_take && (word_line == {LW}'(i))}}
+                             - {{{UW1}'d0, pop && !head_pin && (head_line == {LW}'(i))}};
+    if (take && side_take) begin
+      side_q[side_wr_q] <= side_word;
+      side_wr_q         <= side_wr_q + {SB}'d1;
+    end
+    if (pop && head_pin) side_rd_q <= side_rd_q + {SB}'d1;
+    side_cnt_q <= side_cnt_q + {SB1}'(take && side_take) - {SB1}'(pop && head_pin);
+    // A pinned granule's copy comes from its line: now if the line holds its
+    // data (or the data arrives this cycle), else when it arrives.
+    for (int k = 0; k < PINS; k++)
+      if (!pin_full_q[k] && dram_rsp_valid && (dram_rsp_tag == pin_line_q[k])) pin_full_q[k] <= 1'b1;
+    if (pin_push) begin
+      pin_valid_q[pin_ptr_q] <= 1'b1;
+      pin_gran_q[pin_ptr_q]  <= req_gran;
+      pin_line_q[pin_ptr_q]  <= push_line;
+      pin_full_q[pin_ptr_q]  <= line_valid_q[push_line] || (dram_rsp_valid && (dram_rsp_tag == push_line));
+      pin_ptr_q              <= (pin_ptr_q == {PB}'(PINS - 1)) ? '0 : pin_ptr_q + {PB}'d1;
+    end
     if (take) begin
+      q_pin_q[q_tail_q]  <= side_take;
       q_line_q[q_tail_q] <= word_line;
 {OFF}      q_tail_q           <= q_tail_q + {FW}'d1;
     end
@@ -203,9 +275,15 @@ always_ff @(posedge clk) begin
     q_count_q <= q_count_q + {{{FW}'d0, take}} - {{{FW}'d0, pop}};
   end
 end
-always_ff @(posedge clk)
-  if (dram_rsp_valid) line_data_q[dram_rsp_tag] <= dram_rsp_data;)",
-                                                fmt::arg("LW", LW), fmt::arg("UW1", UW - 1), fmt::arg("FW", FW),
+always_ff @(posedge clk) begin
+  if (dram_rsp_valid) line_data_q[dram_rsp_tag] <= dram_rsp_data;
+  for (int k = 0; k < PINS; k++)
+    if (!pin_full_q[k] && dram_rsp_valid && (dram_rsp_tag == pin_line_q[k])) pin_data_q[k] <= dram_rsp_data;
+  if (pin_push)
+    pin_data_q[pin_ptr_q] <= (dram_rsp_valid && (dram_rsp_tag == push_line)) ? dram_rsp_data : line_data_q[push_line];
+end)",
+                                                fmt::arg("LW", LW), fmt::arg("UW1", UW - 1), fmt::arg("FW", FW), fmt::arg("PB", d.PB),
+                                                fmt::arg("SB", d.SB), fmt::arg("SB1", d.SB + 1),
                                                 fmt::arg("PTR", d.W > 1 ? "win_ptr_q" : "0"),
                                                 fmt::arg("PTR_RESET", d.W > 1 ? "    win_ptr_q    <= '0;\n" : ""),
                                                 fmt::arg("ADVANCE", d.W > 1 ? fmt::format("      win_ptr_q <= (win_ptr_q == {}'(WINDOW - 1)) ? '0 : win_ptr_q + {}'d1;\n", d.WB, d.WB) : std::string()),

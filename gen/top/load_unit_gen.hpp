@@ -24,6 +24,8 @@ struct LoadUnitShape {
   int lines = 32;       // granules in flight or held (power of two)
   int queue = 128;      // words requested and not yet returned (power of two)
   int window = 1;       // reuse window: the last `window` lines allocated stay readable (< lines)
+  int store_window = 1; // the store unit's granules open for merging
+  int pins = 4;         // granules a pinned read keeps a copy of (SPMM's row starts, one per row of a group)
 };
 
 // log2 of a power of two >= 2 (the sizes above).

@@ -17,9 +17,10 @@ namespace {
 // responses come back in request order, so the walker's n-th tag names the n-th
 // column index and the executor's n-th scaled value.
 void entry_fetcher_signals(SvModule& m, int WA, int CW, int Q, int QB) {
-  m.source({"col_req", "SPMM column index stream", "a word read", "taken", {{"word", WA, "word address"}}});
+  const std::string pin = "pin the granule: the row's first entry, whose granule the row before ends in";
+  m.source({"col_req", "SPMM column index stream", "a word read", "taken", {{"word", WA, "word address"}, {"pin", 1, pin}}});
   m.sink({"col_rsp", "SPMM column index stream", "the oldest word", "taken", {{"data", 32, "data"}}});
-  m.source({"val_req", "SPMM value stream", "a word read", "taken", {{"word", WA, "word address"}}});
+  m.source({"val_req", "SPMM value stream", "a word read", "taken", {{"word", WA, "word address"}, {"pin", 1, pin}}});
   m.sink({"val_rsp", "SPMM value stream", "the oldest word", "taken", {{"data", 32, "data"}}});
   m.signal("sf_ph_q", 3, "entry fetcher: phase (SF_*)");
   m.signal("sf_i_q", CW, "entry fetcher: first row of the group");
@@ -31,6 +32,7 @@ void entry_fetcher_signals(SvModule& m, int WA, int CW, int Q, int QB) {
   m.array("sf_cur_q", CW, 4, "entry fetcher: next entry of row r");
   m.array("sf_end_q", CW, 4, "entry fetcher: end of row r's entries");
   m.signal("sf_rr_q", 2, "entry fetcher: round-robin start (the row after the last one served)");
+  m.signal("sf_first_q", 4, "entry fetcher: row r has not yet requested an entry in this group");
   m.signal("sf_sel", 2, "entry fetcher: the row served next");
   m.signal("sf_col_sent_q", 1, "entry fetcher: the entry's column index read was taken");
   m.signal("sf_val_sent_q", 1, "entry fetcher: the entry's value read was taken");
@@ -109,6 +111,11 @@ assign col_req_valid = (sf_ph_q == SF_EN) && (sf_rem_q != '0) && tg_space && !sf
 assign val_req_valid = (sf_ph_q == SF_EN) && (sf_rem_q != '0) && tg_space && !sf_val_sent_q;
 assign col_req_word  = csr_col_base + {WA}'(sf_cur_q[sf_sel]);
 assign val_req_word  = csr_val_base + {WA}'(sf_cur_q[sf_sel]);
+// A row's first entry pins its granule in the load units: the row before ends
+// in that granule, and with the rows interleaved its last entries come late in
+// the group, after the reuse window has moved on.
+assign col_req_pin   = sf_first_q[sf_sel];
+assign val_req_pin   = sf_first_q[sf_sel];
 assign sf_col_done   = sf_col_sent_q || (col_req_valid && col_req_ready);
 assign sf_val_done   = sf_val_sent_q || (val_req_valid && val_req_ready);
 assign sf_emit       = (sf_ph_q == SF_EN) && (sf_rem_q != '0) && tg_space && sf_col_done && sf_val_done;
@@ -140,6 +147,7 @@ always_ff @(posedge clk) begin
       sf_cur_q[sf_sel] <= sf_cur_q[sf_sel] + {CW}'d1;
       sf_rem_q <= sf_rem_q - {CW}'d1;
       sf_rr_q  <= sf_sel + 2'd1;
+      sf_first_q[sf_sel] <= 1'b0;
     end
     case (sf_ph_q)
       SF_IDLE: if (start && ph_q == F_IDLE && kind == KIND_SPMM) begin
@@ -159,6 +167,7 @@ always_ff @(posedge clk) begin
           if (sf_k_q == sf_g) begin
             sf_rem_q <= {CW}'(rp_rsp_data) - sf_cur_q[0];
             sf_rr_q  <= '0;
+            sf_first_q <= 4'b1111;
             sf_ph_q  <= SF_EN;
           end
         end

@@ -31,6 +31,7 @@ TopConfig TopConfig::parse(ConfigReader& r, const std::string& config_name) {
   if (!std::has_single_bit(static_cast<unsigned>(t.gather_words)))
     r.fail("gather_words", fmt::format("{} is not a power of two", t.gather_words));
   t.load_window = static_cast<int>(r.integer("load_window", t.load_window, 1, 32));
+  t.store_window = static_cast<int>(r.integer("store_window", t.store_window, 1, 32));
   r.finish();
   return t;
 }
@@ -103,6 +104,7 @@ arch::Arch arch_of(const HwConfig& cfg, const std::string& file) {
   a.host_cycles = static_cast<unsigned>(t.host_cycles);
   a.memory_bytes = static_cast<uint64_t>(t.memory_mb) << 20;
   a.load_window = static_cast<unsigned>(t.load_window);
+  a.store_window = static_cast<unsigned>(t.store_window);
   return a;
 }
 

@@ -29,11 +29,12 @@ struct TopConfig {
   int tensor_table = 1024;      // descriptors the top holds (tensor ids 0 .. tensor_table-1)
   int gather_words = 131072;    // SPMM gather buffer: words of the dense operand staged on chip
   int load_window = 16;         // granules each load unit keeps for reuse within one op
+  int store_window = 16;        // granules the store unit keeps open for merging within one op
 
   // The canonical config section: every field under its own name.
   NLOHMANN_DEFINE_TYPE_INTRUSIVE(TopConfig, name, mac_array, chord, pipeline_buffer, granule_bytes,
                                  dram_bytes_per_cycle, dram_latency, clock_mhz, host_cycles, memory_mb, tensor_table,
-                                 gather_words, load_window)
+                                 gather_words, load_window, store_window)
   nlohmann::json to_json() const { return *this; }
   // Reads the section; cross-references are checked by check_top() once every block is parsed.
   static TopConfig parse(ConfigReader& r, const std::string& config_name);

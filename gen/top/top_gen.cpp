@@ -1,8 +1,9 @@
 #include "gen/top/top_gen.hpp"
 
-#include <bit>
-
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
 
 #include "gen/sv_module.hpp"
 #include "gen/top/cmd_decoder_gen.hpp"
@@ -24,6 +25,11 @@ namespace {
 // and value streams, and the engine's second operand port (B: GEMM's C, Gram's
 // B) (docs/top.md, "Stream engine").
 constexpr const char* kReadUnits[] = {"ld", "rp", "col", "val", "lb"};
+// The units whose reads may pin a granule (SPMM's entry fetcher's); the others' req_pin is 0.
+constexpr const char* kPinningUnits[] = {"col", "val"};
+bool pins_reads(const std::string& unit) {
+  return std::find(std::begin(kPinningUnits), std::end(kPinningUnits), unit) != std::end(kPinningUnits);
+}
 
 // The DRAM port of the top, passed straight through to the arbiter.
 constexpr const char* kDramPorts[] = {"dram_req_valid", "dram_req_ready", "dram_req_addr",  "dram_req_write",
@@ -146,7 +152,8 @@ void declare_top_signals(SvModule& m, const TopParts& p) {
   declare_part_signals(m, dec, "dec_", {"cmd_valid", "cmd_ready", "cmd_data", "cmd_last"});
   declare_part_signals(m, sq, "seq_", {"rec_valid", "rec_ready", "rec_data", "rec_index", "memory_bytes", "host_req",
                                        "host_record", "host_ack", "cur_record"});
-  for (const char* unit : kReadUnits) declare_part_signals(m, ld, std::string(unit) + "_", {});
+  for (const char* unit : kReadUnits)
+    declare_part_signals(m, ld, std::string(unit) + "_", pins_reads(unit) ? std::vector<std::string>{} : std::vector<std::string>{"req_pin"});
   declare_part_signals(m, st, "st_", {});
   declare_part_signals(m, ar, "arb_", std::vector<std::string>(std::begin(kDramPorts), std::end(kDramPorts)));
   m.signal("events", static_cast<int>(top_counters().size()), "counter events (top_counters order)");
@@ -216,6 +223,7 @@ void connect_engine(SvModule& m, const SvModule& en) {
   for (const char* unit : kReadUnits)
     for (const char* p : {"req_valid", "req_ready", "req_word", "rsp_valid", "rsp_ready", "rsp_data"})
       en_ports.emplace_back(fmt::format("{}_{}", unit, p), fmt::format("{}_{}", unit, p));
+  for (const char* unit : kPinningUnits) en_ports.emplace_back(fmt::format("{}_req_pin", unit), fmt::format("{}_req_pin", unit));
   m.signal("eng_busy", 1, "engine: a launch is running");
   m.signal("eng_fma_fire", 1, "engine: an FMA was issued");
   connect_all(m.instantiate(en.name(), "u_engine"), en, "seq_eng_", en_ports);
@@ -226,7 +234,7 @@ void connect_memory_and_counters(SvModule& m, const TopParts& p, const SvModule&
   const SvModule &ld = p.ld, &st = p.st, &ar = p.ar;
   for (const char* unit : kReadUnits)
     connect_all(m.instantiate(ld.name(), fmt::format("u_{}_load", unit)), ld, std::string(unit) + "_",
-                {{"clk", "clk"}, {"rst_n", "rst_n"}});
+                {{"clk", "clk"}, {"rst_n", "rst_n"}, {"req_pin", pins_reads(unit) ? std::string(unit) + "_req_pin" : "1'b0"}});
   connect_all(m.instantiate(st.name(), "u_store"), st, "st_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
   std::vector<std::pair<std::string, std::string>> ar_ports = {{"clk", "clk"}, {"rst_n", "rst_n"}};
   for (const char* port : kDramPorts) ar_ports.emplace_back(port, port);

@@ -97,6 +97,29 @@ end
                                                  p, heads, writes, push, pop));
 }
 
+// A lookup of `key` among `entries` tagged entries whose tags are distinct (at
+// most one matches): SV that sets `hit` to `hit_value` and `sel` to `sel_value`
+// (expressions of the loop index k) on the match, else 1'b0 and 0. `valid` and
+// `tag` are the entries' arrays.
+struct TagMatch {
+  std::string entries, valid, tag, key;
+  std::string hit, hit_value;  // e.g. "win_hit", "!inval"
+  std::string sel, sel_value;  // e.g. "hit_line", "win_line_q[k]"
+};
+inline std::string tag_match(const TagMatch& t) {
+  return fmt::format(R"(always_comb begin
+  {hit} = 1'b0;
+  {sel} = '0;
+  for (int k = 0; k < {n}; k++)
+    if ({valid}[k] && ({tag}[k] == {key})) begin
+      {hit} = {hv};
+      {sel} = {sv};
+    end
+end)",
+                     fmt::arg("hit", t.hit), fmt::arg("sel", t.sel), fmt::arg("n", t.entries), fmt::arg("valid", t.valid),
+                     fmt::arg("tag", t.tag), fmt::arg("key", t.key), fmt::arg("hv", t.hit_value), fmt::arg("sv", t.sel_value));
+}
+
 // Records the part in the design: its block entry (kind, params), then the module.
 inline void finish_part(Design& design, SvModule& m, const std::string& kind, const nlohmann::json& params) {
   design.blocks.push_back(block_entry(m, kind, params));

@@ -121,14 +121,16 @@ double ratio(double a, double b) { return a / std::max(b, 1.0); }
 // DRAM bytes per memory region: tensors whose address ranges overlap (versions
 // of one tensor, and tensors the layout put in the same space) form one region,
 // listed once with all their names. The DRAM model counts each address for
-// one tensor (the latest described), so a region's RTL bytes are the sum over
+// one tensor (the latest described), port and host traffic alike (see the
+// DRAM line below), so a region's RTL bytes are the sum over
 // its tensors, as are the executor's; a last row holds any RTL bytes outside
 // every tensor, so the rows add up to the totals.
 nlohmann::json memory_regions(const exec::ExecProgram& p, const exec::Result& want, const nlohmann::json& counted,
                               uint64_t total_read, uint64_t total_written) {
   std::map<size_t, std::pair<uint64_t, uint64_t>> rtl;  // tensor id -> RTL bytes read, written
   for (const auto& g : counted)
-    rtl[std::stoul(g["name"].get<std::string>().substr(1))] = {g["read"].get<uint64_t>(), g["written"].get<uint64_t>()};
+    rtl[std::stoul(g["name"].get<std::string>().substr(1))] = {g["read"].get<uint64_t>() + g.value("host_read", uint64_t{0}),
+                                                                g["written"].get<uint64_t>() + g.value("host_written", uint64_t{0})};
   std::vector<size_t> ids;
   for (size_t t = 0; t < p.tensors.size(); ++t)
     if (p.tensors[t].described && p.tensors[t].bytes > 0) ids.push_back(t);
@@ -164,6 +166,27 @@ nlohmann::json memory_regions(const exec::ExecProgram& p, const exec::Result& wa
     out.push_back({{"tensors", "(outside every tensor)"}, {"rtl_read", total_read - sum_rr},
                    {"rtl_written", total_written - sum_rw}, {"executor_read", 0}, {"executor_written", 0}});
   return out;
+}
+
+// One line on the memory regions whose RTL bytes differ from the executor's
+// prediction: how many, and the largest difference.
+void print_region_summary(const nlohmann::json& regions) {
+  size_t differ = 0;
+  std::string worst;
+  double worst_ratio = 1;
+  for (const auto& g : regions) {
+    const uint64_t r = g["rtl_read"].get<uint64_t>() + g["rtl_written"].get<uint64_t>(),
+                   e = g["executor_read"].get<uint64_t>() + g["executor_written"].get<uint64_t>();
+    if (g["rtl_read"] == g["executor_read"] && g["rtl_written"] == g["executor_written"]) continue;
+    ++differ;
+    const double q = ratio(static_cast<double>(std::max(r, e)), static_cast<double>(std::min(r, e)));
+    if (worst.empty() || q > worst_ratio) {
+      worst_ratio = q;
+      worst = fmt::format("{}: RTL {} B, executor {} B", g["tensors"].get<std::string>(), r, e);
+    }
+  }
+  fmt::print("  DRAM per memory region: {} of {} equal to the executor's prediction{}\n", regions.size() - differ,
+             regions.size(), differ ? fmt::format(" (furthest: {})", worst) : std::string());
 }
 
 // RTL cycles per record kind (the cycles each record was the running one),
@@ -364,12 +387,21 @@ SimRun run_sim(const SimOptions& o) {
     rep["residual"] = {{"rtl", r_rtl}, {"double", r_dbl}};
   }
 
-  // DRAM traffic per region beside the executor's prediction.
-  const uint64_t rd = res["dram_read_bytes"], wr = res["dram_write_bytes"];
-  fmt::print("  DRAM: RTL {} B read, {} B written; executor predicts {} B read, {} B written ({:.2f}x the prediction)\n",
-             rd, wr, want.read_bytes, want.write_bytes, ratio(static_cast<double>(rd + wr), static_cast<double>(want.read_bytes + want.write_bytes)));
-  rep["dram_bytes"] = {{"rtl_read", rd}, {"rtl_written", wr}, {"executor_read", want.read_bytes},
-                       {"executor_written", want.write_bytes}, {"regions", memory_regions(p, want, res["regions"], rd, wr)}};
+  // DRAM traffic per region beside the executor's prediction. The RTL's bytes
+  // are the DRAM port's plus the host's (HOST commands read their operands and
+  // write their result), which the executor counts as the HOST op's traffic.
+  const uint64_t hrd = res.value("host_read_bytes", uint64_t{0}), hwr = res.value("host_write_bytes", uint64_t{0});
+  const uint64_t rd = res["dram_read_bytes"].get<uint64_t>() + hrd, wr = res["dram_write_bytes"].get<uint64_t>() + hwr;
+  fmt::print("  DRAM: RTL {} B read, {} B written (the host's HOST traffic included: {} B, {} B); executor predicts {} B "
+             "read, {} B written ({:.2f}x the prediction)\n",
+             rd, wr, hrd, hwr, want.read_bytes, want.write_bytes,
+             ratio(static_cast<double>(rd + wr), static_cast<double>(want.read_bytes + want.write_bytes)));
+  const nlohmann::json regions = memory_regions(p, want, res["regions"], rd, wr);
+  rep["dram_bytes"] = {{"rtl_read", rd},          {"rtl_written", wr},
+                       {"host_read", hrd},        {"host_written", hwr},
+                       {"executor_read", want.read_bytes}, {"executor_written", want.write_bytes},
+                       {"regions", regions}};
+  print_region_summary(regions);
 
   // Cycles against the executor's estimate and the roofline.
   fmt::print("  cycles: RTL {}; executor estimate {} ({:.2f}x); roofline {} ({:.2f}x: max of {} MACs / {} per cycle, {} B / {} B per cycle)\n",

@@ -59,7 +59,8 @@ struct DramResponse {
 struct DramRegion {
   std::string name;
   uint64_t base = 0, bytes = 0;
-  uint64_t read = 0, written = 0;  // bytes moved
+  uint64_t read = 0, written = 0;            // bytes moved through the port
+  uint64_t host_read = 0, host_written = 0;  // bytes the host moved (count_host)
 };
 
 class DramModel {
@@ -78,6 +79,14 @@ class DramModel {
   uint64_t other_written() const { return other_written_; }
   uint64_t bytes_read() const { return total_read_; }
   uint64_t bytes_written() const { return total_written_; }
+  // The host's own DRAM traffic (HOST commands read operands and write the
+  // result in the image directly), counted beside the port's, per region.
+  void count_host(uint64_t addr, uint64_t n, bool write) {
+    (write ? host_written_ : host_read_) += n;
+    if (DramRegion* r = region_of(addr)) (write ? r->host_written : r->host_read) += n;
+  }
+  uint64_t host_bytes_read() const { return host_read_; }
+  uint64_t host_bytes_written() const { return host_written_; }
   uint64_t cycle() const { return cycle_; }
   size_t in_flight() const { return pending_.size(); }
 
@@ -142,14 +151,17 @@ class DramModel {
         return;
       }
   }
+  DramRegion* region_of(uint64_t addr) {
+    for (auto it = regions_.rbegin(); it != regions_.rend(); ++it)
+      if (addr >= it->base && addr < it->base + it->bytes) return &*it;
+    return nullptr;
+  }
   void count(uint64_t addr, uint64_t n, bool write) {
     (write ? total_written_ : total_read_) += n;
-    for (auto it = regions_.rbegin(); it != regions_.rend(); ++it)
-      if (addr >= it->base && addr < it->base + it->bytes) {
-        (write ? it->written : it->read) += n;
-        return;
-      }
-    (write ? other_written_ : other_read_) += n;
+    if (DramRegion* r = region_of(addr))
+      (write ? r->written : r->read) += n;
+    else
+      (write ? other_written_ : other_read_) += n;
   }
 
   std::vector<uint8_t>& mem_;
@@ -161,7 +173,7 @@ class DramModel {
   double tokens_ = 0;
   uint64_t cycle_ = 0;
   std::vector<DramRegion> regions_;
-  uint64_t other_read_ = 0, other_written_ = 0, total_read_ = 0, total_written_ = 0;
+  uint64_t other_read_ = 0, other_written_ = 0, total_read_ = 0, total_written_ = 0, host_read_ = 0, host_written_ = 0;
 };
 
 // A random DRAM for randomised tests: 4, 16 or 64 B per cycle; latency 1, 5

@@ -5,12 +5,15 @@
 // image, computes `out` with the executor's fp32 functions (exec::host_value),
 // writes it into the image, and pulses host_ack for one cycle `latency` cycles
 // after the request's first cycle (at the earliest the next cycle). A request for a record that is not HOST, or a dropped request, is a
-// protocol failure.
+// protocol failure. Its DRAM traffic goes to `on_access` (address, bytes,
+// write): each operand's region read once, the result's region written, as the
+// executor counts a HOST op.
 #pragma once
 
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "sw/exec/check.hpp"
@@ -22,9 +25,10 @@ namespace cello::tb {
 
 class HostLoop {
  public:
+  using Access = std::function<void(uint64_t addr, uint64_t bytes, bool write)>;
   HostLoop(const stream::Stream& s, const std::vector<exec::TensorDesc>& tensors, std::vector<uint8_t>& image,
-           uint64_t latency)
-      : s_(s), tensors_(tensors), image_(image), latency_(latency) {}
+           uint64_t latency, Access on_access = {})
+      : s_(s), tensors_(tensors), image_(image), latency_(latency), on_access_(std::move(on_access)) {}
 
   // Before settle(): host_ack for this cycle.
   bool drive() const { return state_ == State::Busy && wait_ == 0; }
@@ -70,6 +74,11 @@ class HostLoop {
     const auto& out = tensor(r.field("out")), &a = tensor(r.field("a")), &b = tensor(r.field("b"));
     const auto fn = static_cast<stream::HostFn>(r.field("fn"));
     exec::write_dense(image_, out, exec::host_value(fn, exec::read_dense(image_, a), a, exec::read_dense(image_, b), b));
+    if (on_access_) {
+      on_access_(a.base, a.bytes, false);
+      if (r.field("b") != r.field("a")) on_access_(b.base, b.bytes, false);
+      on_access_(out.base, out.bytes, true);
+    }
     record_ = record;
     wait_ = latency_ > 0 ? latency_ - 1 : 0;
     state_ = State::Busy;
@@ -79,6 +88,7 @@ class HostLoop {
   const std::vector<exec::TensorDesc>& tensors_;
   std::vector<uint8_t>& image_;
   uint64_t latency_;
+  Access on_access_;
   State state_ = State::Idle;
   uint64_t wait_ = 0, record_ = 0, served_ = 0;
 };

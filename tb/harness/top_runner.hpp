@@ -50,7 +50,8 @@ struct TopRunResult {
   uint64_t err_record = 0;    // the record that stopped the top (halted)
   uint64_t cycles = 0;
   std::vector<uint64_t> registers;  // the register port after the run (docs/top.md, "Registers")
-  uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
+  uint64_t dram_read_bytes = 0, dram_write_bytes = 0;  // through the DRAM port
+  uint64_t host_read_bytes = 0, host_write_bytes = 0;  // the host loop's own (HOST commands)
   uint64_t hosts = 0;
   uint64_t stray_record = UINT64_MAX;  // the record running when the protocol was broken (TopRunOptions::stray)
   std::vector<uint64_t> record_cycles;  // per record index: cycles it was the running record (cur_record)
@@ -84,7 +85,8 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
   DramModel dram(image, o.dram, rng);
   for (size_t id = 0; id < tensors.size(); ++id)
     if (tensors[id].described) dram.add_region(fmt::format("t{}", id), tensors[id].base, tensors[id].bytes);
-  HostLoop host(s, tensors, image, o.host_latency);
+  HostLoop host(s, tensors, image, o.host_latency,
+                [&dram](uint64_t addr, uint64_t n, bool write) { dram.count_host(addr, n, write); });
   d.cmd_valid = 0;
   d.dram_rsp_valid = 0;
   d.host_ack = 0;
@@ -185,6 +187,8 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
   res.err_record = res.registers.size() > 1 ? res.registers[1] : 0;
   res.dram_read_bytes = dram.bytes_read();
   res.dram_write_bytes = dram.bytes_written();
+  res.host_read_bytes = dram.host_bytes_read();
+  res.host_write_bytes = dram.host_bytes_written();
   res.hosts = host.served();
   res.regions = dram.regions();
   return res;

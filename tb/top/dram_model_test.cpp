@@ -113,6 +113,16 @@ TEST_CASE("dram model: reads see earlier writes; bytes counted per region", "[to
   CHECK(m.other_read() == 16);
   CHECK(m.bytes_read() == 48);
   CHECK(m.bytes_written() == 16);
+  // The host's traffic is counted per region beside the port's, never in it.
+  m.count_host(m.regions()[1].base, 32, false);
+  m.count_host(m.regions()[2].base, 16, true);
+  CHECK(m.regions()[1].host_read == 32);
+  CHECK(m.regions()[2].host_written == 16);
+  CHECK(m.regions()[1].read == 16);
+  CHECK(m.host_bytes_read() == 32);
+  CHECK(m.host_bytes_written() == 16);
+  CHECK(m.bytes_read() == 48);
+  CHECK(m.bytes_written() == 16);
 }
 
 TEST_CASE("dram model: protocol errors throw", "[top][dram]") {

@@ -1,11 +1,14 @@
 // Randomised test of the top's load unit (`<top>_load_unit`) with the testbench
 // DRAM model: word-read streams of every shape (sequential runs, strides,
-// random words, one word again and again) under random stalls on the read and
-// word ports, DRAM latency fixed or random, responses in or out of order, and
-// several bandwidths. Every word must equal the image's word; the DRAM reads
-// must equal the reference count of the reuse window (a read misses when its
-// granule is not among the last `window` granules fetched since the last inval);
-// between phases the image changes and inval must make the new data visible.
+// random words, one word again and again, and SPMM's CSR order: rows of a group
+// interleaved, each row's start pinned), with random pinned reads, under random
+// stalls on the read and word ports, DRAM latency fixed or random, responses in
+// or out of order, and several bandwidths. Every word must equal the image's
+// word; the DRAM reads must equal the reference count of the reuse window and
+// the pins (a read misses when its granule is neither among the last `window`
+// granules fetched nor among the last `pins` granules pinned since the last
+// inval); between phases the image changes and inval must make the new data
+// visible (pinned copies included).
 // Built once per top config (Vload).
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -33,6 +36,30 @@ namespace {
 
 constexpr uint64_t kImageWords = 1 << 14;  // 64 KiB of the address space
 
+// SPMM's entry fetcher's order on a CSR array: groups of 4 rows of random
+// lengths, the group's rows interleaved round robin, each row's first read
+// pinned (the end of the row before reads that granule again, late in the group).
+void csr_pattern(Rng& rng, uint64_t image_words, std::vector<uint64_t>& reads, std::vector<bool>& pins) {
+  uint64_t at = rng.below(image_words / 2);
+  const uint64_t max_len = std::vector<uint64_t>{4, 30, 120}[rng.below(3)];
+  for (int group = 0, groups = 1 + static_cast<int>(rng.below(6)); group < groups; ++group) {
+    uint64_t start[4], cur[4], end[4];
+    for (int r = 0; r < 4; ++r) {
+      start[r] = cur[r] = at;
+      end[r] = at = std::min(image_words, at + rng.below(max_len + 1));
+    }
+    for (bool left = true; left;) {
+      left = false;
+      for (int r = 0; r < 4; ++r)
+        if (cur[r] < end[r]) {
+          pins.push_back(cur[r] == start[r]);
+          reads.push_back(cur[r]++);
+          left = true;
+        }
+    }
+  }
+}
+
 void run(uint64_t seed, int segments) {
   const arch::Arch a = gen::load_arch(TOP_CONFIG);
   const unsigned G = a.granule_bytes, GW = G / 4;
@@ -48,28 +75,45 @@ void run(uint64_t seed, int segments) {
       DramModel dram(image, random_dram_timing(rng, G), rng);
       const double req_rate = random_rate(rng), rsp_rate = random_rate(rng);
       d.req_valid = 0;
+      d.req_pin = 0;
       d.inval = 0;
       d.dram_rsp_valid = 0;
       sim.reset();
       uint64_t expect_reads = 0;
       std::vector<uint64_t> last_words;
-      ReuseWindow window(a.load_window);
+      ReuseWindow window(a.load_window, static_cast<size_t>(gen::load_unit_shape(a).pins));
       for (int phase = 0; phase < 4; ++phase) {
-        std::vector<uint64_t> reads = word_pattern(rng, kImageWords);
+        // Either a word pattern with a random share of pinned reads, or the
+        // entry fetcher's CSR order (rows interleaved, each row's start pinned).
+        std::vector<uint64_t> reads;
+        std::vector<bool> pins;
+        if (rng.chance(0.5)) {
+          reads = word_pattern(rng, kImageWords);
+          const double pin_rate = std::vector<double>{0, 0.05, 0.3}[rng.below(3)];
+          for (size_t i = 0; i < reads.size(); ++i) pins.push_back(rng.chance(pin_rate));
+        } else {
+          csr_pattern(rng, kImageWords, reads, pins);
+        }
         // Often start on the words the last phase read last, which just changed:
         // only inval stops those reads from hitting stale lines of the window.
-        if (phase > 0 && rng.chance(0.5)) reads.insert(reads.begin(), last_words.begin(), last_words.end());
+        if (phase > 0 && rng.chance(0.5)) {
+          reads.insert(reads.begin(), last_words.begin(), last_words.end());
+          pins.insert(pins.begin(), last_words.size(), true);
+        }
         last_words.assign(reads.end() - static_cast<std::ptrdiff_t>(std::min<size_t>(reads.size(), 24)), reads.end());
         window.inval();  // each phase starts after inval (the first with an empty window)
-        for (uint64_t w : reads) expect_reads += window.miss(w / GW);
-        Source<uint64_t> src(rng, req_rate);
-        for (uint64_t w : reads) src.push(w);
+        for (size_t i = 0; i < reads.size(); ++i) expect_reads += window.miss(reads[i] / GW, pins[i]);
+        Source<std::pair<uint64_t, bool>> src(rng, req_rate);
+        for (size_t i = 0; i < reads.size(); ++i) src.push({reads[i], pins[i]});
         size_t returned = 0;
         bool inval = phase > 0;  // pulse once at the start of every later phase
         while (returned < reads.size()) {
           const bool v = src.drive();
           d.req_valid = v;
-          if (v) d.req_word = src.item();
+          if (v) {
+            d.req_word = src.item().first;
+            d.req_pin = src.item().second;
+          }
           d.inval = inval;
           d.rsp_ready = rng.chance(rsp_rate);
           d.dram_req_ready = dram.req_ready();

@@ -67,10 +67,12 @@ int run(const Args& a) {
     const TopRunResult r = run_top(sim, bytes, s, image, o, rng, a.registers);
     nlohmann::json regions = nlohmann::json::array();
     for (const auto& g : r.regions)
-      regions.push_back({{"name", g.name}, {"base", g.base}, {"read", g.read}, {"written", g.written}});
+      regions.push_back({{"name", g.name}, {"base", g.base}, {"read", g.read}, {"written", g.written},
+                         {"host_read", g.host_read}, {"host_written", g.host_written}});
     j = {{"done", r.done},         {"halted", r.halted},       {"status", r.status},
          {"err_record", r.err_record}, {"cycles", r.cycles},   {"registers", r.registers},
          {"dram_read_bytes", r.dram_read_bytes}, {"dram_write_bytes", r.dram_write_bytes},
+         {"host_read_bytes", r.host_read_bytes}, {"host_write_bytes", r.host_write_bytes},
          {"hosts", r.hosts},       {"regions", regions}, {"record_cycles", r.record_cycles}};
   } catch (const Failure& f) {
     j = {{"failure", fmt::format("{} (cycle {})", f.what(), sim.cycle())}, {"cycles", sim.cycle()}};

@@ -5,8 +5,8 @@
 // latency fixed or random. After each phase (flush held until idle) the image
 // must equal the reference (every write applied in order, no other byte
 // touched), and the number of DRAM writes must equal the reference count (one
-// per change of granule, and one per flush with an assembled granule). Built
-// once per top config (Vstore).
+// per granule opened: the last store_window granules opened since a flush stay
+// open for merging). Built once per top config (Vstore).
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
@@ -15,6 +15,7 @@
 
 #include "Vstore.h"
 #include "tb/top/access_patterns.hpp"
+#include "tb/top/reuse_window.hpp"
 #include "tb/harness/dram_model.hpp"
 #include "tb/harness/checked.hpp"
 #include "tb/harness/rng.hpp"
@@ -63,23 +64,18 @@ void run(uint64_t seed, int segments) {
       d.dram_rsp_valid = 0;
       sim.reset();
       uint64_t expect_writes = 0;
+      ReuseWindow open(a.store_window);
       for (int phase = 0; phase < 3; ++phase) {
         const std::vector<Write> writes = phase_writes(rng);
-        // Reference: apply in order; count a DRAM write at every change of
-        // granule, at every flush with something assembled, and at the end.
-        bool open = false;
-        uint64_t open_gran = 0;
+        // Reference: apply in order; a DRAM write per granule opened, where the
+        // last store_window granules opened since the last flush stay open (the
+        // reuse window's rule, tb/top/reuse_window.hpp), and a flush closes them all.
         for (const auto& w : writes) {
-          if (w.flush_before && open) {
-            ++expect_writes;
-            open = false;
-          }
-          if (open && w.word / GW != open_gran) ++expect_writes;
-          open = true;
-          open_gran = w.word / GW;
+          if (w.flush_before) open.inval();
+          expect_writes += open.miss(w.word / GW);
           std::memcpy(&want[4 * w.word], &w.data, 4);
         }
-        if (open) ++expect_writes;
+        open.inval();
         size_t next = 0, flushed_for = SIZE_MAX;
         for (uint64_t guard = 0;; ++guard) {
           if (guard > 10000000) throw Failure("phase did not finish");

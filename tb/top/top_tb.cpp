@@ -170,7 +170,8 @@ TEST_CASE("top: random legal programs equal the executor bit for bit", "[top][to
 // SPMM stages its dense operand X in the gather buffer, one column block at a
 // time, when a block fits: then DRAM sees X's words once per block, filled row
 // by row (a granule still in the load unit's reuse window is not read again).
-// Too tall an X is gathered from DRAM.
+// Too tall an X is gathered from DRAM. The result's granules are written as
+// the store unit's window of open granules predicts.
 TEST_CASE("top: SPMM reads its dense operand once per column block through the gather buffer", "[top][top_rtl]") {
   CELLO_SEEDED_RNG(rng, 11);
   Sim<Vtop> sim;
@@ -243,9 +244,27 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
           for (uint64_t j = j0; j < j0 + nb; ++j) window.miss(byte_of(t[c], i, j) / g);
     }
     row_pairs += dual && !d.col_major();
+    // Z's writes, the launch's only ones: the write cursor walks each group of
+    // 4 rows of each column block in Z's storage order, and the store unit
+    // keeps the last store_window granules open (a DRAM write per granule
+    // opened; the op's end closes them).
+    const exec::TensorDesc& z = t[op->field("out")];
+    ReuseWindow open(the_arch().store_window);
+    uint64_t written = 0;
+    for (uint64_t j0 = 0; j0 < z.cols; j0 += width) {
+      const uint64_t nb = std::min(width, z.cols - j0);
+      for (uint64_t i0 = 0; i0 < z.rows; i0 += 4) {
+        const uint64_t rows = std::min<uint64_t>(4, z.rows - i0);
+        for (uint64_t k = 0; k < rows * nb; ++k) {
+          const uint64_t r = z.col_major() ? k % rows : k / nb, j = z.col_major() ? k / rows : k % nb;
+          written += open.miss(byte_of(z, i0 + r, j0 + j) / g);
+        }
+      }
+    }
     INFO("X " << d.rows << " x " << d.cols << (d.col_major() ? " column-major" : " row-major") << ", blocks of "
-              << width);
+              << width << "; Z " << z.rows << " x " << z.cols << (z.col_major() ? " column-major" : " row-major"));
     CHECK(rd == granules * g);
+    CHECK(got.dram_write_bytes == written * g);
   }
   fmt::print("top: SPMM gather buffer: {} programs staged X ({} row-major on both read ports), {} gathered it from DRAM\n",
              staged, row_pairs, direct);

@@ -3,7 +3,8 @@
 #   sim_cli.sh CELLO WORKDIR prebuilt        CG N=1 and N=4 on the default top's prebuilt simulator:
 #                                             PASS, report, counters CSV, Matrix Market dump
 #   sim_cli.sh CELLO WORKDIR runtime CONFIG  a config the build did not verilate: the simulator is
-#                                             built into the cache once, then reused
+#                                             built into the cache once, then reused; CONFIG is
+#                                             CHORD-less, so DRAM bytes per region equal the executor's
 #   sim_cli.sh CELLO WORKDIR failures        a flipped result bit, a runaway and bad options fail
 #                                             with the right exit code and message
 set -uo pipefail
@@ -37,9 +38,15 @@ prebuilt)
   ;;
 runtime)
   config=$4
+  # A CHORD-less config (the executor then predicts the bytes of a machine that
+  # keeps nothing on chip): every memory region's bytes equal the prediction.
+  same='^  DRAM per memory region: ([0-9]+) of \1 equal to the executor'"'"'s prediction$'
   expect 0 'simulator: .*\(built\)' -- --config "$config" --workload bicgstab --grid 4 --n 2 --iters 1 --dram-latency 3:30
   grep -q '^cello sim: PASS$' "$work/out.txt" || fail "no PASS"
+  grep -Eq "$same" "$work/out.txt" || fail "DRAM bytes per region differ from the executor's"
   expect 0 'simulator: .*\(cached\)' -- --config "$config" --workload gcn --grid 4 --n 4 --o 2 --iters 1
+  grep -Eq "$same" "$work/out.txt" || fail "DRAM bytes per region differ from the executor's"
+  expect 0 "$same" -- --config "$config" --workload cg --grid 6 --n 3 --iters 2 --dram-latency 1:200 --seed 4
   ;;
 failures)
   export CELLO_SIM_FLIP=1
