@@ -169,19 +169,19 @@ nlohmann::json memory_regions(const exec::ExecProgram& p, const exec::Result& wa
 }
 
 // One line on the memory regions whose RTL bytes differ from the executor's
-// prediction: how many, and the largest difference.
+// prediction: how many, and the one with the most bytes of difference.
 void print_region_summary(const nlohmann::json& regions) {
   size_t differ = 0;
   std::string worst;
-  double worst_ratio = 1;
+  uint64_t worst_diff = 0;
   for (const auto& g : regions) {
     const uint64_t r = g["rtl_read"].get<uint64_t>() + g["rtl_written"].get<uint64_t>(),
                    e = g["executor_read"].get<uint64_t>() + g["executor_written"].get<uint64_t>();
     if (g["rtl_read"] == g["executor_read"] && g["rtl_written"] == g["executor_written"]) continue;
     ++differ;
-    const double q = ratio(static_cast<double>(std::max(r, e)), static_cast<double>(std::min(r, e)));
-    if (worst.empty() || q > worst_ratio) {
-      worst_ratio = q;
+    const uint64_t diff = std::max(r, e) - std::min(r, e);
+    if (worst.empty() || diff > worst_diff) {
+      worst_diff = diff;
       worst = fmt::format("{}: RTL {} B, executor {} B", g["tensors"].get<std::string>(), r, e);
     }
   }
