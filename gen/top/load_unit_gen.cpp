@@ -101,7 +101,7 @@ void load_unit_signals(SvModule& m, const LoadDims& d) {
   m.array("win_line_q", LW, d.W, "reuse window: line of each entry");
   if (d.W > 1) m.signal("win_ptr_q", d.WB, "reuse window: entry the next new line replaces (oldest)");
   m.array("pin_valid_q", 1, d.P, "pin: slot holds a pinned granule");
-  m.array("pin_full_q", 1, d.P, "pin: its copy has arrived");
+  m.array("pin_full_q", 1, d.P, "pin: its copy has been taken (a read of its line has left)");
   m.array("pin_gran_q", AW - GB, d.P, "pin: its granule");
   m.array("pin_line_q", LW, d.P, "pin: the line its copy comes from");
   m.array("pin_data_q", 8 * G, d.P, "pin: the copy");
@@ -117,6 +117,7 @@ void load_unit_signals(SvModule& m, const LoadDims& d) {
   m.signal("pin_hit", 1, "the offered read's granule is pinned and not in the window");
   m.signal("pin_push", 1, "the read taken pins its granule");
   m.signal("push_line", LW, "the line of the granule being pinned");
+  m.signal("head_data", 8 * G, "the oldest read's line");
   m.signal("head_pin", 1, "the oldest read takes its word from a pinned copy");
   m.array("q_pin_q", 1, F, "read queue: the read's word was taken from a pinned copy (it waits in side_q)");
   m.array("q_line_q", LW, F, "read queue: line of each read");
@@ -150,7 +151,7 @@ assign req_gran   = req_word[{AW1}:{GB}];
 // most one entry matches; inval empties the window before this cycle's read.
 {WIN_MATCH}
 // Pinned granules are distinct too (a granule already pinned is not pinned
-// again). A read the window misses takes a pinned copy, once it has arrived.
+// again). A read the window misses is served by a pinned granule.
 {PIN_MATCH}
 assign pin_hit   = pin_match && !win_hit;
 assign push_line = win_hit ? hit_line : alloc_q;
@@ -164,8 +165,8 @@ assign dram_req_valid = dq_valid;
 assign dram_req_addr  = {{dq_gran, {GBB}'d0}};
 assign dram_req_tag   = dq_tag;
 // A read served from a pinned copy takes its word into side_q at once, and
-// waits for room there; before the copy has arrived it joins the line the copy
-// comes from (still held: a line is released only after its data arrived).
+// waits for room there; before the copy is taken it joins the line the copy
+// comes from (still held: the pinned read waits on it).
 assign side_take      = pin_hit && pin_full_q[pin_slot];
 assign req_ready      = q_space && (win_hit || (pin_hit && !side_take) ||
                                     (side_take ? (side_cnt_q != {SB1}'(SIDE)) : (line_avail && dq_space)));
@@ -186,11 +187,12 @@ assign word_line      = win_hit ? hit_line : pin_hit ? pin_line_q[pin_slot] : al
 void word_side_section(SvModule& m, const LoadDims& d) {
   const int GW = d.GW, LW = d.LW, FW = d.FW, UW = d.UW;
   const std::string off = GW > 1 ? "[32*q_off_q[q_head_q] +: 32]" : "";
-  const std::string word_sel = fmt::format("head_pin ? side_q[side_rd_q] : line_data_q[head_line]{}", off);
+  const std::string word_sel = fmt::format("head_pin ? side_q[side_rd_q] : head_data{}", off);
   m.section("Word side: in request order", fmt::format(R"(
 assign head_line      = q_line_q[q_head_q];
 assign head_pin       = q_pin_q[q_head_q];
 assign rsp_valid      = (q_count_q != {FW1}'d0) && (head_pin || line_valid_q[head_line]);
+assign head_data      = line_data_q[head_line];
 assign rsp_data       = {SEL};
 assign pop            = rsp_valid && rsp_ready;
 assign dram_rsp_ready = 1'b1;
@@ -228,10 +230,10 @@ always_ff @(posedge clk) begin
     side_rd_q    <= '0;
     side_cnt_q   <= '0;
   end else begin
-    if (inval)
+    if (inval) begin
       for (int k = 0; k < WINDOW; k++) win_valid_q[k] <= 1'b0;
-    if (inval)
       for (int k = 0; k < PINS; k++) pin_valid_q[k] <= 1'b0;
+    end
     // A new line enters the window in place of its oldest entry, which leaves
     // that entry's line free to be released.
     if (new_line) begin
@@ -255,15 +257,16 @@ always_ff @(posedge clk) begin
     end
     if (pop && head_pin) side_rd_q <= side_rd_q + {SB}'d1;
     side_cnt_q <= side_cnt_q + {SB1}'(take && side_take) - {SB1}'(pop && head_pin);
-    // A pinned granule's copy comes from its line: now if the line holds its
-    // data (or the data arrives this cycle), else when it arrives.
+    // A pinned granule's copy is taken from its line when a read of that line
+    // leaves (the pinned read itself at the latest, which holds the line till
+    // then): the word port already reads the whole line.
     for (int k = 0; k < PINS; k++)
-      if (!pin_full_q[k] && dram_rsp_valid && (dram_rsp_tag == pin_line_q[k])) pin_full_q[k] <= 1'b1;
+      if (!pin_full_q[k] && pop && !head_pin && (head_line == pin_line_q[k])) pin_full_q[k] <= 1'b1;
     if (pin_push) begin
       pin_valid_q[pin_ptr_q] <= 1'b1;
       pin_gran_q[pin_ptr_q]  <= req_gran;
       pin_line_q[pin_ptr_q]  <= push_line;
-      pin_full_q[pin_ptr_q]  <= line_valid_q[push_line] || (dram_rsp_valid && (dram_rsp_tag == push_line));
+      pin_full_q[pin_ptr_q]  <= 1'b0;
       pin_ptr_q              <= (pin_ptr_q == {PB}'(PINS - 1)) ? '0 : pin_ptr_q + {PB}'d1;
     end
     if (take) begin
@@ -278,9 +281,7 @@ end
 always_ff @(posedge clk) begin
   if (dram_rsp_valid) line_data_q[dram_rsp_tag] <= dram_rsp_data;
   for (int k = 0; k < PINS; k++)
-    if (!pin_full_q[k] && dram_rsp_valid && (dram_rsp_tag == pin_line_q[k])) pin_data_q[k] <= dram_rsp_data;
-  if (pin_push)
-    pin_data_q[pin_ptr_q] <= (dram_rsp_valid && (dram_rsp_tag == push_line)) ? dram_rsp_data : line_data_q[push_line];
+    if (!pin_full_q[k] && pop && !head_pin && (head_line == pin_line_q[k])) pin_data_q[k] <= head_data;
 end)",
                                                 fmt::arg("LW", LW), fmt::arg("UW1", UW - 1), fmt::arg("FW", FW), fmt::arg("PB", d.PB),
                                                 fmt::arg("SB", d.SB), fmt::arg("SB1", d.SB + 1),
