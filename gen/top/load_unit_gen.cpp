@@ -118,6 +118,7 @@ void load_unit_signals(SvModule& m, const LoadDims& d) {
   m.signal("pin_push", 1, "the read taken pins its granule");
   m.signal("push_line", LW, "the line of the granule being pinned");
   m.signal("head_data", 8 * G, "the oldest read's line");
+  m.signal("pin_copy", d.P, "pin k takes its copy from the oldest read's line this cycle");
   m.signal("head_pin", 1, "the oldest read takes its word from a pinned copy");
   m.array("q_pin_q", 1, F, "read queue: the read's word was taken from a pinned copy (it waits in side_q)");
   m.array("q_line_q", LW, F, "read queue: line of each read");
@@ -193,6 +194,11 @@ assign head_line      = q_line_q[q_head_q];
 assign head_pin       = q_pin_q[q_head_q];
 assign rsp_valid      = (q_count_q != {FW1}'d0) && (head_pin || line_valid_q[head_line]);
 assign head_data      = line_data_q[head_line];
+// A pinned granule's copy is taken from its line when a read of that line
+// leaves (the pinned read itself at the latest, which holds the line till
+// then): the word port already reads the whole line.
+always_comb
+  for (int k = 0; k < PINS; k++) pin_copy[k] = !pin_full_q[k] && pop && !head_pin && (head_line == pin_line_q[k]);
 assign rsp_data       = {SEL};
 assign pop            = rsp_valid && rsp_ready;
 assign dram_rsp_ready = 1'b1;
@@ -257,11 +263,8 @@ always_ff @(posedge clk) begin
     end
     if (pop && head_pin) side_rd_q <= side_rd_q + {SB}'d1;
     side_cnt_q <= side_cnt_q + {SB1}'(take && side_take) - {SB1}'(pop && head_pin);
-    // A pinned granule's copy is taken from its line when a read of that line
-    // leaves (the pinned read itself at the latest, which holds the line till
-    // then): the word port already reads the whole line.
     for (int k = 0; k < PINS; k++)
-      if (!pin_full_q[k] && pop && !head_pin && (head_line == pin_line_q[k])) pin_full_q[k] <= 1'b1;
+      if (pin_copy[k]) pin_full_q[k] <= 1'b1;
     if (pin_push) begin
       pin_valid_q[pin_ptr_q] <= 1'b1;
       pin_gran_q[pin_ptr_q]  <= req_gran;
@@ -281,7 +284,7 @@ end
 always_ff @(posedge clk) begin
   if (dram_rsp_valid) line_data_q[dram_rsp_tag] <= dram_rsp_data;
   for (int k = 0; k < PINS; k++)
-    if (!pin_full_q[k] && pop && !head_pin && (head_line == pin_line_q[k])) pin_data_q[k] <= head_data;
+    if (pin_copy[k]) pin_data_q[k] <= head_data;
 end)",
                                                 fmt::arg("LW", LW), fmt::arg("UW1", UW - 1), fmt::arg("FW", FW), fmt::arg("PB", d.PB),
                                                 fmt::arg("SB", d.SB), fmt::arg("SB1", d.SB + 1),
