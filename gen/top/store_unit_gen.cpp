@@ -79,6 +79,9 @@ void assemble_section(SvModule& m, const StoreDims& d) {
   const std::string off = GW > 1 ? fmt::format("wr_word[{}:0]", GB - 3) : "";
   const std::string place_strb = GW > 1 ? fmt::format("{}'hf << (4 * {})", G, off) : "4'hf";
   const std::string place_data = GW > 1 ? fmt::format("{}'(wr_data) << (32 * {})", 8 * G, off) : "wr_data";
+  // A merge writes the word's 32 bits in place: no byte loop, which Verilator
+  // cannot unroll past 64 iterations (granules of 128 bytes and more).
+  const std::string merge = GW > 1 ? fmt::format("slot_data_q[hit_slot][32 * {} +: 32]", off) : "slot_data_q[hit_slot]";
   m.section("Merge, open and send", fmt::format(R"(
 assign wr_gran   = wr_word[{AW3}:{GB2}];
 assign word_strb = {PS};
@@ -130,8 +133,7 @@ always_ff @(posedge clk) begin
       slot_data_q[new_slot]  <= word_data;
       slot_strb_q[new_slot]  <= word_strb;
     end else if (take) begin  // merge into the open one (a later write of a word wins)
-      for (int b = 0; b < {G}; b++)
-        if (word_strb[b]) slot_data_q[hit_slot][8*b +: 8] <= word_data[8*b +: 8];
+      {MERGE} <= wr_data;
       slot_strb_q[hit_slot] <= slot_strb_q[hit_slot] | word_strb;
     end
     pending_q <= pending_q + {{{CW1}'d0, sent}} - {{{CW1}'d0, dram_rsp_valid}};
@@ -142,7 +144,7 @@ end)",
                                                      fmt::arg("MATCH", top_parts::tag_match({"WINDOW", "slot_valid_q", "slot_gran_q", "wr_gran", "hit", "1'b1", "hit_slot", fmt::format("{}'(k)", d.WB)})),
                                                      fmt::arg("WB", d.WB), fmt::arg("WB1", d.WB + 1), fmt::arg("NB", d.NB),
                                                      fmt::arg("CW", CW), fmt::arg("CW1", CW - 1),
-                                                     fmt::arg("G", G)));
+                                                     fmt::arg("MERGE", merge)));
 }
 
 }  // namespace

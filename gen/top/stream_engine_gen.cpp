@@ -441,8 +441,9 @@ std::string xf_offset(const EngineDims& d) {
 std::string xf_dual(const EngineDims& d) {
   if (d.V == 1) return "1'b0";
   if (d.GRW == 1) return "(slg_q != 3'd0)";
-  return fmt::format("(slg_q != 3'd0) && (b_cm || (((xf_h & 4'd{0}) == 4'd0) && (b_cols[{1}:0] == '0)))", d.GRW - 1,
-                     std::countr_zero(static_cast<unsigned>(d.GRW)) - 1);
+  // h < 16: masking it with GRW - 1 for granules of 16 words or more is masking with 15.
+  return fmt::format("(slg_q != 3'd0) && (b_cm || (((xf_h & 4'd{0}) == 4'd0) && (b_cols[{1}:0] == '0)))",
+                     std::min(d.GRW - 1, 15), std::countr_zero(static_cast<unsigned>(d.GRW)) - 1);
 }
 
 // A piece of the step section's text, formatted with its fields.
