@@ -11,8 +11,12 @@ namespace cello::gen::engine {
 // word on each step (beside the step's A word on port A); what finds no step
 // goes as steps of their own (F_CL) before g+1's F_CV, which takes the words
 // into the accumulators V columns per step. breg needs one buffer: g's F_CV
-// steps are all issued before g's MAC steps, which carry g+1's words. GEMMs
-// without MAC steps (k = 0) keep C's one-word steps (F_C).
+// steps are all issued before g's MAC steps, which carry g+1's words. With
+// cc_fold there are no F_CV steps: g's first MAC steps read breg, and the
+// cursor moves on to g+1 as g starts, so that g's every MAC step carries one
+// of g+1's words (cc_fold holds only where no word is written before the step
+// that reads the old one). GEMMs without MAC steps (k = 0) keep C's one-word
+// steps (F_C).
 void c_cursor(SvModule& m, const EngineDims& d) {
   const int CW = d.CW;
   m.signal("cc_val_q", 1, "C cursor: it holds a row group");
@@ -23,13 +27,17 @@ void c_cursor(SvModule& m, const EngineDims& d) {
   m.signal("cc_dst", 6, "C cursor: the word's breg entry {row, column}");
   m.signal("cc_here", 1, "C cursor: it holds the group at i0");
   m.signal("cc_ready", 1, "C cursor: its group's words are all queued once this cycle ends");
+  m.signal("cl_done", 1, "C cursor: F_CL has queued the words of the group at i0");
   m.section("GEMM C cursor", "\n" + position + fmt::format(R"(assign cc_end   = (cc_r_q == cc_rlast) && (cc_j_q == nb_last);
 assign cc_take  = push && (ph_q == F_CL || (ph_q == F_MAC && cc_on_q));
 assign cc_dst   = {{cc_r_q, cc_j_q}};
 assign cc_here  = cc_val_q && (cc_i0_q == i0_q);
 assign cc_ready = cc_val_q && (!cc_on_q || (cc_take && cc_end));
+assign cl_done  = cc_here && (!cc_on_q || (cc_take && cc_end));
 // It takes the group at i0 in F_CL when it holds another (a block's first
-// group), and the next group at the last F_CV step of each group.
+// group), and the next group at the last F_CV step of each group; with
+// cc_fold, as the group at i0 starts its MAC steps: on leaving F_CL, or when
+// the walker moves on to a group whose words are queued (the group after it).
 always_ff @(posedge clk) begin
   if (!rst_n || ph_q == F_IDLE) begin
     cc_val_q <= 1'b0;
@@ -40,10 +48,16 @@ always_ff @(posedge clk) begin
     cc_i0_q  <= i0_q;
     cc_r_q   <= '0;
     cc_j_q   <= '0;
-  end else if (ph_q == F_CV && adv && last2d) begin
+  end else if ((ph_q == F_CV && adv && last2d) || (cc_fold && ph_q == F_CL && cl_done)) begin
     cc_val_q <= (rem_rows > {CW}'d4);
     cc_on_q  <= (rem_rows > {CW}'d4);
     cc_i0_q  <= i0_q + {CW}'d4;
+    cc_r_q   <= '0;
+    cc_j_q   <= '0;
+  end else if (cc_fold && rows_next && cc_ready) begin
+    cc_val_q <= (rem_rows > {CW}'d8);
+    cc_on_q  <= (rem_rows > {CW}'d8);
+    cc_i0_q  <= i0_q + {CW}'d8;
     cc_r_q   <= '0;
     cc_j_q   <= '0;
   end else if (cc_take) begin

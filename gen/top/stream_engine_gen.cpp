@@ -121,6 +121,7 @@ void engine_localparams(SvModule& m) {
       {"U_W", "store relu(acc[x]) at word address w"},
       {"U_XF", "a fill step alone: its words go to the gather buffer (xf); nothing else"},
       {"U_XG", "acc[x|v] = fma(mreg, xbuf line w lane v, acc[x|v]) on lanes v (with sv: as U_X)"},
+      {"U_MACC", "as U_MAC, with the addend breg[x|v] (C, a zero or subnormal taken as +0) in place of acc[x|v]"},
   };
   for (int a = 0; a < static_cast<int>(std::size(acts)); ++a)
     m.localparam(acts[a][0], fmt::format("4'd{}", a), fmt::format("micro-op: {}", acts[a][1]));
@@ -196,6 +197,8 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("elast", 1, "ELTW: the element is the result's last");
   m.signal("grp_end", 1, "ELTW: the element closes its pass over the group");
   m.signal("ph_group", 5, "first phase of a row group: C (GEMM: through breg), or zero without C");
+  m.signal("cc_fold", 1, "GEMM: each row's first MAC step takes C from breg as its addend (no F_CV steps)");
+  m.signal("rows_next", 1, "GEMM/SPMM: the walker moves on to the block's next row group this cycle");
   m.signal("col_ok", 1, "SPMM: the column index names a row of the dense operand");
 }
 
@@ -413,8 +416,17 @@ assign wj_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? wj_q + {CW}'d1 : wj_q)
                     : ((wj_q + {CW}'d1 == z_cols) ? '0 : wj_q + {CW}'d1);
 assign grp_end = (ph_q == F_EA) ? (t_q == {CW}'d{ACCM1} || elast) : (t_q == gn_q);
 // A GEMM with MAC steps takes C through the C cursor (F_CL, F_CV; straight to
-// F_CV when the cursor has queued the group's words already).
-assign ph_group = !with_c ? F_Z0 : (kind == KIND_GEMM && k != '0) ? (cc_ready ? F_CV : F_CL) : F_C;
+// F_CV when the cursor has queued the group's words already). With alpha = 1
+// (or a continuation pass) the F_CV step fma(1, C, +0) is C itself, but for a
+// zero or subnormal C, which gives +0: each row's first MAC step (t = 0) then
+// takes that value from breg as its addend, and the group goes straight to
+// F_MAC. The C cursor writes the next group's words into the same breg while
+// those steps run, one word per step in C's storage order; a word is written
+// no earlier than the step that reads it (which reads the old value) when C
+// is row-major, or when a row is one step wide (a column-major C).
+assign cc_fold  = (kind == KIND_GEMM) && with_c && (k != '0) && (cont || alpha == 32'h3f800000) &&
+                  (!c_cm || nb_last < 4'd{V});
+assign ph_group = !with_c ? F_Z0 : (kind == KIND_GEMM && k != '0) ? (cc_ready ? (cc_fold ? F_MAC : F_CV) : F_CL) : F_C;
 assign col_ok  = {{32'd0, col_rsp_data}} < 64'(b_rows);
 // The widest block of X (a power of two from 1 to 16 columns) whose rows fit the
 // gather buffer; none fits when X has more than {GW} rows.
@@ -501,7 +513,8 @@ always_comb begin
     // read order as a separate read phase, one issue slot fewer per word), and
     // every step the C cursor's next word, if any, from port B.
     F_MAC: begin
-      em_rd = (j_q == 4'd0); em_rb = cc_on_q; em_act = U_MAC; em_p = {PB}'({{t_q[{RB1}:0], j_q}});
+      em_rd = (j_q == 4'd0); em_rb = cc_on_q; em_act = (cc_fold && t_q == '0) ? U_MACC : U_MAC;
+      em_p = {PB}'({{t_q[{RB1}:0], j_q}});
       em_st = wc_on_q; em_y = {XB}'({{wc_h_q, wc_r_q, wc_j_q}});
       sel_c = k0 + t_q;
     end
@@ -734,20 +747,16 @@ always_ff @(posedge clk) begin
         end
       end
       F_GL: if (push && gc_next) ph_q <= F_PM;
-      F_CL: if (cc_here && (!cc_on_q || (cc_take && cc_end))) ph_q <= F_CV;
+      F_CL: if (cl_done) ph_q <= cc_fold ? F_MAC : F_CV;
       // GEMM and SPMM: when the write cursor has written the group before the
       // one at i0, that group is handed to it and, unless it is the last, the
-      // next group starts; when it has written the group at i0 (only ever the
+      // next group starts (rows_next); when it has written the group at i0 (only ever the
       // block's last: any other goes on at once, rg_end), the next column
       // block (SPMM: its X first, GEMM: its register file).
-      F_W: if (wc_take && wc_end) begin
-        if (wc_i0_q != i0_q) begin
-          if (rem_rows > {CW}'d4) {NEXT_ROWS}
-        end else begin
-          i0_q <= '0;
-          if (xc_on_q) begin xf_tail_q <= 1'b1; ph_q <= F_XF; end
-          else {BLOCK_END}
-        end
+      F_W: if (wc_take && wc_end && wc_i0_q == i0_q) begin  // (the other case: rows_next)
+        i0_q <= '0;
+        if (xc_on_q) begin xf_tail_q <= 1'b1; ph_q <= F_XF; end
+        else {BLOCK_END}
       end
       F_DRAIN: if (drained) ph_q <= F_DONE;
       F_DONE: begin done_q <= 1'b1; ph_q <= F_IDLE; end
@@ -797,10 +806,8 @@ std::string walker_loops(const EngineDims& d) {
     // cursor): its results go to the write cursor and ride on the next group's
     // steps when the cursor is free and there is a next group (rg_on);
     // otherwise F_W writes what the cursor holds.
-    if (rg_end) begin
-      if (rg_on) {NEXT_ROWS}
-      else ph_q <= F_W;
-    end
+    if (rows_next) {NEXT_ROWS}
+    else if (rg_end) ph_q <= F_W;
   end
 end)");
 }
@@ -917,7 +924,7 @@ end
 always_comb begin
   case (h_act)
     U_RFL, U_GREG, U_XF: op_ok = 1'b1;
-    U_MAC:  op_ok = !x_busy && (rf_busy_q == '0);
+    U_MAC, U_MACC: op_ok = !x_busy && (rf_busy_q == '0);
     U_FOLD: op_ok = !x_busy && !y_busy;
     U_X, U_XG: op_ok = !x_busy && (!h_sv || sv_valid);
     U_W:    op_ok = !x_pend;
@@ -932,7 +939,7 @@ assign fire     = h_valid && words_in && h_ready;
 assign ld_rsp_ready = fire && h_rd;
 assign lb_rsp_ready = fire && h_rb;
 assign sv_ready = fire && h_sv;
-assign ex_fma   = fire && (h_act == U_C || h_act == U_CV || h_act == U_EA || h_act == U_EB || h_act == U_RFL || h_act == U_MAC ||
+assign ex_fma   = fire && (h_act == U_C || h_act == U_CV || h_act == U_EA || h_act == U_EB || h_act == U_RFL || h_act == U_MAC || h_act == U_MACC ||
                            h_act == U_PM || h_act == U_FOLD || h_act == U_X || h_act == U_XG);
 assign ex_to_rf = (h_act == U_RFL);
 always_comb begin
@@ -946,7 +953,11 @@ always_comb begin
       U_EA:   begin ex_a[v] = alpha; ex_c[v] = 32'h80000000; end
       U_EB:   ex_a[v] = beta;
       U_RFL:  begin ex_a[v] = scale; ex_c[v] = 32'h80000000; end
-      U_MAC:  begin ex_a[v] = h_rd ? ld_rsp_data : areg_q[{{2'b00, h_x[5:4], 2'b00}}]; ex_b[v] = rf_q[h_p[{RFB1}:0] | {RFB}'(v)]; end
+      U_MAC, U_MACC: begin
+        ex_a[v] = h_rd ? ld_rsp_data : areg_q[{{2'b00, h_x[5:4], 2'b00}}];
+        ex_b[v] = rf_q[h_p[{RFB1}:0] | {RFB}'(v)];
+        if (h_act == U_MACC) ex_c[v] = (breg_q[h_x[5:0] | 6'(v)][30:23] == 8'h00) ? 32'h00000000 : breg_q[h_x[5:0] | 6'(v)];
+      end
       U_PM:   ex_b[v] = breg_q[h_p[5:0] | 6'(v)];
       U_FOLD: begin ex_a[v] = acc_fx[v]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_fy[v]; end
       U_X, U_XG: ex_a[v] = h_sv ? sv_data : mreg_q;
@@ -1017,7 +1028,7 @@ always_ff @(posedge clk) begin
     if (fire) begin
       case (h_act)
         U_Z0:   for (int v = 0; v < {V}; v++) if ({HMV}) acc_q[h_x | {XB}'(v)] <= 32'd0;
-        U_MAC:  if (h_rd) areg_q[{{2'b00, h_x[5:4], 2'b00}}] <= ld_rsp_data;
+        U_MAC, U_MACC: if (h_rd) areg_q[{{2'b00, h_x[5:4], 2'b00}}] <= ld_rsp_data;
         // Gram's A word (w[6]: A and B are one operand, so it is B's word too).
         U_GREG, U_PM:
           if (h_rd) begin

@@ -47,6 +47,10 @@ always_comb begin
              ((ph_q == F_SX || ph_q == F_SG) && adv && last2d && sl_q);
 end
 assign rg_on    = !wc_busy && (rem_rows > {CW}'d4);
+// The next row group starts: at a group's last step (rg_on), or in F_W when the
+// cursor has written the group before the one at i0 and there is a next group.
+assign rows_next = (rg_end && rg_on) ||
+                   (ph_q == F_W && wc_take && wc_end && (wc_i0_q != i0_q) && (rem_rows > {CW}'d4));
 // It takes the group at i0 at a row group's last step (rg_on), on entering F_W
 // empty, and in F_W when it has written the group before the one at i0.
 assign wc_start = (rg_end && rg_on) || (ph_q == F_W && !wc_on_q) ||

@@ -67,8 +67,16 @@ class Generator {
       default: return std::uniform_real_distribution<float>(-2.5f, 2.5f)(rng_);
     }
   }
+  // Values: signed zeros and subnormals (which the FMA reads as zeros of their
+  // sign) sometimes, so that sign-of-zero rules are exercised.
   float value() {
     if (chance(0.05)) return chance(0.5) ? 0.0f : -0.0f;
+    if (chance(0.06)) {
+      const uint32_t bits = (chance(0.5) ? 0x80000000u : 0u) | static_cast<uint32_t>(pick(1, 0x7fffff));
+      float f;
+      std::memcpy(&f, &bits, 4);
+      return f;
+    }
     return std::uniform_real_distribution<float>(-2.0f, 2.0f)(rng_);
   }
 
