@@ -23,6 +23,7 @@
 #include "gen/gen_command.hpp"
 #include "sw/golden/solvers.hpp"
 #include "sw/mtx/matrix_market.hpp"
+#include "sw/traffic/report.hpp"
 #include "gen/top/counters_gen.hpp"
 #include "gen/top/top_config.hpp"
 
@@ -402,6 +403,14 @@ SimRun run_sim(const SimOptions& o) {
                        {"executor_read", want.read_bytes}, {"executor_written", want.write_bytes},
                        {"regions", regions}};
   print_region_summary(regions);
+  if (arch.has_chord()) {
+    // The executor's CHORD counters: the RTL has no counterpart yet.
+    const traffic::ChordCounts& c = want.chord;
+    fmt::print("  CHORD: the executor predicts {} read hits, {} read misses, {} write hits, {} spills, {} evicted words; "
+               "not compared, the RTL's CHORD is not on its datapath yet (those accesses went to DRAM)\n",
+               c.read_hits, c.read_misses, c.write_hits, c.spills, c.evicted_words);
+    rep["chord"] = {{"executor", c}, {"rtl", nullptr}};
+  }
 
   // Cycles against the executor's estimate and the roofline.
   fmt::print("  cycles: RTL {}; executor estimate {} ({:.2f}x); roofline {} ({:.2f}x: max of {} MACs / {} per cycle, {} B / {} B per cycle)\n",
