@@ -919,8 +919,10 @@ always_comb begin
 end
 // A step waits for its word, for the accumulators it reads or overwrites to
 // leave the FMA pipe, and (GEMM) for the register file to be loaded. A write
-// (U_W, or one carried by a GEMM or SPMM step) also waits for the store unit,
-// and stores acc_q itself, never a forwarded value.
+// (U_W, or one carried by a GEMM or SPMM step) also waits for the store unit.
+// U_W stores acc_q itself; a carried write also takes the result written back
+// in its cycle (acc_fy), so a group's first step need not wait a cycle for the
+// accumulator its previous group finished last.
 always_comb begin
   case (h_act)
     U_RFL, U_GREG, U_XF: op_ok = 1'b1;
@@ -932,7 +934,7 @@ always_comb begin
   endcase
 end
 assign st_need  = (h_act == U_W) || h_st;
-assign st_free  = !h_st || !pend_q[h_y];
+assign st_free  = !h_st || !pend_q[h_y] || fwd_y[0];
 assign h_ready  = op_ok && (!st_need || st_ready) && st_free;
 assign words_in = (!h_rd || ld_rsp_valid) && (!h_rb || lb_rsp_valid);
 assign fire     = h_valid && words_in && h_ready;
@@ -976,7 +978,8 @@ assign wb_acc = tv_q[{S}] && !trf_q[{S}];
 assign wb_rf  = tv_q[{S}] && trf_q[{S}];
 assign drained = (q_cnt_q == '0) && (tv_q == '0) && (rf_busy_q == '0);
 // U_W stores acc[x]; a step carrying a write stores acc[y] (its group has
-// finished, so acc_fy is acc_q itself) in the cycle the step issues.
+// finished: acc_fy is acc_q, or the last result written back this cycle) in
+// the cycle the step issues.
 assign st_acc   = (h_act == U_W) ? acc_x : acc_fy[0];
 assign relu_neg = st_acc[31] && (st_acc[30:0] != '0) && !((st_acc[30:23] == 8'hff) && (st_acc[22:0] != '0));
 assign st_valid = h_valid && st_need && op_ok && st_free && words_in;
