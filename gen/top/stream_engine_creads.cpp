@@ -28,12 +28,18 @@ void c_cursor(SvModule& m, const EngineDims& d) {
   m.signal("cc_here", 1, "C cursor: it holds the group at i0");
   m.signal("cc_ready", 1, "C cursor: its group's words are all queued once this cycle ends");
   m.signal("cl_done", 1, "C cursor: F_CL has queued the words of the group at i0");
+  m.signal("cc_move", 1, "C cursor: it moves on to the next group this cycle");
+  m.signal("cc_ahead", CW, "C cursor: that group's first row, from i0");
   m.section("GEMM C cursor", "\n" + position + fmt::format(R"(assign cc_end   = (cc_r_q == cc_rlast) && (cc_j_q == nb_last);
 assign cc_take  = push && (ph_q == F_CL || (ph_q == F_MAC && cc_on_q));
 assign cc_dst   = {{cc_r_q, cc_j_q}};
 assign cc_here  = cc_val_q && (cc_i0_q == i0_q);
 assign cc_ready = cc_val_q && (!cc_on_q || (cc_take && cc_end));
-assign cl_done  = cc_here && (!cc_on_q || (cc_take && cc_end));
+assign cl_done  = cc_here && cc_ready;
+// The cursor moves on to the group after i0's (rows_next: i0 moves on too, so
+// it is the group after next).
+assign cc_move  = (ph_q == F_CV && adv && last2d) || (cc_fold && ((ph_q == F_CL && cl_done) || (rows_next && cc_ready)));
+assign cc_ahead = rows_next ? {CW}'d8 : {CW}'d4;
 // It takes the group at i0 in F_CL when it holds another (a block's first
 // group), and the next group at the last F_CV step of each group; with
 // cc_fold, as the group at i0 starts its MAC steps: on leaving F_CL, or when
@@ -48,16 +54,10 @@ always_ff @(posedge clk) begin
     cc_i0_q  <= i0_q;
     cc_r_q   <= '0;
     cc_j_q   <= '0;
-  end else if ((ph_q == F_CV && adv && last2d) || (cc_fold && ph_q == F_CL && cl_done)) begin
-    cc_val_q <= (rem_rows > {CW}'d4);
-    cc_on_q  <= (rem_rows > {CW}'d4);
-    cc_i0_q  <= i0_q + {CW}'d4;
-    cc_r_q   <= '0;
-    cc_j_q   <= '0;
-  end else if (cc_fold && rows_next && cc_ready) begin
-    cc_val_q <= (rem_rows > {CW}'d8);
-    cc_on_q  <= (rem_rows > {CW}'d8);
-    cc_i0_q  <= i0_q + {CW}'d8;
+  end else if (cc_move) begin
+    cc_val_q <= (rem_rows > cc_ahead);
+    cc_on_q  <= (rem_rows > cc_ahead);
+    cc_i0_q  <= i0_q + cc_ahead;
     cc_r_q   <= '0;
     cc_j_q   <= '0;
   end else if (cc_take) begin

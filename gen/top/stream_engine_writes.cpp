@@ -28,6 +28,7 @@ void write_cursor(SvModule& m, const EngineDims& d) {
   m.signal("wc_word", WA, "write cursor: the word address of its write");
   m.signal("rg_end", 1, "GEMM/SPMM: a row group's last step is taken");
   m.signal("rg_on", 1, "GEMM/SPMM: at that step the cursor takes the group and the next group starts");
+  m.signal("wc_prev", 1, "GEMM/SPMM: in F_W the cursor has written the group before the one at i0");
   m.section("Write cursor", "\n" + position + fmt::format(R"(assign wc_end   = (wc_r_q == wc_rlast) && (wc_j_q == nb_last);
 assign wc_take  = push && (ph_q == F_W || ((ph_q == F_MAC || spmm_step) && wc_on_q));
 assign wc_busy  = wc_on_q && !(wc_take && wc_end);
@@ -49,12 +50,11 @@ end
 assign rg_on    = !wc_busy && (rem_rows > {CW}'d4);
 // The next row group starts: at a group's last step (rg_on), or in F_W when the
 // cursor has written the group before the one at i0 and there is a next group.
-assign rows_next = (rg_end && rg_on) ||
-                   (ph_q == F_W && wc_take && wc_end && (wc_i0_q != i0_q) && (rem_rows > {CW}'d4));
+assign wc_prev  = (ph_q == F_W) && wc_take && wc_end && (wc_i0_q != i0_q);
+assign rows_next = (rg_end && rg_on) || (wc_prev && (rem_rows > {CW}'d4));
 // It takes the group at i0 at a row group's last step (rg_on), on entering F_W
 // empty, and in F_W when it has written the group before the one at i0.
-assign wc_start = (rg_end && rg_on) || (ph_q == F_W && !wc_on_q) ||
-                  (ph_q == F_W && wc_take && wc_end && wc_i0_q != i0_q);
+assign wc_start = (rg_end && rg_on) || (ph_q == F_W && !wc_on_q) || wc_prev;
 always_ff @(posedge clk) begin
   if (!rst_n || ph_q == F_IDLE) wc_on_q <= 1'b0;
   else if (wc_start) begin
