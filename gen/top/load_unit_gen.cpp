@@ -31,6 +31,12 @@ namespace {
 // per row of a group), so a pin slot can be replaced while its reads wait.
 constexpr int kSideWords = 16;
 
+// New lines' DRAM requests wait in a FIFO of this many entries for the DRAM
+// arbiter's grant. A row of a column-major operand opens a granule per word,
+// one per cycle, while other units request too; two entries were too few
+// there (docs/top.md, "Load unit").
+constexpr int kDramFifo = 4;
+
 // Widths shared by the parts of the load unit.
 struct LoadDims : GranuleDims {
   int D;   // lines
@@ -132,7 +138,7 @@ void load_unit_signals(SvModule& m, const LoadDims& d) {
   m.signal("line_avail", 1, "a line can be allocated");
   m.signal("q_space", 1, "the read queue has room");
   m.signal("take", 1, "a read is taken");
-  top_parts::two_entry_fifo(m, "dq", "DRAM request FIFO", {{"gran", AW - GB, "req_gran"}, {"tag", LW, "alloc_q"}},
+  top_parts::small_fifo(m, "dq", "DRAM request FIFO", kDramFifo, {{"gran", AW - GB, "req_gran"}, {"tag", LW, "alloc_q"}},
                             "new_line", "dram_req_valid && dram_req_ready");
   m.signal("new_line", 1, "the read allocates a line and requests its granule");
   m.signal("word_line", LW, "line of the read taken");

@@ -6,7 +6,7 @@
 // any order (the tag names the line), and words leave in request order.
 // `inval` empties the window, so the next read of any granule goes to DRAM
 // again (the sequencer pulses it between ops, after writes). A new line's DRAM
-// request waits in a two-entry FIFO, so a read never waits on the arbiter's
+// request waits in a four-entry FIFO, so a read never waits on the arbiter's
 // grant in the same cycle. docs/top.md.
 #pragma once
 

@@ -1120,7 +1120,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   c_cursor(m, d);
   write_cursor(m, d);
   m.section("The step's micro-op and address", step_micro_op(d) + step_port_b(d) + step_address(d));
-  top_parts::two_entry_fifo(m, "lbf", "Port B request FIFO", {{"word", d.WA, "step_word_b"}}, "push && em_rb",
+  top_parts::small_fifo(m, "lbf", "Port B request FIFO", 2, {{"word", d.WA, "step_word_b"}}, "push && em_rb",
                             "lbf_valid && lb_req_ready");
   m.section("Walker", walker_start(d) + walker_loops(d));
   micro_op_queue_section(m, d);

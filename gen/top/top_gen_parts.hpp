@@ -3,6 +3,7 @@
 // block entry and the module itself).
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -57,44 +58,52 @@ inline void host_ports(SvModule& m) {
   m.input("host_ack", 1, "HOST: done (one-cycle pulse)");
 }
 
-// A two-entry FIFO in flops, `<p>_*`: it decouples a producer from a consumer's
-// ready without a combinational path between them (room is a registered count).
-// Declares `<p>_<field>_q` per payload field, `<p>_head_q`, `<p>_cnt_q`, and the
-// views `<p>_space` (room for a push), `<p>_valid` (an entry waits) and
-// `<p>_<field>` (the head entry's field); emits the state in a section. `push`
-// and `pop` are expressions of the caller's signals; a push needs `<p>_space`
-// and a pop needs `<p>_valid`.
+// A FIFO of `depth` entries (a power of two, at least 2) in flops, `<p>_*`: it
+// decouples a producer from a consumer's ready without a combinational path
+// between them (room is a registered count). Declares `<p>_<field>_q` per
+// payload field, `<p>_head_q`, `<p>_cnt_q`, and the views `<p>_space` (room for
+// a push), `<p>_valid` (an entry waits) and `<p>_<field>` (the head entry's
+// field); emits the state in a section. `push` and `pop` are expressions of the
+// caller's signals; a push needs `<p>_space` and a pop needs `<p>_valid`.
 struct FifoField {
   std::string name;
   int width;
   std::string value;  // what a push stores
 };
-inline void two_entry_fifo(SvModule& m, const std::string& p, const std::string& what,
-                           const std::vector<FifoField>& fields, const std::string& push, const std::string& pop) {
+inline void small_fifo(SvModule& m, const std::string& p, const std::string& what, int depth,
+                       const std::vector<FifoField>& fields, const std::string& push, const std::string& pop) {
+  if (depth < 2 || (depth & (depth - 1)) != 0)
+    throw std::logic_error(fmt::format("{}: FIFO depth {} is not a power of two >= 2", what, depth));
+  int hb = 0;  // head pointer bits
+  while ((1 << hb) < depth) ++hb;
+  const int cb = hb + 1;  // count bits
+  // The tail is head + count modulo the depth: the count's low bits, added in
+  // the head's width (for two entries, head ^ cnt[0]).
+  const std::string tail = fmt::format("{0}_head_q + {0}_cnt_q[{1}:0]", p, hb - 1);
   std::string heads, writes;
   for (const auto& f : fields) {
-    m.array(fmt::format("{}_{}_q", p, f.name), f.width, 2, fmt::format("{}: {}", what, f.name));
+    m.array(fmt::format("{}_{}_q", p, f.name), f.width, depth, fmt::format("{}: {}", what, f.name));
     m.signal(fmt::format("{}_{}", p, f.name), f.width, fmt::format("{}: the head entry's {}", what, f.name));
     heads += fmt::format("assign {0}_{1} = {0}_{1}_q[{0}_head_q];\n", p, f.name);
-    writes += fmt::format("    if ({1}) {0}_{2}_q[{0}_head_q ^ {0}_cnt_q[0]] <= {3};\n", p, push, f.name, f.value);
+    writes += fmt::format("    if ({1}) {0}_{2}_q[{4}] <= {3};\n", p, push, f.name, f.value, tail);
   }
-  m.signal(p + "_head_q", 1, what + ": head");
-  m.signal(p + "_cnt_q", 2, what + ": entries");
+  m.signal(p + "_head_q", hb, what + ": head");
+  m.signal(p + "_cnt_q", cb, what + ": entries");
   m.signal(p + "_space", 1, what + ": room for a push");
   m.signal(p + "_valid", 1, what + ": an entry waits");
-  m.section(what + " (two entries)", fmt::format(R"(assign {0}_space = ({0}_cnt_q != 2'd2);
-assign {0}_valid = ({0}_cnt_q != 2'd0);
+  m.section(fmt::format("{} ({} entries)", what, depth), fmt::format(R"(assign {0}_space = ({0}_cnt_q != {5}'d{6});
+assign {0}_valid = ({0}_cnt_q != {5}'d0);
 {1}always_ff @(posedge clk) begin
   if (!rst_n) begin
-    {0}_head_q <= 1'b0;
+    {0}_head_q <= '0;
     {0}_cnt_q  <= '0;
   end else begin
-{2}    if ({4}) {0}_head_q <= !{0}_head_q;
-    {0}_cnt_q <= {0}_cnt_q + 2'({3}) - 2'({4});
+{2}    if ({4}) {0}_head_q <= {0}_head_q + {7}'d1;
+    {0}_cnt_q <= {0}_cnt_q + {5}'({3}) - {5}'({4});
   end
 end
 )",
-                                                 p, heads, writes, push, pop));
+                                                 p, heads, writes, push, pop, cb, depth, hb));
 }
 
 // A lookup of `key` among `entries` tagged entries whose tags are distinct (at
