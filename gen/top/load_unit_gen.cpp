@@ -24,6 +24,12 @@ LoadUnitShape load_unit_shape(const arch::Arch& a) {
   return s;
 }
 
+LoadUnitShape value_load_unit_shape(const arch::Arch& a) {
+  LoadUnitShape s = load_unit_shape(a);
+  s.queue = std::min(2 * s.queue, 1024);
+  return s;
+}
+
 namespace {
 
 // Reads served from a pinned copy take their word at once into a FIFO of this

@@ -46,6 +46,12 @@ inline GranuleDims granule_dims(const LoadUnitShape& s) {
 // at least twice the reuse window (a.load_window).
 LoadUnitShape load_unit_shape(const arch::Arch& a);
 
+// SPMM's value unit (`<top>_value_load_unit`): its words leave when the
+// executor takes them, a micro-op queue behind the walker, which runs a DRAM
+// latency behind the entry fetcher that requested them; so it keeps twice the
+// read queue of the others (at most 1024).
+LoadUnitShape value_load_unit_shape(const arch::Arch& a);
+
 void add_load_unit(Design& design, const std::string& module, const LoadUnitShape& s);
 
 }  // namespace cello::gen

@@ -68,6 +68,7 @@ void declare_part_signals(SvModule& top, const SvModule& part, const std::string
 struct TopShapes {
   std::string n;  // the top's module name (the parts' prefix)
   LoadUnitShape mem;
+  LoadUnitShape value_mem;  // SPMM's value unit (a deeper read queue)
   DramArbiterShape arb;
   StreamEngineShape eng;
 };
@@ -82,6 +83,8 @@ TopShapes add_top_parts(Design& d, const TopConfig& t, const arch::Arch& a) {
   sh.mem = load_unit_shape(a);
   const LoadUnitShape& mem = sh.mem;
   add_load_unit(d, n + "_load_unit", mem);
+  sh.value_mem = value_load_unit_shape(a);
+  add_load_unit(d, n + "_value_load_unit", sh.value_mem);
   add_store_unit(d, n + "_store_unit", mem);
   DramArbiterShape& arb = sh.arb;
   arb.clients = static_cast<int>(std::size(kReadUnits)) + 1;  // the load units and the store unit
@@ -141,6 +144,7 @@ struct TopParts {
   const SvModule& sq;
   const SvModule& en;
   const SvModule& ld;
+  const SvModule& ldv;  // SPMM's value unit
   const SvModule& st;
   const SvModule& ar;
 };
@@ -232,9 +236,11 @@ void connect_engine(SvModule& m, const SvModule& en) {
 // The load units, the store unit, the DRAM arbiter on the DRAM port, and the counters.
 void connect_memory_and_counters(SvModule& m, const TopParts& p, const SvModule& counters) {
   const SvModule &ld = p.ld, &st = p.st, &ar = p.ar;
-  for (const char* unit : kReadUnits)
-    connect_all(m.instantiate(ld.name(), fmt::format("u_{}_load", unit)), ld, std::string(unit) + "_",
+  for (const char* unit : kReadUnits) {
+    const SvModule& part = std::string(unit) == "val" ? p.ldv : ld;  // the same ports, a deeper read queue
+    connect_all(m.instantiate(part.name(), fmt::format("u_{}_load", unit)), part, std::string(unit) + "_",
                 {{"clk", "clk"}, {"rst_n", "rst_n"}, {"req_pin", pins_reads(unit) ? std::string(unit) + "_req_pin" : "1'b0"}});
+  }
   connect_all(m.instantiate(st.name(), "u_store"), st, "st_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
   std::vector<std::pair<std::string, std::string>> ar_ports = {{"clk", "clk"}, {"rst_n", "rst_n"}};
   for (const char* port : kDramPorts) ar_ports.emplace_back(port, port);
@@ -363,6 +369,7 @@ void add_top(Design& d, const HwConfig& cfg) {
   top_ports(m, sh);
   const TopParts p{module_named(d, n + "_cmd_decoder"), module_named(d, n + "_sequencer"),
                    module_named(d, n + "_engine"),      module_named(d, n + "_load_unit"),
+                   module_named(d, n + "_value_load_unit"),
                    module_named(d, n + "_store_unit"),  module_named(d, n + "_dram_arb")};
   declare_top_signals(m, p);
   connect_decoder_and_sequencer(m, p);
