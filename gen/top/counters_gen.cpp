@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "gen/sv_module.hpp"
 #include "gen/top/top_gen_parts.hpp"
 
@@ -20,7 +22,27 @@ const std::vector<CounterSpec>& top_counters() {
       {"host_cycles", "cycles with host_req high"},
       {"engine_cycles", "cycles with a launch running"},
       {"load_words_b", "words read through the operand load unit of port B (GEMM's C, Gram's B, SPMM's fill)"},
+      // Each engine cycle in exactly one of these six (they sum to engine_cycles).
+      {"issue", "engine cycles that issued a step"},
+      {"wait_walker", "engine cycles with no step queued (the walker behind; a launch's start and drain)"},
+      {"wait_port_a", "engine cycles whose oldest step waits for its port A word"},
+      {"wait_port_b", "engine cycles whose oldest step has its port A word (or needs none) and waits for port B's"},
+      {"wait_operand", "engine cycles whose oldest step waits for an accumulator in the FMA pipe, the register file or a scaled value"},
+      {"wait_store", "engine cycles whose oldest step waits for the store unit"},
   };
+  return c;
+}
+
+size_t counter_register(const std::string& name) {
+  const auto& cs = top_counters();
+  for (size_t k = 0; k < cs.size(); ++k)
+    if (cs[k].name == name) return k + 2;
+  throw std::logic_error("no top counter named " + name);
+}
+
+const std::vector<std::string>& engine_cycle_classes() {
+  static const std::vector<std::string> c = {"issue",        "wait_walker",  "wait_port_a",
+                                             "wait_port_b",  "wait_operand", "wait_store"};
   return c;
 }
 

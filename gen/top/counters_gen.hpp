@@ -18,6 +18,14 @@ struct CounterSpec {
 // The counters of the top, in register order (register 2 + index).
 const std::vector<CounterSpec>& top_counters();
 
+// The register index of the counter named `name` (2 + its place in
+// top_counters()); throws std::logic_error for an unknown name.
+size_t counter_register(const std::string& name);
+
+// The counters that split the engine's running cycles (engine_cycles) by where
+// each went, in top_counters() order; every running cycle is in exactly one.
+const std::vector<std::string>& engine_cycle_classes();
+
 void add_counters(Design& design, const std::string& module);
 
 }  // namespace cello::gen

@@ -60,6 +60,9 @@ void engine_ports(SvModule& m, const EngineDims& d) {
   m.output("done", 1, "pulse: the launch ended (its last write was taken by the store unit)");
   m.output("err", 1, "pulse with done: a damaged CSR operand stopped the launch");
   m.output("fma_fire", 1, "pulse: the executor issued an FMA");
+  m.output("cycle_class", 6,
+           "where a launch's cycle went, one bit per running cycle: {wait_store, wait_operand, wait_port_b, "
+           "wait_port_a, wait_walker, issue}");
   m.source({"ld_req", "load unit", "a word read", "taken", {{"word", WA, "word address"}}});
   m.sink({"ld_rsp", "load unit", "the word", "taken", {{"data", 32, "data"}}});
   m.source({"lb_req", "port B load unit", "a word read (GEMM's C, Gram's B, SPMM's fill)", "taken", {{"word", WA, "word address"}}});
@@ -938,6 +941,17 @@ assign st_free  = !h_st || !pend_q[h_y] || fwd_y[0];
 assign h_ready  = op_ok && (!st_need || st_ready) && st_free;
 assign words_in = (!h_rd || ld_rsp_valid) && (!h_rb || lb_rsp_valid);
 assign fire     = h_valid && words_in && h_ready;
+// Each running cycle in exactly one class (perf counters issue .. wait_store,
+// docs/top.md "Registers"): a step issued; no step queued (the walker is
+// behind, or the launch starts or drains); the oldest step waits for its port
+// A word, else for its port B word; for an accumulator in the FMA pipe, the
+// register file or a scaled value; for the store unit.
+assign cycle_class = {{h_valid && words_in && op_ok && !((!st_need || st_ready) && st_free),
+                      h_valid && words_in && !op_ok,
+                      h_valid && !(h_rd && !ld_rsp_valid) && h_rb && !lb_rsp_valid,
+                      h_valid && h_rd && !ld_rsp_valid,
+                      busy && !h_valid,
+                      fire}};
 assign ld_rsp_ready = fire && h_rd;
 assign lb_rsp_ready = fire && h_rb;
 assign sv_ready = fire && h_sv;

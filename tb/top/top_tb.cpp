@@ -97,6 +97,12 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
   uint64_t macs = 0;
   for (const auto& op : want.ops) macs += op.macs;
   if (macs > 0) CHECK(r[5] > 0);                       // FMAs (an SPMM of empty rows has none)
+  // The engine's cycle classes split its running cycles, one class a cycle, and
+  // every FMA step was an issued step.
+  uint64_t classes = 0;
+  for (const auto& c : gen::engine_cycle_classes()) classes += r[gen::counter_register(c)];
+  CHECK(classes == r[gen::counter_register("engine_cycles")]);
+  CHECK(r[gen::counter_register("issue")] >= r[gen::counter_register("fma")]);
   // Per-record cycles (cello sim's table by kind) cover the run, and every
   // launch that does arithmetic was the running record for some cycles.
   uint64_t per_record = 0;
