@@ -74,9 +74,8 @@ inline void small_fifo(SvModule& m, const std::string& p, const std::string& wha
                        const std::vector<FifoField>& fields, const std::string& push, const std::string& pop) {
   if (depth < 2 || (depth & (depth - 1)) != 0)
     throw std::logic_error(fmt::format("{}: FIFO depth {} is not a power of two >= 2", what, depth));
-  int hb = 0;  // head pointer bits
-  while ((1 << hb) < depth) ++hb;
-  const int cb = hb + 1;  // count bits
+  const int hb = bits_for(depth - 1);  // head pointer bits
+  const int cb = hb + 1;               // count bits
   // The tail is head + count modulo the depth: the count's low bits, added in
   // the head's width (for two entries, head ^ cnt[0]).
   const std::string tail = fmt::format("{0}_head_q + {0}_cnt_q[{1}:0]", p, hb - 1);
