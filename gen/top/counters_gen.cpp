@@ -22,7 +22,19 @@ const std::vector<CounterSpec>& top_counters() {
       {"host_cycles", "cycles with host_req high"},
       {"engine_cycles", "cycles with a launch running"},
       {"load_words_b", "words read through the operand load unit of port B (GEMM's C, Gram's B, SPMM's fill)"},
-      // Each engine cycle in exactly one of these six (they sum to engine_cycles).
+  };
+  static const std::vector<CounterSpec> all = [] {
+    std::vector<CounterSpec> v = c;
+    v.insert(v.end(), engine_cycle_counters().begin(), engine_cycle_counters().end());
+    return v;
+  }();
+  return all;
+}
+
+// Each engine cycle is in exactly one of these (they sum to engine_cycles), in
+// the bit order of the engine's cycle_class output.
+const std::vector<CounterSpec>& engine_cycle_counters() {
+  static const std::vector<CounterSpec> c = {
       {"issue", "engine cycles that issued a step"},
       {"wait_walker", "engine cycles with no step queued (the walker behind; a launch's start and drain)"},
       {"wait_port_a", "engine cycles whose oldest step waits for its port A word"},
@@ -38,12 +50,6 @@ size_t counter_register(const std::string& name) {
   for (size_t k = 0; k < cs.size(); ++k)
     if (cs[k].name == name) return k + 2;
   throw std::logic_error("no top counter named " + name);
-}
-
-const std::vector<std::string>& engine_cycle_classes() {
-  static const std::vector<std::string> c = {"issue",        "wait_walker",  "wait_port_a",
-                                             "wait_port_b",  "wait_operand", "wait_store"};
-  return c;
 }
 
 void add_counters(Design& design, const std::string& module) {

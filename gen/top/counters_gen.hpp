@@ -15,7 +15,8 @@ struct CounterSpec {
   std::string meaning;  // what one count is
 };
 
-// The counters of the top, in register order (register 2 + index).
+// The counters of the top, in register order (register 2 + index): the
+// event counters, then engine_cycle_counters().
 const std::vector<CounterSpec>& top_counters();
 
 // The register index of the counter named `name` (2 + its place in
@@ -23,8 +24,8 @@ const std::vector<CounterSpec>& top_counters();
 size_t counter_register(const std::string& name);
 
 // The counters that split the engine's running cycles (engine_cycles) by where
-// each went, in top_counters() order; every running cycle is in exactly one.
-const std::vector<std::string>& engine_cycle_classes();
+// each went, the last of top_counters(); every running cycle is in exactly one.
+const std::vector<CounterSpec>& engine_cycle_counters();
 
 void add_counters(Design& design, const std::string& module);
 

@@ -946,7 +946,7 @@ assign fire     = h_valid && words_in && h_ready;
 // behind, or the launch starts or drains); the oldest step waits for its port
 // A word, else for its port B word; for an accumulator in the FMA pipe, the
 // register file or a scaled value; for the store unit.
-assign cycle_class = {{h_valid && words_in && op_ok && !((!st_need || st_ready) && st_free),
+assign cycle_class = {{h_valid && words_in && op_ok && !h_ready,
                       h_valid && words_in && !op_ok,
                       h_valid && !(h_rd && !ld_rsp_valid) && h_rb && !lb_rsp_valid,
                       h_valid && h_rd && !ld_rsp_valid,

@@ -68,7 +68,6 @@ void declare_part_signals(SvModule& top, const SvModule& part, const std::string
 struct TopShapes {
   std::string n;  // the top's module name (the parts' prefix)
   LoadUnitShape mem;
-  LoadUnitShape value_mem;  // SPMM's value unit (a deeper read queue)
   DramArbiterShape arb;
   StreamEngineShape eng;
 };
@@ -83,8 +82,7 @@ TopShapes add_top_parts(Design& d, const TopConfig& t, const arch::Arch& a) {
   sh.mem = load_unit_shape(a);
   const LoadUnitShape& mem = sh.mem;
   add_load_unit(d, n + "_load_unit", mem);
-  sh.value_mem = value_load_unit_shape(a);
-  add_load_unit(d, n + "_value_load_unit", sh.value_mem);
+  add_load_unit(d, n + "_value_load_unit", value_load_unit_shape(a));
   add_store_unit(d, n + "_store_unit", mem);
   DramArbiterShape& arb = sh.arb;
   arb.clients = static_cast<int>(std::size(kReadUnits)) + 1;  // the load units and the store unit

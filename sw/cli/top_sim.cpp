@@ -435,8 +435,8 @@ SimRun run_sim(const SimOptions& o) {
   // Where the engine's running cycles went (the classes sum to engine_cycles).
   const auto engine_cycles = counters.value("engine_cycles", uint64_t{0});
   std::string split;
-  for (const auto& c : gen::engine_cycle_classes())
-    split += fmt::format("{} {:.1f}%  ", c, 100.0 * ratio(static_cast<double>(counters.value(c, uint64_t{0})),
+  for (const auto& c : gen::engine_cycle_counters())
+    split += fmt::format("{} {:.1f}%  ", c.name, 100.0 * ratio(static_cast<double>(counters.value(c.name, uint64_t{0})),
                                                           static_cast<double>(engine_cycles)));
   fmt::print("  engine: {} cycles running ({:.1f}% of the run): {}\n", engine_cycles,
              100.0 * ratio(static_cast<double>(engine_cycles), static_cast<double>(cycles)), split);

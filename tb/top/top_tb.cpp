@@ -100,7 +100,7 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
   // The engine's cycle classes split its running cycles, one class a cycle, and
   // every FMA step was an issued step.
   uint64_t classes = 0;
-  for (const auto& c : gen::engine_cycle_classes()) classes += r[gen::counter_register(c)];
+  for (const auto& c : gen::engine_cycle_counters()) classes += r[gen::counter_register(c.name)];
   CHECK(classes == r[gen::counter_register("engine_cycles")]);
   CHECK(r[gen::counter_register("issue")] >= r[gen::counter_register("fma")]);
   // Per-record cycles (cello sim's table by kind) cover the run, and every
