@@ -129,6 +129,7 @@ CommandResult ChordModel::register_tensor(uint32_t id, uint64_t base, uint64_t e
   e.res_len = 0;
   e.dirty = 0;
   e.written = 0;
+  e.claimed = false;
   e.meta = meta;
   st(id);  // the tensor appears in the statistics even if never accessed
   return r;
@@ -166,7 +167,28 @@ CommandResult ChordModel::rewrite(uint32_t id, uint32_t new_id, const ReuseMeta&
   e.id = new_id;
   e.meta = meta;
   e.wptr = e.base;
+  e.claimed = false;
   st(new_id);
+  return r;
+}
+
+CommandResult ChordModel::claim(uint32_t id) {
+  CommandResult r;
+  r.entry = find(id);
+  if (r.entry < 0 || !g_.claim) return refuse(r, id, Status::Unregistered);
+  Entry& W = table_[r.entry];
+  W.claimed = true;
+  // A prefix that has spilled never grows again (PRELUDE's rule); a rewrite
+  // in place (res_len > wptr - base) grows from its inherited prefix.
+  if ((g_.riff && W.meta.uses == 0) || W.res_len < W.wptr - W.base) return r;
+  uint64_t need = W.end - std::max(W.wptr, W.resident_end());
+  need -= std::min<uint64_t>(need, W.spare());
+  while (need > 0 && W.nruns < g_.extents) {
+    Steal s = choose_source(r.entry, need, true);
+    if (s.src < 0) break;
+    take(r.entry, s);
+    need -= s.count;
+  }
   return r;
 }
 
@@ -176,11 +198,15 @@ uint32_t ChordModel::giveable(const Entry& e) const {
   // its next writes in its own spare space. A tensor not yet written may never
   // be (an input read from DRAM), and a tensor RIFF bypasses (uses == 0) never
   // will store them.
-  const bool writing = e.valid && e.wptr != e.base && e.res_len == e.wptr - e.base && !(g_.riff && e.meta.uses == 0);
+  // A claimed tensor keeps its spare space for its unwritten words, whatever
+  // `reserve` says: claim() took it for them.
+  const bool bypassed = g_.riff && e.meta.uses == 0;
+  const bool writing = e.valid && e.wptr != e.base && e.res_len == e.wptr - e.base && !bypassed;
+  const bool claimed = e.valid && e.claimed && e.res_len >= e.wptr - e.base && !bypassed;
   // (A tensor rewriting in place, res_len > wptr - base, stores its next writes
   // in its resident prefix; its spare space comes after that.)
-  if (!g_.reserve || !writing) return spare;
-  return spare - static_cast<uint32_t>(std::min<uint64_t>(spare, e.end - e.wptr));
+  if (!claimed && (!g_.reserve || !writing)) return spare;
+  return spare - static_cast<uint32_t>(std::min<uint64_t>(spare, e.end - std::max(e.wptr, e.resident_end())));
 }
 
 ChordModel::Steal ChordModel::choose_source(int w) const {
@@ -289,7 +315,7 @@ Access ChordModel::store(uint32_t id, uint64_t addr, uint64_t data, bool dirty) 
     // Dead on arrival: bypass (RIFF on only).
   } else if (prefix_intact && W.res_len < W.capacity()) {
     store = true;
-  } else if (prefix_intact && W.nruns < g_.extents) {
+  } else if (prefix_intact && W.nruns < g_.extents && !g_.claim) {
     Steal s = choose_source(a.entry);
     if (s.src >= 0) {
       take(a, s);

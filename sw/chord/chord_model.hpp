@@ -73,6 +73,15 @@ struct Geometry {
   // RTL (gen/chord, chords[].inplace, which needs riff). On by default: it
   // measures best (docs/chord.md, `cello bench policy`).
   bool inplace = true;
+  // A tensor takes its on-chip space only with claim(), which its op issues
+  // when it starts, before any of the op's accesses: every move (free space
+  // first, then RIFF's evictions) happens then, and a write stores only into
+  // the space claimed, never starting a move of its own. Every decision of an
+  // op is then fixed when it starts: a read's outcome depends on its address
+  // alone, whatever the order of the op's reads against its writes, and a
+  // write's on its offset alone (docs/chord.md, "Policy options"). Model only
+  // for now: the top's datapath is meant to take it (docs/top.md).
+  bool claim = false;
 
   // Checks ranges; throws std::invalid_argument naming the bad field.
   void validate() const;
@@ -174,6 +183,7 @@ struct Entry {
   uint32_t res_len = 0;        // resident prefix [base, base + res_len) ("resident end")
   uint32_t dirty = 0;          // the first `dirty` resident words may differ from DRAM (dirty <= res_len)
   uint64_t written = 0;        // model only: words ever written at [base, base + written), for the invariants
+  bool claimed = false;        // option claim: claim() ran since register / rewrite
   uint32_t nruns = 0;
   std::vector<Run> runs;       // `extents` elements, first nruns in use
   ReuseMeta meta;
@@ -202,6 +212,12 @@ class ChordModel {
   // words not yet rewritten go to new_id and still return the old data.
   // Errors: id unregistered, new_id already registered, option off (Unregistered).
   CommandResult rewrite(uint32_t id, uint32_t new_id, const ReuseMeta& meta);
+  // Option `claim`: tensor `id`, about to be written (or filled) by the op now
+  // starting, takes the space its unwritten words need, as far as free space,
+  // RIFF's victims and `extents` allow, and keeps it for those writes. Nothing
+  // happens for a tensor RIFF bypasses, one fully written, or one whose
+  // prefix has spilled. Errors: unregistered, option off (Unregistered).
+  CommandResult claim(uint32_t id);
   Access write(uint32_t id, uint64_t addr, uint64_t data = 0);
   // A write of a word DRAM already holds (an input streamed in on its first
   // read): as write(), but with `clean` on the word is clean and a spill costs

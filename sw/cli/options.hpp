@@ -39,7 +39,7 @@ inline void add_study_bench_options(CLI::App* cmd, StudyBenchOptions& o) {
   cmd->add_option("--threads", o.threads, "worker threads")->capture_default_str()->check(CLI::Range(1, 64));
 }
 
-// --chord-victim, --chord-refill, --chord-clean, --chord-reserve, --chord-inplace: CELLO's CHORD
+// --chord-victim, --chord-refill, --chord-clean, --chord-reserve, --chord-inplace, --chord-claim: CELLO's CHORD
 // policy options (docs/chord.md), read by traffic::apply_chord_options.
 inline void add_chord_policy_options(CLI::App* cmd, traffic::ModelOptions& o) {
   cmd->add_option("--chord-victim", o.chord_victim, "CELLO's RIFF key: distance or uses (docs/chord.md)");
@@ -49,6 +49,8 @@ inline void add_chord_policy_options(CLI::App* cmd, traffic::ModelOptions& o) {
                   "CELLO's CHORD keeps a tensor's spare space for its own remaining writes: on or off");
   cmd->add_option("--chord-inplace", o.chord_inplace,
                   "CELLO's CHORD lets a tensor updated in place take over its old version's entry: on or off");
+  cmd->add_option("--chord-claim", o.chord_claim,
+                  "CELLO's CHORD takes a tensor's space when its op starts, not at its writes: on or off");
 }
 
 }  // namespace cello::cli

@@ -21,8 +21,9 @@ const char* to_string(MemorySystem c) { return name_of(c, kSystemLabels); }
 
 std::string ModelParams::chord_policy() const {
   auto on_off = [](bool b) { return b ? "on" : "off"; };
-  return fmt::format("victim {}, refill {}, clean {}, reserve {}, inplace {}", chord::to_string(chord_victim),
-                     on_off(chord_refill), on_off(chord_clean), on_off(chord_reserve), on_off(chord_inplace));
+  return fmt::format("victim {}, refill {}, clean {}, reserve {}, inplace {}, claim {}", chord::to_string(chord_victim),
+                     on_off(chord_refill), on_off(chord_clean), on_off(chord_reserve), on_off(chord_inplace),
+                     on_off(chord_claim));
 }
 
 constexpr const char* kSystemKeys[] = {"flexagon", "flex_lru", "flex_brrip", "flat", "set", "prelude", "cello",
@@ -268,6 +269,7 @@ class ChordSink : public Sink {
       g.clean = p.chord_clean;
       g.reserve = p.chord_reserve;
       g.inplace = p.chord_inplace;
+      g.claim = p.chord_claim;
     } else {  // the PRELUDE-only baseline: the paper's plan without the options
       g.reserve = false;
       g.inplace = false;
@@ -294,6 +296,15 @@ class ChordSink : public Sink {
   void op_begin(size_t op) override {
     op_ = static_cast<int>(op);
     for (const auto& c : plan_.pre[op]) apply(c);
+    // Option claim: the tensors this op writes or fills (the ones it
+    // registers) take their space now, in the order of the registrations.
+    if (model_->geometry().claim)
+      for (const auto& c : plan_.pre[op]) {
+        const size_t t = static_cast<size_t>(c.tensor);
+        if (c.action == RiffCmd::Action::Register && state_[t] == State::Live)
+          for (unsigned q = 0; q < parts(t); ++q)
+            if (model_->find(id(t, q)) >= 0) model_->claim(id(t, q));
+      }
   }
   void op_end(size_t op) override {
     for (const auto& c : plan_.post[op]) apply(c);

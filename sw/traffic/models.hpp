@@ -66,8 +66,9 @@ struct ModelParams {
   bool chord_clean = chord::Geometry{}.clean;
   bool chord_reserve = chord::Geometry{}.reserve;
   bool chord_inplace = chord::Geometry{}.inplace;
+  bool chord_claim = chord::Geometry{}.claim;
   void validate(unsigned word_bytes) const;  // throws cello::Error
-  // CELLO's CHORD policy in words: "victim distance, refill off, clean off, reserve on, inplace off".
+  // CELLO's CHORD policy in words: "victim distance, refill off, clean off, reserve on, inplace on, claim off".
   std::string chord_policy() const;
 };
 

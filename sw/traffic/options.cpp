@@ -113,6 +113,7 @@ void apply_chord_options(const ModelOptions& o, ModelParams& p) {
   on_off(o.chord_clean, "--chord-clean", p.chord_clean);
   on_off(o.chord_reserve, "--chord-reserve", p.chord_reserve);
   on_off(o.chord_inplace, "--chord-inplace", p.chord_inplace);
+  on_off(o.chord_claim, "--chord-claim", p.chord_claim);
   if (o.chord_victim == "distance") p.chord_victim = chord::Victim::Distance;
   else if (o.chord_victim == "uses") p.chord_victim = chord::Victim::Uses;
   else if (!o.chord_victim.empty())

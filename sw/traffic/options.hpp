@@ -30,6 +30,7 @@ struct ModelOptions {
   std::string chord_clean;      // "", "on" or "off"
   std::string chord_reserve;    // "", "on" or "off"
   std::string chord_inplace;    // "", "on" or "off"
+  std::string chord_claim;      // "", "on" or "off"
   bool bound = false;
   bool tensors = false;         // print the DRAM bytes per tensor
   std::string data;             // data folder; "" = find_data_dir()

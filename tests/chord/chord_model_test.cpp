@@ -589,3 +589,148 @@ TEST_CASE("inplace: the CG-like program rewrites X and P in place and moves fewe
   INFO("DRAM words without inplace " << dram[0] << ", with " << dram[1]);
   CHECK(dram[1] < dram[0]);
 }
+
+namespace {
+
+// One op of a random tensor program: the output it registers and writes whole,
+// in address order, and the words of earlier tensors it reads.
+struct ProgramOp {
+  uint32_t out = 0;
+  uint64_t base = 0, end = 0;
+  ReuseMeta meta;
+  std::vector<std::pair<uint32_t, uint64_t>> reads;  // (tensor, address)
+  std::vector<uint32_t> release;                     // dead after this op
+};
+
+std::vector<ProgramOp> random_program(uint64_t seed, int ops, uint32_t sram_words) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&](uint64_t n) { return std::uniform_int_distribution<uint64_t>(0, n - 1)(rng); };
+  std::vector<ProgramOp> prog;
+  std::vector<size_t> live;  // indices into prog
+  uint64_t next_base = 0;
+  for (int o = 0; o < ops; ++o) {
+    ProgramOp op;
+    op.out = static_cast<uint32_t>(o + 1);
+    op.base = next_base;
+    op.end = op.base + 1 + pick(sram_words);
+    next_base = op.end + pick(4);
+    op.meta = {static_cast<uint32_t>(1 + pick(6)), static_cast<uint32_t>(pick(4))};
+    for (size_t r = 0; r < 3 && !live.empty(); ++r) {
+      const ProgramOp& src = prog[live[pick(live.size())]];
+      for (uint64_t a = src.base; a < src.end; ++a)
+        if (pick(2)) op.reads.emplace_back(src.out, a);
+    }
+    if (live.size() > 4) {
+      const size_t k = pick(live.size());
+      op.release.push_back(prog[live[k]].out);
+      live.erase(live.begin() + static_cast<long>(k));
+    }
+    live.push_back(prog.size());
+    prog.push_back(op);
+  }
+  return prog;
+}
+
+// Runs the program with each op's reads and writes interleaved by `order`
+// (0: reads first, 1: writes first, else a random mix); returns every read's
+// outcome and data, in program order, then the per-tensor statistics.
+std::pair<std::vector<uint64_t>, std::map<uint32_t, TensorStats>> run_program(const std::vector<ProgramOp>& prog,
+                                                                              const Geometry& g, int order) {
+  MapDram dram;
+  ChordModel m(g, true, &dram);
+  std::mt19937_64 rng(static_cast<uint64_t>(order));
+  std::vector<uint64_t> outcomes;
+  for (const ProgramOp& op : prog) {
+    REQUIRE(m.register_tensor(op.out, op.base, op.end, op.meta).status == Status::Ok);
+    if (g.claim) REQUIRE(m.claim(op.out).status == Status::Ok);
+    std::vector<uint64_t> got(op.reads.size());
+    size_t r = 0;
+    uint64_t w = op.base;
+    while (r < op.reads.size() || w < op.end) {
+      const bool write = r == op.reads.size() || (w < op.end && (order == 1 || (order > 1 && (rng() & 1))));
+      if (write) {
+        REQUIRE(m.write(op.out, w, w * 7).status == Status::Ok);
+        ++w;
+      } else {
+        Access a = m.read(op.reads[r].first, op.reads[r].second);
+        REQUIRE(a.status == Status::Ok);
+        REQUIRE(a.data == op.reads[r].second * 7);  // every tensor read was written whole
+        got[r++] = static_cast<uint64_t>(a.outcome);
+      }
+    }
+    outcomes.insert(outcomes.end(), got.begin(), got.end());
+    for (uint32_t id : op.release) REQUIRE(m.release(id).status == Status::Ok);
+    REQUIRE_NOTHROW(m.check_invariants());
+  }
+  return {outcomes, m.stats()};
+}
+
+bool same_stats(const std::map<uint32_t, TensorStats>& a, const std::map<uint32_t, TensorStats>& b) {
+  if (a.size() != b.size()) return false;
+  for (const auto& [id, s] : a) {
+    const TensorStats& t = b.at(id);
+    if (s.read_hits != t.read_hits || s.read_misses != t.read_misses || s.write_hits != t.write_hits ||
+        s.spills != t.spills || s.evictions != t.evictions || s.dram_reads != t.dram_reads ||
+        s.dram_writes != t.dram_writes)
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("claim: an op's decisions do not depend on the order of its reads against its writes",
+          "[chord][options][claim]") {
+  int differ_without = 0, evictions = 0;
+  for (uint64_t seed = 1; seed <= 40; ++seed)
+    for (Victim v : {Victim::Distance, Victim::Uses})
+      for (bool reserve : {false, true}) {
+        Geometry g = tiny(64, 8, 3, true);
+        g.victim = v;
+        g.reserve = reserve;
+        g.inplace = false;
+        const auto prog = random_program(seed, 24, g.sram_words);
+        INFO("seed " << seed << " victim " << to_string(v) << " reserve " << reserve);
+        g.claim = true;
+        const auto first = run_program(prog, g, 0);
+        for (int order : {1, 2, 3}) {
+          const auto other = run_program(prog, g, order);
+          REQUIRE(other.first == first.first);
+          REQUIRE(same_stats(other.second, first.second));
+        }
+        for (const auto& [id, s] : first.second) evictions += s.evictions > 0;
+        // Without claim the same programs do depend on the order (the test can fail).
+        g.claim = false;
+        differ_without += run_program(prog, g, 0).first != run_program(prog, g, 1).first;
+      }
+  CHECK(evictions > 20);
+  CHECK(differ_without > 10);
+}
+
+TEST_CASE("claim: the space is taken when the op starts, and the writes fill it", "[chord][options][claim]") {
+  Geometry g = tiny(32, 4, 2, true);
+  g.claim = true;
+  ChordModel m(g);
+  // A (next use in 5 ops) fills the SRAM, claimed and written whole.
+  REQUIRE(m.register_tensor(1, 0, 32, {5, 1}).status == Status::Ok);
+  REQUIRE(m.claim(1).status == Status::Ok);
+  for (uint64_t a = 0; a < 32; ++a) CHECK(m.write(1, a).outcome == Outcome::Hit);
+  // B (next use in 1 op) claims 12 words: A's tail is evicted at once, before any access.
+  REQUIRE(m.register_tensor(2, 100, 112, {1, 1}).status == Status::Ok);
+  REQUIRE(m.claim(2).status == Status::Ok);
+  CHECK(m.stats(1).evictions == 12);
+  CHECK(m.read(1, 19).outcome == Outcome::Hit);
+  CHECK(m.read(1, 20).outcome == Outcome::Miss);
+  for (uint64_t a = 100; a < 112; ++a) CHECK(m.write(2, a).outcome == Outcome::Hit);
+  // C claims nothing RIFF may take (B and A both rank above it): every write spills,
+  // and no write starts a move of its own.
+  REQUIRE(m.register_tensor(3, 200, 204, {9, 1}).status == Status::Ok);
+  REQUIRE(m.claim(3).status == Status::Ok);
+  for (uint64_t a = 200; a < 204; ++a) CHECK(m.write(3, a).outcome == Outcome::Spill);
+  CHECK(m.stats(1).evictions == 12);
+  // Without the option, claim is refused.
+  ChordModel off(tiny(32, 4, 2, true));
+  REQUIRE(off.register_tensor(1, 0, 8, {1, 1}).status == Status::Ok);
+  CHECK(off.claim(1).status == Status::Unregistered);
+  REQUIRE_NOTHROW(m.check_invariants());
+}
