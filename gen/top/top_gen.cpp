@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <bit>
+#include <iterator>
 
 #include "gen/sv_module.hpp"
 #include "gen/top/cmd_decoder_gen.hpp"
@@ -23,13 +23,14 @@ namespace {
 
 // The top's load units: operand reads (port A), SPMM's row-pointer, column-index
 // and value streams, and the engine's second operand port (B: GEMM's C, Gram's
-// B) (docs/top.md, "Stream engine").
-constexpr const char* kReadUnits[] = {"ld", "rp", "col", "val", "lb"};
-// The units whose reads may pin a granule (SPMM's entry fetcher's); the others' req_pin is 0.
-constexpr const char* kPinningUnits[] = {"col", "val"};
-bool pins_reads(const std::string& unit) {
-  return std::find(std::begin(kPinningUnits), std::end(kPinningUnits), unit) != std::end(kPinningUnits);
-}
+// B) (docs/top.md, "Stream engine" and "Load unit").
+struct ReadUnit {
+  const char* name;
+  bool pins;        // its reads may pin a granule (SPMM's entry fetcher's); the others' req_pin is 0
+  bool deep_queue;  // the value unit: the same ports, a read queue twice as deep
+};
+constexpr ReadUnit kReadUnits[] = {
+    {"ld", false, false}, {"rp", false, false}, {"col", true, false}, {"val", true, true}, {"lb", false, false}};
 
 // The DRAM port of the top, passed straight through to the arbiter.
 constexpr const char* kDramPorts[] = {"dram_req_valid", "dram_req_ready", "dram_req_addr",  "dram_req_write",
@@ -154,8 +155,8 @@ void declare_top_signals(SvModule& m, const TopParts& p) {
   declare_part_signals(m, dec, "dec_", {"cmd_valid", "cmd_ready", "cmd_data", "cmd_last"});
   declare_part_signals(m, sq, "seq_", {"rec_valid", "rec_ready", "rec_data", "rec_index", "memory_bytes", "host_req",
                                        "host_record", "host_ack", "cur_record"});
-  for (const char* unit : kReadUnits)
-    declare_part_signals(m, ld, std::string(unit) + "_", pins_reads(unit) ? std::vector<std::string>{} : std::vector<std::string>{"req_pin"});
+  for (const ReadUnit& u : kReadUnits)
+    declare_part_signals(m, ld, std::string(u.name) + "_", u.pins ? std::vector<std::string>{} : std::vector<std::string>{"req_pin"});
   declare_part_signals(m, st, "st_", {});
   declare_part_signals(m, ar, "arb_", std::vector<std::string>(std::begin(kDramPorts), std::end(kDramPorts)));
   m.signal("events", static_cast<int>(top_counters().size()), "counter events (top_counters order)");
@@ -223,10 +224,11 @@ void connect_engine(SvModule& m, const SvModule& en) {
       {"st_data", "st_wr_data"}};
   for (const char* p : {"we", "waddr", "wdata", "re", "raddr", "rdata"})
     en_ports.emplace_back(fmt::format("xb_{}", p), fmt::format("xb_{}", p));
-  for (const char* unit : kReadUnits)
+  for (const ReadUnit& u : kReadUnits)
     for (const char* p : {"req_valid", "req_ready", "req_word", "rsp_valid", "rsp_ready", "rsp_data"})
-      en_ports.emplace_back(fmt::format("{}_{}", unit, p), fmt::format("{}_{}", unit, p));
-  for (const char* unit : kPinningUnits) en_ports.emplace_back(fmt::format("{}_req_pin", unit), fmt::format("{}_req_pin", unit));
+      en_ports.emplace_back(fmt::format("{}_{}", u.name, p), fmt::format("{}_{}", u.name, p));
+  for (const ReadUnit& u : kReadUnits)
+    if (u.pins) en_ports.emplace_back(fmt::format("{}_req_pin", u.name), fmt::format("{}_req_pin", u.name));
   m.signal("eng_busy", 1, "engine: a launch is running");
   m.signal("eng_fma_fire", 1, "engine: an FMA was issued");
   m.signal("eng_cycle_class", 6, "engine: where this cycle went (counters issue .. wait_store)");
@@ -236,10 +238,11 @@ void connect_engine(SvModule& m, const SvModule& en) {
 // The load units, the store unit, the DRAM arbiter on the DRAM port, and the counters.
 void connect_memory_and_counters(SvModule& m, const TopParts& p, const SvModule& counters) {
   const SvModule &ld = p.ld, &st = p.st, &ar = p.ar;
-  for (const char* unit : kReadUnits) {
-    const SvModule& part = std::string(unit) == "val" ? p.ldv : ld;  // the same ports, a deeper read queue
-    connect_all(m.instantiate(part.name(), fmt::format("u_{}_load", unit)), part, std::string(unit) + "_",
-                {{"clk", "clk"}, {"rst_n", "rst_n"}, {"req_pin", pins_reads(unit) ? std::string(unit) + "_req_pin" : "1'b0"}});
+  for (const ReadUnit& u : kReadUnits) {
+    const SvModule& part = u.deep_queue ? p.ldv : ld;
+    const std::string unit = u.name;
+    connect_all(m.instantiate(part.name(), fmt::format("u_{}_load", unit)), part, unit + "_",
+                {{"clk", "clk"}, {"rst_n", "rst_n"}, {"req_pin", u.pins ? unit + "_req_pin" : "1'b0"}});
   }
   connect_all(m.instantiate(st.name(), "u_store"), st, "st_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
   std::vector<std::pair<std::string, std::string>> ar_ports = {{"clk", "clk"}, {"rst_n", "rst_n"}};
@@ -263,7 +266,7 @@ ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G) {
   ArbiterClients ac;
   for (int c = arb.clients - 1; c >= 0; --c) {
     const bool store = c == 1;
-    const std::string u = store ? "st" : kReadUnits[c == 0 ? 0 : c - 1];
+    const std::string u = store ? "st" : kReadUnits[c == 0 ? 0 : c - 1].name;
     const std::string sep = c ? ", " : "";
     ac.req_valid += u + "_dram_req_valid" + sep;
     ac.req_addr += u + "_dram_req_addr" + sep;
