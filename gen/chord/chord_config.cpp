@@ -40,6 +40,9 @@ ChordConfig ChordConfig::parse(ConfigReader& r) {
   c.reserve = r.boolean("reserve", c.riff);
   c.inplace = r.boolean("inplace", c.riff);
   if (c.inplace && !c.riff) r.fail("inplace", "the rewrite command carries reuse metadata, which needs riff");
+  c.claim = r.boolean("claim", false);
+  if (c.claim && !(c.riff && c.reserve))
+    r.fail("claim", "the claim command keeps claimed space with the reserve rule and evicts with RIFF: it needs riff and reserve");
   // Model-only policy options (sw/chord): not in the RTL (docs/chord.md).
   if (r.boolean("refill", false)) r.fail("refill", "refill on read miss is a model-only option (docs/chord.md); the RTL does not implement it");
   if (r.boolean("clean", false)) r.fail("clean", "the clean-prefix option is model-only (docs/chord.md); the RTL does not implement it");

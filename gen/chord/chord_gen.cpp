@@ -24,7 +24,8 @@ struct ChordShape {
   const ChordConfig& cfg;
   int entries, extents, depth, AW, WW, IDW, DW, UW, IXW, LW, EW, NRW, RIW, KEYW, CW, read_queue, dram_queue, RQW,
       DQW, RQC, DQC;
-  bool riff, sram, reserve, inplace;
+  bool riff, sram, reserve, inplace, claim;
+  int OPW;  // command opcode width: 3 with the claim command (opcode 4), else 2
 
   explicit ChordShape(const ChordConfig& config)
       : cfg(config), entries(config.entries), extents(config.extents), depth(config.depth),
@@ -34,7 +35,11 @@ struct ChordShape {
         CW(config.counter_width), read_queue(config.read_queue), dram_queue(config.dram_queue),
         RQW(bits_for(config.read_queue - 1)), DQW(bits_for(config.dram_queue - 1)),
         RQC(bits_for(config.read_queue)), DQC(bits_for(config.dram_queue)), riff(config.riff),
-        sram(config.ram == "sram"), reserve(config.reserve), inplace(config.inplace) {}
+        sram(config.ram == "sram"), reserve(config.reserve), inplace(config.inplace), claim(config.claim),
+        OPW(config.claim ? 3 : 2) {}
+
+  // `cmd_op == <k>` at the opcode's width.
+  std::string op_is(int k) const { return "cmd_op == " + sv_const(OPW, k); }
 
   // The fmt template formatted with the named arguments: the widths above,
   // then `more` (SystemVerilog braces are doubled in the template).
@@ -156,6 +161,11 @@ std::vector<Link> links(const ChordShape& s) {
     l.push_back({"ub_res", s.LW, false, "update B: resident length"});
   }
   if (s.inplace) l.push_back({"ua_rewind", 1, false, "update A: rewrite in place: id <= ua_id, wptr <= base"});
+  if (s.claim) {
+    l.push_back({"lw_claim_need", s.LW, true, "write lookup: words a claim still needs (saturated at DEPTH)"});
+    l.push_back({"ua_claim_we", 1, false, "update A: write the claimed bit"});
+    l.push_back({"ua_claimed", 1, false, "update A: claimed bit"});
+  }
   return l;
 }
 
@@ -224,7 +234,7 @@ std::string entry_resets(const ChordShape& s) {
       wptr_q[e*{AW} +: {AW}]    <= '0;
       res_q[e*{LW} +: {LW}]     <= '0;
       rstart_q[e*{K}*{IXW} +: {K}*{IXW}] <= '0;
-{meta_reset})", {{"meta_reset", meta_reset}});
+{meta_reset}{claim_reset})", {{"meta_reset", meta_reset}, {"claim_reset", s.claim ? "      claimed_q[e]                <= 1'b0;\n" : ""}});
   resets += fmt::format("      nruns_q[e*{0} +: {0}] <= (e == 0) ? {1} : {2};\n", s.NRW, sv_const(s.NRW, 1),
                         sv_const(s.NRW, 0));
   resets += fmt::format("      rend_q[e*{0}*{1} +: {1}] <= (e == 0) ? {2} : {3};\n", s.extents, s.LW,
@@ -271,6 +281,7 @@ void add_entry_storage(SvModule& m, const ChordShape& s) {
   m.signal("rstart_q", s.entries * s.extents * s.IXW, "run start slots, entry e run j at [(e*K+j)*IXW +: IXW]");
   m.signal("rend_q", s.entries * s.extents * s.LW,
            "run cumulative end offsets, entry e run j at [(e*K+j)*LW +: LW]");
+  if (s.claim) m.signal("claimed_q", s.entries, "a claim command ran since register / rewrite");
 
   std::string meta_write = s.riff ? s.fill(R"(        if (ua_meta_we) begin
           dist_q[e*{DW} +: {DW}] <= ua_dist;
@@ -300,7 +311,7 @@ for (genvar e = 0; e < {T}; e++) begin : g_entry
         end
         if (ua_wptr_we) wptr_q[e*{AW} +: {AW}] <= ua_wptr;
         if (ua_res_we) res_q[e*{LW} +: {LW}] <= ua_res;
-{meta_write}{rewind}        if (ua_nruns_we) nruns_q[e*{NRW} +: {NRW}] <= ua_nruns;
+{meta_write}{rewind}{claim_write}        if (ua_nruns_we) nruns_q[e*{NRW} +: {NRW}] <= ua_nruns;
         if (ua_run_we) begin
 {runs_a}        end
       end
@@ -318,6 +329,7 @@ end
                     {"runs_b", run_writes_b(s)},
                     {"res_b", res_b},
                     {"rewind", rewind},
+                    {"claim_write", s.claim ? "        if (ua_claim_we) claimed_q[e] <= ua_claimed;\n" : ""},
                     {"meta_write", meta_write}}));
 }
 
@@ -416,6 +428,24 @@ assign lw_last_end  = {last_start_x} + {lastlen_x};
   if (s.inplace)
     flags += s.fill("assign lw_inplace   = lw_wofs < {res_x};\nassign lw_wofs_lo   = {wofs_lo};\n",
                     {{"res_x", zext("lw_res", s.LW, s.AW)}, {"wofs_lo", low_bits("lw_wofs", s.AW, s.LW)}});
+  // Option claim (sw/chord's claim()): the words still to be written past the
+  // resident prefix (or the write pointer, if further), less the spare space
+  // the entry owns already; saturated at DEPTH like lw_need.
+  if (s.claim) {
+    m.signal("lw_rest", s.AW, "write lookup: end - max(wptr, resident end)");
+    m.signal("lw_spare_x", s.AW, "write lookup: spare words (capacity - resident), address-wide");
+    m.signal("lw_short", s.AW, "write lookup: lw_rest - spare, where positive");
+    flags += s.fill(R"(assign lw_rest       = lw_end - ((lw_wofs < {res_x}) ? (lw_base + {res_x}) : lw_wptr);
+assign lw_spare_x    = {spare_x};
+assign lw_short      = (lw_rest > lw_spare_x) ? lw_rest - lw_spare_x : '0;
+assign lw_claim_need = (lw_short > {dconst}) ? {dlen} : {short_lo};
+)",
+                    {{"res_x", zext("lw_res", s.LW, s.AW)},
+                     {"spare_x", zext("lw_cap - lw_res", s.LW, s.AW)},
+                     {"dconst", sv_const(s.AW, s.depth)},
+                     {"dlen", sv_const(s.LW, s.depth)},
+                     {"short_lo", low_bits("lw_short", s.AW, s.LW)}});
+  }
   m.section("Write lookup: order check, prefix / room / run-limit flags, next slot",
             id_lookup(s, "lw") + select_fields(s, "lw", "lw_match", fields) + last_run(s, "lw") + flags + key_logic +
                 slot_of(s, "lw", s.inplace ? "lw_wofs_lo" : "lw_res", "lw_slot"));
@@ -461,6 +491,23 @@ std::string reserved_spare(SvModule& m, const ChordShape& s, std::vector<std::pa
     m.signal("ls_base", s.AW, "indexed view: global base address");
     m.signal("ls_live", 1, "indexed view: entry holds a tensor");
     live = "ls_live";
+  }
+  if (s.claim) {
+    // Option claim: a claimed entry keeps spare space for the words it has
+    // still to write past its resident prefix (or write pointer), whatever
+    // it has written; the writing rule above is the case wptr = resident end.
+    fields.push_back({"claimed", 1});
+    m.signal("ls_claimed", 1, "indexed view: a claim command ran for the entry");
+    m.signal("ls_keeps", 1, "indexed view: the entry keeps spare space for its own writes");
+    return s.fill(R"(assign ls_left    = ls_end - (({res} > ls_wptr - ls_base) ? ls_base + {res} : ls_wptr);
+assign ls_writing = ls_valid && (ls_wptr != ls_base) && ({res} == ls_wptr - ls_base) && (ls_uses != '0);
+assign ls_keeps   = ls_writing || (ls_valid && ls_claimed && ({res} >= ls_wptr - ls_base) && (ls_uses != '0));
+assign ls_kept    = !ls_keeps ? '0 : (ls_left < {spare}) ? {left_lo} : ls_spare;
+assign ls_give    = ls_spare - ls_kept;
+)",
+                  {{"res", zext("ls_res_sel", s.LW, s.AW)},
+                   {"spare", zext("ls_spare", s.LW, s.AW)},
+                   {"left_lo", low_bits("ls_left", s.AW, s.LW)}});
   }
   return s.fill(R"({live_def}assign ls_left    = ls_end - ls_wptr;
 assign ls_writing = {live} && (ls_wptr != ls_base) && ({res} == ls_wptr - ls_base){not_dead};
@@ -578,14 +625,15 @@ std::vector<Monitor> monitors(const ChordShape& s) {
           {"cmd_valid", 1, "a command was accepted this cycle", "cmd_fire"},
           {"cmd_status", 3, "0 ok, 1 unregistered, 2 table full, 3 duplicate, 4 empty range, 7 illegal opcode",
            "cmd_status"},
-          {"cmd_entry", s.EW, "entry registered / updated / released", "(cmd_op == 2'd0) ? free_entry : lc_entry"}};
+          {"cmd_entry", s.EW, "entry registered / updated / released", "(" + s.op_is(0) + ") ? free_entry : lc_entry"}};
 }
 
 void controller_ports(SvModule& m, const ChordShape& s) {
   m.clock_reset();
-  std::vector<Field> cmd = {{"op", 2,
-                             s.inplace ? "0 register, 1 update metadata, 2 release, 3 rewrite in place"
-                                       : "0 register, 1 update metadata, 2 release (3 is illegal)"},
+  std::vector<Field> cmd = {{"op", s.OPW,
+                             s.claim     ? "0 register, 1 update metadata, 2 release, 3 rewrite in place, 4 claim (5..7 are illegal)"
+                             : s.inplace ? "0 register, 1 update metadata, 2 release, 3 rewrite in place"
+                                         : "0 register, 1 update metadata, 2 release (3 is illegal)"},
                             {"id", s.IDW, "tensor id"},
                             {"base", s.AW, "register: global base address"},
                             {"end", s.AW, "register: global end address (exclusive)"}};
@@ -640,6 +688,14 @@ void declare_control_signals(SvModule& m, const ChordShape& s) {
   m.localparam("S_STEAL", "3'd2", "moving space to the writer");
   if (s.riff) m.localparam("S_EVICT", "3'd3", "writing the victim's tail back");
   m.localparam("S_WGO", "3'd4", "accepting the write that waited");
+  if (s.claim) {
+    m.localparam("S_CLAIM", "3'd5", "a claim: look for more space while it needs some");
+    m.signal("claim_q", 1, "a claim command is running (SCAN / STEAL / EVICT serve it)");
+    m.signal("claim_id_q", s.IDW, "the claimed tensor");
+    m.signal("claim_go", 1, "a legal claim command is accepted");
+    m.signal("claim_more", 1, "the claimed entry still needs space and may take another run");
+    m.signal("need", s.LW, "words the scan sizes its move by: the claim's or the waiting write's");
+  }
 
   m.signal("state_q", 3, "controller state");
   m.signal("idle", 1, "state is S_IDLE");
@@ -727,12 +783,12 @@ assign rd_fire      = rd_req_valid && rd_req_ready;
   std::string bypass = s.riff ? "!wr_err && lw_dead" : "1'b0";
   m.section("Write decision (PRELUDE): store in own space, scan for space, or spill",
             s.fill(R"(
-assign lw_id          = wr_id;
+assign lw_id          = {lw_id};
 assign lw_addr        = wr_addr;
 assign wr_err         = !lw_found || !lw_in_order;
 assign wr_bypass      = {bypass};
 assign wr_store_now   = {store_now};
-assign wr_need_steal  = !wr_err && !wr_bypass && lw_prefix && !lw_has_room && !lw_runs_full;
+assign wr_need_steal  = {need_steal};
 assign wr_spill_now   = !wr_err && !wr_store_now && !wr_need_steal;
 assign start_scan     = open_io && wr_valid && wr_need_steal;
 assign wr_ready       = (open_io && (wr_err || wr_store_now || (wr_spill_now && dq_free_ge2)))
@@ -745,6 +801,9 @@ assign ram_waddr      = lw_slot;
 assign ram_wdata      = wr_data;
 )",
                    {{"bypass", bypass},
+                    {"lw_id", s.claim ? "claim_q ? claim_id_q : wr_id" : "wr_id"},
+                    // With claim a write never scans: it stores in the space claimed, or spills.
+                    {"need_steal", s.claim ? "1'b0" : "!wr_err && !wr_bypass && lw_prefix && !lw_has_room && !lw_runs_full"},
                     {"store_now", s.inplace ? "!wr_err && (lw_inplace || (!wr_bypass && lw_prefix && lw_has_room))"
                                             : "!wr_err && !wr_bypass && lw_prefix && lw_has_room"}}));
 }
@@ -790,11 +849,12 @@ assign ls_entry  = (state_q == S_SCAN) ? scan_q : src;
 assign scan_last = scan_q == {last_entry};
 assign sp_cand   = (scan_q != w_q) && ({give} != '0);
 {steal_choice}assign avail     = {avail_expr};
-assign count     = (lw_need < avail) ? lw_need : avail;
+assign count     = ({need} < avail) ? {need} : avail;
 assign region     = ls_last_start + {lastlen_lo} - {count_lo};
 assign merge     = (lw_nruns != '0) && (lw_last_end == {region_w});
 )",
                    {{"last_entry", sv_const(s.EW, s.entries - 1)},
+                    {"need", s.claim ? "need" : "lw_need"},
                     {"steal_choice", steal_choice},
                     {"avail_expr", avail_expr},
                     {"give", give},
@@ -869,6 +929,44 @@ void add_state_machine(SvModule& m, const ChordShape& s) {
   std::string steal_next = s.riff ? "state_q <= !take ? S_WGO : (use_vic ? S_EVICT : S_WGO);" : "state_q <= S_WGO;";
   std::string ev_flag = s.riff ? "use_vic" : "1'b0";
   std::string ev_done = s.riff ? "      S_EVICT: if (ev_done) state_q <= S_WGO;\n" : "";
+  // Option claim: a claim command goes to S_CLAIM, which scans again while the
+  // claimed entry needs space and may take another run; a move returns there.
+  std::string idle_claim, claim_state, claim_reset;
+  if (s.claim) {
+    steal_next = R"(if (claim_q) begin
+          state_q <= !take ? S_IDLE : (use_vic ? S_EVICT : S_CLAIM);
+          if (!take) claim_q <= 1'b0;
+        end else begin
+          state_q <= !take ? S_WGO : (use_vic ? S_EVICT : S_WGO);
+        end)";
+    ev_done = "      S_EVICT: if (ev_done) state_q <= claim_q ? S_CLAIM : S_WGO;\n";
+    idle_claim = R"(S_IDLE: if (claim_go) begin
+        state_q    <= S_CLAIM;
+        claim_q    <= 1'b1;
+        claim_id_q <= cmd_id;
+      end else if (start_scan) begin)";
+    claim_state = R"(      S_CLAIM: if (claim_more) begin
+        state_q    <= S_SCAN;
+        scan_q     <= '0;
+        sp_found_q <= 1'b0;
+        spill_q    <= 1'b0;
+        ev_q       <= 1'b0;
+        w_q        <= lw_entry;
+        vc_found_q <= 1'b0;
+      end else begin
+        state_q <= S_IDLE;
+        claim_q <= 1'b0;
+      end
+)";
+    claim_reset = "\n    claim_q    <= 1'b0;\n    claim_id_q <= '0;";
+    const std::string intact = s.inplace ? "(lw_prefix || lw_inplace)" : "lw_prefix";
+    m.section("Claim: a legal claim command, and whether its entry needs another move",
+              s.fill(R"(assign claim_go   = cmd_fire && ({op4}) && lc_found;
+assign claim_more = lw_found && !lw_dead && {intact} && (lw_claim_need != '0) && !lw_runs_full;
+assign need       = claim_q ? lw_claim_need : lw_need;
+)",
+                     {{"op4", s.op_is(4)}, {"intact", intact}}));
+  }
   m.section("Controller state", s.fill(R"(
 always_ff @(posedge clk) begin
   if (!rst_n) begin
@@ -880,10 +978,10 @@ always_ff @(posedge clk) begin
     ev_q       <= 1'b0;
     victim_q   <= '0;
     evicted_q  <= '0;
-    w_q        <= '0;{vc_reset}
+    w_q        <= '0;{vc_reset}{claim_reset}
   end else begin
     case (state_q)
-      S_IDLE: if (start_scan) begin
+      {idle}
         state_q    <= S_SCAN;
         scan_q     <= '0;
         sp_found_q <= 1'b0;
@@ -907,7 +1005,7 @@ always_ff @(posedge clk) begin
         evicted_q <= count;
         {steal_next}
       end
-{ev_done}      S_WGO: if (wr_fire || !wr_valid) state_q <= S_IDLE;
+{ev_done}{claim_state}      S_WGO: if (wr_fire || !wr_valid) state_q <= S_IDLE;
       default: state_q <= S_IDLE;
     endcase
   end
@@ -917,6 +1015,9 @@ end
                                         {"scan_victim", scan_victim},
                                         {"ev_flag", ev_flag},
                                         {"steal_next", steal_next},
+                                        {"idle", s.claim ? idle_claim : "S_IDLE: if (start_scan) begin"},
+                                        {"claim_reset", claim_reset},
+                                        {"claim_state", claim_state},
                                         {"ev_done", ev_done}}));
 }
 
@@ -926,23 +1027,27 @@ void add_table_updates(SvModule& m, const ChordShape& s) {
   std::string ub_res =
       s.riff ? "assign ub_res_we    = (state_q == S_STEAL) && use_vic;\nassign ub_res       = ls_res - count;\n" : "";
   std::string upd_decl = s.riff ? "logic reg_ok, upd_ok, rel_ok, steal_go;\n" : "logic reg_ok, rel_ok, steal_go;\n";
-  std::string upd_ok = s.riff ? "assign upd_ok   = cmd_fire && (cmd_op == 2'd1) && lc_found;\n" : "";
+  std::string upd_ok = s.riff ? "assign upd_ok   = cmd_fire && (" + s.op_is(1) + ") && lc_found;\n" : "";
   std::string meta = s.riff ? std::string("assign ua_meta_we   = reg_ok || upd_ok") + (s.inplace ? " || rw_ok" : "") +
                                   ";\nassign ua_dist      = cmd_dist;\nassign ua_uses      = cmd_uses;\n"
                             : "";
   // Option inplace: a rewrite renames the entry of `id` to `nid` (not already
   // registered under another entry) and rewinds its write pointer.
-  std::string rw = s.inplace ? "logic rw_ok;\nassign rw_ok    = cmd_fire && (cmd_op == 2'd3) && lc_found && (!ln_found || cmd_nid == cmd_id);\n"
+  std::string rw = s.inplace ? "logic rw_ok;\nassign rw_ok    = cmd_fire && (" + s.op_is(3) + ") && lc_found && (!ln_found || cmd_nid == cmd_id);\n"
                                "assign ua_rewind    = rw_ok;\n"
                              : "";
   std::string lw_nruns_lo = low_bits("lw_nruns", s.NRW, s.RIW);
+  // Option claim: a claim sets the entry's claimed bit; a register or rewrite clears it.
+  if (s.claim)
+    rw += std::string("assign ua_claim_we  = claim_go || reg_ok") + (s.inplace ? " || rw_ok" : "") +
+          ";\nassign ua_claimed   = claim_go;\n";
   m.section("Table updates: commands, accepted writes (port A), space moves (ports A and B)",
             s.fill(R"(
-{upd_decl}assign reg_ok   = cmd_fire && (cmd_op == 2'd0) && !lc_found && (cmd_base < cmd_end) && free_found;
-{upd_ok}{rw}assign rel_ok   = cmd_fire && (cmd_op == 2'd2) && lc_found;
+{upd_decl}assign reg_ok   = cmd_fire && ({op0}) && !lc_found && (cmd_base < cmd_end) && free_found;
+{upd_ok}{rw}assign rel_ok   = cmd_fire && ({op2}) && lc_found;
 assign steal_go = (state_q == S_STEAL) && take;
 
-assign ua_entry     = cmd_fire ? (cmd_op == 2'd0 ? free_entry : lc_entry) : (steal_go ? w_q : lw_entry);
+assign ua_entry     = cmd_fire ? ({op0} ? free_entry : lc_entry) : (steal_go ? w_q : lw_entry);
 assign ua_valid_we  = reg_ok || rel_ok;
 assign ua_valid     = reg_ok;
 assign ua_tensor_we = reg_ok;
@@ -975,7 +1080,9 @@ assign ub_nruns     = ls_nruns - 1'b1;
                     {"upd_decl", upd_decl},
                     {"upd_ok", upd_ok},
                     {"rw", rw},
-                    {"ua_id", s.inplace ? "(cmd_op == 2'd3) ? cmd_nid : cmd_id" : "cmd_id"},
+                    {"ua_id", s.inplace ? "(" + s.op_is(3) + ") ? cmd_nid : cmd_id" : "cmd_id"},
+                    {"op0", s.op_is(0)},
+                    {"op2", s.op_is(2)},
                     // an in-place store keeps the resident length
                     {"res_store", s.inplace ? "(wr_store && !lw_inplace)" : "wr_store"},
                     {"meta", meta}}));
@@ -1138,7 +1245,7 @@ void add_counters_status_monitor(SvModule& m, const ChordShape& s) {
                               : "cnt_evict_q <= cnt_evict_q;";
   m.section("Counters, sticky status and the per-access monitor", s.fill(R"(
 assign cmd_status = {op3_status}
-                    (cmd_op == 2'd0) ? (lc_found ? 3'd3 : !(cmd_base < cmd_end) ? 3'd4 : !free_found ? 3'd2 : 3'd0) :
+                    ({op0}) ? (lc_found ? 3'd3 : !(cmd_base < cmd_end) ? 3'd4 : !free_found ? 3'd2 : 3'd0) :
                     (lc_found ? 3'd0 : 3'd1);
 assign cmd_err = cmd_status != 3'd0;
 always_ff @(posedge clk) begin
@@ -1167,8 +1274,10 @@ end
              {"outputs", assign_lines(outputs)},
              {"monitor", assign_lines(monitor)},
              {"evict_cnt", evict_cnt},
-             {"op3_status", s.inplace ? "(cmd_op == 2'd3) ? (!lc_found ? 3'd1 : (ln_found && cmd_nid != cmd_id) ? 3'd3 : 3'd0) :"
-                                      : "(cmd_op == 2'd3) ? 3'd7 :"},
+             {"op3_status", (s.claim ? "(cmd_op > " + sv_const(s.OPW, 4) + ") ? 3'd7 :\n                    " : std::string()) +
+                                (s.inplace ? "(" + s.op_is(3) + ") ? (!lc_found ? 3'd1 : (ln_found && cmd_nid != cmd_id) ? 3'd3 : 3'd0) :"
+                                           : "(" + s.op_is(3) + ") ? 3'd7 :")},
+             {"op0", s.op_is(0)},
              {"c_rderr", zext("rd_fire && rd_err", 1, s.CW)},
              {"c_wrerr", zext("wr_fire && !wgo && wr_err", 1, s.CW)},
              {"c_cmderr", zext("cmd_fire && cmd_err", 1, s.CW)}}));

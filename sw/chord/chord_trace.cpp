@@ -22,6 +22,7 @@ TraceOp rd(uint32_t id, uint64_t addr) { return {.kind = OpKind::Read, .id = id,
 TraceOp rewrite(uint32_t id, uint32_t new_id, ReuseMeta m) {
   return {.kind = OpKind::Rewrite, .id = id, .meta = m, .new_id = new_id};
 }
+TraceOp claim(uint32_t id) { return {.kind = OpKind::Claim, .id = id}; }
 
 // Hands out non-overlapping address ranges, wrapping around the address space.
 class AddressPool {
@@ -128,6 +129,7 @@ class ProgramRunner {
         if (!live[in]) bring_up(in, k);  // a program input never produced: written by the host
       if (live[op.output] && !tensors[op.output].external) drop(op.output);
       bring_up(op.output, k + 1, inplace_source(op, k, tensors, consumers, live));
+      if (g_.claim && onchip_[op.output]) out_.push_back(claim(id[op.output]));
       emit(op, tensors, id, base);
       for (int in : op.inputs) {
         auto& c = consumers[in];
@@ -223,6 +225,7 @@ Access apply(ChordModel& m, const TraceOp& op) {
     case OpKind::Update: c = m.update(op.id, op.meta); break;
     case OpKind::Release: c = m.release(op.id); break;
     case OpKind::Rewrite: c = m.rewrite(op.id, op.new_id, op.meta); break;
+    case OpKind::Claim: c = m.claim(op.id); break;
     case OpKind::Write: return m.write(op.id, op.addr, op.data);
     case OpKind::Read: return m.read(op.id, op.addr);
   }
@@ -278,7 +281,10 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
     uint32_t id = fresh();
     uint64_t b = pool.take(size);
     out.push_back(reg(id, b, b + size, meta()));
-    if (live.size() < g.entries) live.push_back({id, b, b + size, b});
+    if (live.size() < g.entries) {
+      live.push_back({id, b, b + size, b});
+      if (g.claim && chance(0.8)) out.push_back(claim(id));
+    }
   };
   // Writers progress a few tensors at a time, like operations producing outputs.
   while (out.size() < ops) {
@@ -306,7 +312,11 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
           out.push_back(rewrite(l.id, n, meta()));
           l.id = n;
           l.wptr = l.base;
+          if (g.claim && chance(0.8)) out.push_back(claim(n));
         }
+      } else if (g.claim && r < 0.65) {
+        // A claim of a live tensor (again, or late), or of an unregistered id (an error).
+        out.push_back(claim(chance(0.8) ? live[uni(0, live.size() - 1)].id : fresh()));
       } else if (r < 0.7) {
         out.push_back(upd(live[uni(0, live.size() - 1)].id, meta()));
       } else {

@@ -13,7 +13,7 @@
 
 namespace cello::chord {
 
-enum class OpKind : uint8_t { Register, Update, Release, Write, Read, Rewrite };
+enum class OpKind : uint8_t { Register, Update, Release, Write, Read, Rewrite, Claim };
 
 struct TraceOp {
   OpKind kind = OpKind::Read;
@@ -23,6 +23,7 @@ struct TraceOp {
   uint64_t addr = 0;           // Write, Read
   uint64_t data = 0;           // Write
   uint32_t new_id = 0;         // Rewrite: the tensor written in place of `id`
+                               // (Claim, option claim: `id` takes the space its writes need)
   bool is_command() const { return kind != OpKind::Write && kind != OpKind::Read; }
 };
 
@@ -43,6 +44,10 @@ struct RandomMix {
 };
 std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, const RandomMix& mix = {});
 
+// With the `claim` option the random mix claims most tensors it registers or
+// rewrites, and now and then one already claimed or not registered; the
+// structured programs claim every output they write through CHORD.
+//
 // CG-like program: per iteration Q = A*P, alpha = <R,R>/<P,Q>, X += alpha*P,
 // R -= alpha*Q, beta, P = R + beta*P, with n-word vectors (versions of X, R, P
 // get fresh ids; dead versions are released) and the reuse metadata SCORE would

@@ -193,6 +193,7 @@ class ChordBench {
       d.cmd_op = op.kind == chord::OpKind::Register ? 0
                  : op.kind == chord::OpKind::Update ? 1
                  : op.kind == chord::OpKind::Release ? 2
+                 : op.kind == chord::OpKind::Claim   ? 4
                                                      : 3;
       if constexpr (requires { d.cmd_nid; }) d.cmd_nid = op.new_id;
       d.cmd_id = op.id;

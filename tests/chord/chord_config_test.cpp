@@ -59,6 +59,10 @@ TEST_CASE("chord config: impossible values are one-line errors naming the key", 
   CHECK_THAT(error_of(one({{"riff", false}, {"inplace", true}})),
              Catch::Contains("chords[0].inplace") && Catch::Contains("needs riff"));
   CHECK(error_of(one({{"riff", false}})).empty());  // inplace follows riff: off, no error
+  CHECK_THAT(error_of(one({{"reserve", false}, {"claim", true}})),
+             Catch::Contains("chords[0].claim") && Catch::Contains("needs riff and reserve"));
+  CHECK_THAT(error_of(one({{"riff", false}, {"claim", true}})), Catch::Contains("chords[0].claim"));
+  CHECK(error_of(one({{"claim", true}})).empty());
   // The old singular key names its replacement instead of a bare "unknown key".
   CHECK_THAT(error_of({{"name", "t"}, {"chord", {{{"name", "a"}}}}}),
              Catch::Contains("cfg.json: chord: renamed to \"chords\""));
@@ -93,4 +97,18 @@ TEST_CASE("chord generator: the rewrite command exists exactly with inplace", "[
   }
   // The default follows riff: on for a RIFF CHORD.
   CHECK(parse_hw_config(one({{"name", "ch"}}), "cfg.json").chords[0].inplace);
+}
+
+TEST_CASE("chord generator: the claim command exists exactly with claim", "[chord][config][claim]") {
+  for (bool claim : {false, true}) {
+    INFO("claim " << claim);
+    auto c = parse_hw_config(one({{"name", "ch"}, {"depth", 16}, {"entries", 4}, {"claim", claim}}), "cfg.json");
+    CHECK(c.chords[0].geometry().claim == claim);
+    auto d = cello::gen::generate_design(c);
+    REQUIRE(d.modules.size() == 3);
+    CHECK((d.modules[2].render().find("logic [2:0]  cmd_op") != std::string::npos) == claim);
+    CHECK((d.modules[1].render().find("S_CLAIM") != std::string::npos) == claim);
+    CHECK((d.modules[0].render().find("claimed_q") != std::string::npos) == claim);
+  }
+  CHECK_FALSE(parse_hw_config(one({{"name", "ch"}}), "cfg.json").chords[0].claim);  // off by default
 }
