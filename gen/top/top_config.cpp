@@ -93,6 +93,7 @@ arch::Arch arch_of(const HwConfig& cfg, const std::string& file) {
     a.chord_victim = g.victim;
     a.chord_reserve = g.reserve;
     a.chord_inplace = g.inplace;
+    a.chord_claim = g.claim;
   }
   const PipelineBufferConfig& p = *find_named(cfg.pipeline_buffers, t.pipeline_buffer);
   a.pipeline_buffer_words = p.depth();

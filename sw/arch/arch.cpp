@@ -21,7 +21,8 @@ traffic::ModelParams model_params_of(const Arch& a) {
           .chord_riff = a.riff,
           .chord_victim = a.chord_victim,
           .chord_reserve = a.chord_reserve,
-          .chord_inplace = a.chord_inplace};
+          .chord_inplace = a.chord_inplace,
+          .chord_claim = a.chord_claim};
 }
 
 }  // namespace cello::arch

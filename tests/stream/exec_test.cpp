@@ -57,7 +57,11 @@ TEST_CASE("the architecture carries the CHORD config's policy to the traffic mod
   CHECK(def.chord_riff);
   CHECK(def.chord_reserve);  // the default policy (docs/chord.md)
   CHECK(def.chord_inplace);
+  CHECK_FALSE(def.chord_claim);
   CHECK(def.chord_victim == chord::Victim::Distance);
+  j["chords"][0]["claim"] = true;
+  CHECK(params_of(j).chord_claim);
+  j["chords"][0].erase("claim");
   j["chords"][0]["victim"] = "uses";
   j["chords"][0]["reserve"] = false;
   j["chords"][0]["inplace"] = false;
