@@ -113,6 +113,8 @@ std::vector<Link> links(const ChordShape& s) {
   };
   if (s.reserve) l.push_back({"ls_give", s.LW, true, "indexed view: spare words another entry may take (reserve)"});
   if (!spare_is_link(s)) std::erase_if(l, [](const Link& k) { return k.name == "ls_spare"; });
+  // With claim no write scans: the scan is sized by the claim's need alone.
+  if (s.claim) std::erase_if(l, [](const Link& k) { return k.name == "lw_need"; });
   if (s.riff) {
     l.push_back({"lw_dead", 1, true, "write lookup: no uses left (bypass)"});
     l.push_back({"lw_key", s.KEYW, true, "write lookup: RIFF priority key"});
@@ -387,7 +389,7 @@ void add_write_lookup(SvModule& m, const ChordShape& s) {
   m.signal("lw_last_start", s.IXW, "write lookup: first slot of the last run");
   m.signal("lw_lastlen", s.LW, "write lookup: length of the last run");
   m.signal("lw_wofs", s.AW, "write lookup: wptr - base");
-  m.signal("lw_left", s.AW, "write lookup: end - wptr");
+  if (!s.claim) m.signal("lw_left", s.AW, "write lookup: end - wptr");
   if (s.inplace) m.signal("lw_wofs_lo", s.LW, "write lookup: wptr - base where it matters (<= resident length)");
   std::string key_logic;
   if (s.riff) {
@@ -408,19 +410,21 @@ assign lw_key  = {lw_key};
     fields.push_back({"uses", s.UW});
   }
   std::string flags = s.fill(R"(assign lw_wofs      = lw_wptr - lw_base;
-assign lw_left      = lw_end - lw_wptr;
-assign lw_in_order  = lw_found && (lw_addr == lw_wptr) && (lw_wptr < lw_end);
+{left}assign lw_in_order  = lw_found && (lw_addr == lw_wptr) && (lw_wptr < lw_end);
 assign lw_prefix    = lw_wofs == {res_x};
 assign lw_has_room  = lw_res < lw_cap;
 assign lw_runs_full = lw_nruns == {kfull};
-assign lw_need      = (lw_left > {dconst}) ? {dlen} : {left_lo};
-assign lw_last_end  = {last_start_x} + {lastlen_x};
+{need}assign lw_last_end  = {last_start_x} + {lastlen_x};
 )",
                              {{"res_x", zext("lw_res", s.LW, s.AW)},
                               {"kfull", sv_const(s.NRW, s.extents)},
                               {"dconst", sv_const(s.AW, s.depth)},
                               {"dlen", sv_const(s.LW, s.depth)},
-                              {"left_lo", low_bits("lw_left", s.AW, s.LW)},
+                              {"left", s.claim ? "" : "assign lw_left      = lw_end - lw_wptr;\n"},
+                              {"need", s.claim ? "" : s.fill("assign lw_need      = (lw_left > {dconst}) ? {dlen} : {left_lo};\n",
+                                                             {{"dconst", sv_const(s.AW, s.depth)},
+                                                              {"dlen", sv_const(s.LW, s.depth)},
+                                                              {"left_lo", low_bits("lw_left", s.AW, s.LW)}})},
                               {"last_start_x", zext("lw_last_start", s.IXW, s.IXW + 1)},
                               {"lastlen_x", s.LW == s.IXW + 1 ? "lw_lastlen" : zext("lw_lastlen", s.LW, s.IXW + 1)}});
   // With inplace the write's slot is that of its own offset: inside the
@@ -494,12 +498,11 @@ std::string reserved_spare(SvModule& m, const ChordShape& s, std::vector<std::pa
   }
   if (s.claim) {
     // Option claim: a claimed entry keeps spare space for the words it has
-    // still to write past its resident prefix (or write pointer), whatever
-    // it has written; the writing rule above is the case wptr = resident end.
+    // still to write (as a writing one does), whatever it has written.
     fields.push_back({"claimed", 1});
     m.signal("ls_claimed", 1, "indexed view: a claim command ran for the entry");
     m.signal("ls_keeps", 1, "indexed view: the entry keeps spare space for its own writes");
-    return s.fill(R"(assign ls_left    = ls_end - (({res} > ls_wptr - ls_base) ? ls_base + {res} : ls_wptr);
+    return s.fill(R"(assign ls_left    = ls_end - ls_wptr;
 assign ls_writing = ls_valid && (ls_wptr != ls_base) && ({res} == ls_wptr - ls_base) && (ls_uses != '0);
 assign ls_keeps   = ls_writing || (ls_valid && ls_claimed && ({res} >= ls_wptr - ls_base) && (ls_uses != '0));
 assign ls_kept    = !ls_keeps ? '0 : (ls_left < {spare}) ? {left_lo} : ls_spare;
@@ -694,7 +697,7 @@ void declare_control_signals(SvModule& m, const ChordShape& s) {
     m.signal("claim_id_q", s.IDW, "the claimed tensor");
     m.signal("claim_go", 1, "a legal claim command is accepted");
     m.signal("claim_more", 1, "the claimed entry still needs space and may take another run");
-    m.signal("need", s.LW, "words the scan sizes its move by: the claim's or the waiting write's");
+    m.signal("need_q", s.LW, "words the claim still needs, registered in S_CLAIM (writes never scan with claim)");
   }
 
   m.signal("state_q", 3, "controller state");
@@ -854,7 +857,7 @@ assign region     = ls_last_start + {lastlen_lo} - {count_lo};
 assign merge     = (lw_nruns != '0) && (lw_last_end == {region_w});
 )",
                    {{"last_entry", sv_const(s.EW, s.entries - 1)},
-                    {"need", s.claim ? "need" : "lw_need"},
+                    {"need", s.claim ? "need_q" : "lw_need"},
                     {"steal_choice", steal_choice},
                     {"avail_expr", avail_expr},
                     {"give", give},
@@ -947,6 +950,7 @@ void add_state_machine(SvModule& m, const ChordShape& s) {
       end else if (start_scan) begin)";
     claim_state = R"(      S_CLAIM: if (claim_more) begin
         state_q    <= S_SCAN;
+        need_q     <= lw_claim_need;  // the entry's fields stay put until the move
         scan_q     <= '0;
         sp_found_q <= 1'b0;
         spill_q    <= 1'b0;
@@ -958,12 +962,11 @@ void add_state_machine(SvModule& m, const ChordShape& s) {
         claim_q <= 1'b0;
       end
 )";
-    claim_reset = "\n    claim_q    <= 1'b0;\n    claim_id_q <= '0;";
+    claim_reset = "\n    claim_q    <= 1'b0;\n    claim_id_q <= '0;\n    need_q     <= '0;";
     const std::string intact = s.inplace ? "(lw_prefix || lw_inplace)" : "lw_prefix";
     m.section("Claim: a legal claim command, and whether its entry needs another move",
               s.fill(R"(assign claim_go   = cmd_fire && ({op4}) && lc_found;
 assign claim_more = lw_found && !lw_dead && {intact} && (lw_claim_need != '0) && !lw_runs_full;
-assign need       = claim_q ? lw_claim_need : lw_need;
 )",
                      {{"op4", s.op_is(4)}, {"intact", intact}}));
   }

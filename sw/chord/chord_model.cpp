@@ -199,14 +199,16 @@ uint32_t ChordModel::giveable(const Entry& e) const {
   // be (an input read from DRAM), and a tensor RIFF bypasses (uses == 0) never
   // will store them.
   // A claimed tensor keeps its spare space for its unwritten words, whatever
-  // `reserve` says: claim() took it for them.
+  // `reserve` says: claim() took it for them. (Rewriting in place, it keeps
+  // up to end - wptr, a little more than its writes past the prefix need,
+  // when it owned more spare than it claimed: one subtraction in the RTL.)
   const bool bypassed = g_.riff && e.meta.uses == 0;
   const bool writing = e.valid && e.wptr != e.base && e.res_len == e.wptr - e.base && !bypassed;
   const bool claimed = e.valid && e.claimed && e.res_len >= e.wptr - e.base && !bypassed;
   // (A tensor rewriting in place, res_len > wptr - base, stores its next writes
   // in its resident prefix; its spare space comes after that.)
   if (!claimed && (!g_.reserve || !writing)) return spare;
-  return spare - static_cast<uint32_t>(std::min<uint64_t>(spare, e.end - std::max(e.wptr, e.resident_end())));
+  return spare - static_cast<uint32_t>(std::min<uint64_t>(spare, e.end - e.wptr));
 }
 
 ChordModel::Steal ChordModel::choose_source(int w) const {
