@@ -704,7 +704,7 @@ TEST_CASE("claim: an op's decisions do not depend on the order of its reads agai
         differ_without += run_program(prog, g, 0).first != run_program(prog, g, 1).first;
       }
   CHECK(evictions > 20);
-  CHECK(differ_without > 10);
+  CHECK(differ_without > 100);  // 160 of 160 when measured
 }
 
 TEST_CASE("claim: the space is taken when the op starts, and the writes fill it", "[chord][options][claim]") {
