@@ -496,31 +496,30 @@ std::string reserved_spare(SvModule& m, const ChordShape& s, std::vector<std::pa
     m.signal("ls_live", 1, "indexed view: entry holds a tensor");
     live = "ls_live";
   }
+  // Option claim (needs riff): a claimed entry keeps spare space for the words
+  // it has still to write (as a writing one does), whatever it has written.
+  std::string keeps = "ls_writing";
   if (s.claim) {
-    // Option claim: a claimed entry keeps spare space for the words it has
-    // still to write (as a writing one does), whatever it has written.
     fields.push_back({"claimed", 1});
     m.signal("ls_claimed", 1, "indexed view: a claim command ran for the entry");
     m.signal("ls_keeps", 1, "indexed view: the entry keeps spare space for its own writes");
-    return s.fill(R"(assign ls_left    = ls_end - ls_wptr;
-assign ls_writing = ls_valid && (ls_wptr != ls_base) && ({res} == ls_wptr - ls_base) && (ls_uses != '0);
-assign ls_keeps   = ls_writing || (ls_valid && ls_claimed && ({res} >= ls_wptr - ls_base) && (ls_uses != '0));
-assign ls_kept    = !ls_keeps ? '0 : (ls_left < {spare}) ? {left_lo} : ls_spare;
-assign ls_give    = ls_spare - ls_kept;
-)",
-                  {{"res", zext("ls_res_sel", s.LW, s.AW)},
-                   {"spare", zext("ls_spare", s.LW, s.AW)},
-                   {"left_lo", low_bits("ls_left", s.AW, s.LW)}});
+    keeps = "ls_keeps";
   }
+  const std::string not_dead = s.riff ? " && (ls_uses != '0)" : "";
+  const std::string res = zext("ls_res_sel", s.LW, s.AW);
   return s.fill(R"({live_def}assign ls_left    = ls_end - ls_wptr;
 assign ls_writing = {live} && (ls_wptr != ls_base) && ({res} == ls_wptr - ls_base){not_dead};
-assign ls_kept    = !ls_writing ? '0 : (ls_left < {spare}) ? {left_lo} : ls_spare;
+{keeps_def}assign ls_kept    = !{keeps} ? '0 : (ls_left < {spare}) ? {left_lo} : ls_spare;
 assign ls_give    = ls_spare - ls_kept;
 )",
                 {{"live_def", s.riff ? "" : "assign ls_live    = |(ls_sel & valid_q);\n"},
                  {"live", live},
-                 {"res", zext("ls_res_sel", s.LW, s.AW)},
-                 {"not_dead", s.riff ? " && (ls_uses != '0)" : ""},
+                 {"res", res},
+                 {"not_dead", not_dead},
+                 {"keeps", keeps},
+                 {"keeps_def", s.claim ? "assign ls_keeps   = ls_writing || (" + live + " && ls_claimed && (" + res +
+                                             " >= ls_wptr - ls_base)" + not_dead + ");\n"
+                                       : ""},
                  {"spare", zext("ls_spare", s.LW, s.AW)},
                  {"left_lo", low_bits("ls_left", s.AW, s.LW)}});
 }
@@ -932,6 +931,13 @@ void add_state_machine(SvModule& m, const ChordShape& s) {
   std::string steal_next = s.riff ? "state_q <= !take ? S_WGO : (use_vic ? S_EVICT : S_WGO);" : "state_q <= S_WGO;";
   std::string ev_flag = s.riff ? "use_vic" : "1'b0";
   std::string ev_done = s.riff ? "      S_EVICT: if (ev_done) state_q <= S_WGO;\n" : "";
+  // Starting a scan for the entry lw_entry (a waiting write's, or a claim's).
+  const std::string scan_start = R"(        state_q    <= S_SCAN;
+        scan_q     <= '0;
+        sp_found_q <= 1'b0;
+        spill_q    <= 1'b0;
+        ev_q       <= 1'b0;
+        w_q        <= lw_entry;)" + std::string(s.riff ? "\n        vc_found_q <= 1'b0;" : "");
   // Option claim: a claim command goes to S_CLAIM, which scans again while the
   // claimed entry needs space and may take another run; a move returns there.
   std::string idle_claim, claim_state, claim_reset;
@@ -948,15 +954,9 @@ void add_state_machine(SvModule& m, const ChordShape& s) {
         claim_q    <= 1'b1;
         claim_id_q <= cmd_id;
       end else if (start_scan) begin)";
-    claim_state = R"(      S_CLAIM: if (claim_more) begin
-        state_q    <= S_SCAN;
+    claim_state = "      S_CLAIM: if (claim_more) begin\n" + scan_start +
+                  R"(
         need_q     <= lw_claim_need;  // the entry's fields stay put until the move
-        scan_q     <= '0;
-        sp_found_q <= 1'b0;
-        spill_q    <= 1'b0;
-        ev_q       <= 1'b0;
-        w_q        <= lw_entry;
-        vc_found_q <= 1'b0;
       end else begin
         state_q <= S_IDLE;
         claim_q <= 1'b0;
@@ -985,12 +985,7 @@ always_ff @(posedge clk) begin
   end else begin
     case (state_q)
       {idle}
-        state_q    <= S_SCAN;
-        scan_q     <= '0;
-        sp_found_q <= 1'b0;
-        spill_q    <= 1'b0;
-        ev_q       <= 1'b0;
-        w_q        <= lw_entry;{vc_reset}
+{scan_start}
       end
       S_SCAN: begin
         if (sp_cand && !sp_found_q) begin
@@ -1021,6 +1016,7 @@ end
                                         {"idle", s.claim ? idle_claim : "S_IDLE: if (start_scan) begin"},
                                         {"claim_reset", claim_reset},
                                         {"claim_state", claim_state},
+                                        {"scan_start", scan_start},
                                         {"ev_done", ev_done}}));
 }
 

@@ -79,8 +79,9 @@ struct Geometry {
   // the space claimed, never starting a move of its own. Every decision of an
   // op is then fixed when it starts: a read's outcome depends on its address
   // alone, whatever the order of the op's reads against its writes, and a
-  // write's on its offset alone (docs/chord.md, "Policy options"). Model only
-  // for now: the top's datapath is meant to take it (docs/top.md).
+  // write's on its offset alone (docs/chord.md, "Policy options"). Also in the
+  // RTL (gen/chord, chords[].claim); the top's datapath is meant to take it
+  // (docs/top.md).
   bool claim = false;
 
   // Checks ranges; throws std::invalid_argument naming the bad field.
