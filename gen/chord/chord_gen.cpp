@@ -165,6 +165,11 @@ std::vector<Link> links(const ChordShape& s) {
   if (s.inplace) l.push_back({"ua_rewind", 1, false, "update A: rewrite in place: id <= ua_id, wptr <= base"});
   if (s.claim) {
     l.push_back({"lw_claim_need", s.LW, true, "write lookup: words a claim still needs (saturated at DEPTH)"});
+    l.push_back({"lw_claimed", 1, true, "write lookup: the entry is claimed (its writes land at their own offsets)"});
+    l.push_back({"lw_over", 1, true, "write lookup: the address lies in the resident prefix (addr - base < resident length)"});
+    l.push_back({"lw_in_cap", 1, true, "write lookup: addr - base < capacity"});
+    l.push_back({"lw_end", s.AW, true, "write lookup: selected end (a commit's write pointer)"});
+    l.push_back({"lw_commit_res", s.LW, true, "write lookup: min(capacity, end - base), a commit's resident length"});
     l.push_back({"ua_claim_we", 1, false, "update A: write the claimed bit"});
     l.push_back({"ua_claimed", 1, false, "update A: claimed bit"});
   }
@@ -379,7 +384,7 @@ assign lr_hit      = lr_found && lr_in_range && (lr_ofs < {res_x});
 void add_write_lookup(SvModule& m, const ChordShape& s) {
   m.signal("lw_match", s.entries, "write lookup: entry holds the written id");
   m.signal("lw_base", s.AW, "write lookup: selected base");
-  m.signal("lw_end", s.AW, "write lookup: selected end");
+  if (!s.claim) m.signal("lw_end", s.AW, "write lookup: selected end");
   if (s.riff) {
     m.signal("lw_dist", s.DW, "write lookup: selected next-use distance");
     m.signal("lw_uses", s.UW, "write lookup: selected remaining uses");
@@ -390,7 +395,7 @@ void add_write_lookup(SvModule& m, const ChordShape& s) {
   m.signal("lw_lastlen", s.LW, "write lookup: length of the last run");
   m.signal("lw_wofs", s.AW, "write lookup: wptr - base");
   if (!s.claim) m.signal("lw_left", s.AW, "write lookup: end - wptr");
-  if (s.inplace) m.signal("lw_wofs_lo", s.LW, "write lookup: wptr - base where it matters (<= resident length)");
+  if (s.inplace && !s.claim) m.signal("lw_wofs_lo", s.LW, "write lookup: wptr - base where it matters (<= resident length)");
   std::string key_logic;
   if (s.riff) {
     key_logic = s.fill(R"(assign lw_dead = lw_uses == '0;
@@ -409,14 +414,20 @@ assign lw_key  = {lw_key};
     fields.push_back({"dist", s.DW});
     fields.push_back({"uses", s.UW});
   }
+  if (s.claim) fields.push_back({"claimed", 1});
+  // With claim a claimed entry's write may come in any order inside its tensor.
+  const std::string in_order = s.claim ? "lw_found && (lw_claimed ? ((lw_addr >= lw_base) && (lw_addr < lw_end))\n"
+                                         "                                  : ((lw_addr == lw_wptr) && (lw_wptr < lw_end)))"
+                                       : "lw_found && (lw_addr == lw_wptr) && (lw_wptr < lw_end)";
   std::string flags = s.fill(R"(assign lw_wofs      = lw_wptr - lw_base;
-{left}assign lw_in_order  = lw_found && (lw_addr == lw_wptr) && (lw_wptr < lw_end);
+{left}assign lw_in_order  = {in_order};
 assign lw_prefix    = lw_wofs == {res_x};
 assign lw_has_room  = lw_res < lw_cap;
 assign lw_runs_full = lw_nruns == {kfull};
 {need}assign lw_last_end  = {last_start_x} + {lastlen_x};
 )",
                              {{"res_x", zext("lw_res", s.LW, s.AW)},
+                              {"in_order", in_order},
                               {"kfull", sv_const(s.NRW, s.extents)},
                               {"dconst", sv_const(s.AW, s.depth)},
                               {"dlen", sv_const(s.LW, s.depth)},
@@ -429,13 +440,31 @@ assign lw_runs_full = lw_nruns == {kfull};
                               {"lastlen_x", s.LW == s.IXW + 1 ? "lw_lastlen" : zext("lw_lastlen", s.LW, s.IXW + 1)}});
   // With inplace the write's slot is that of its own offset: inside the
   // resident prefix when rewriting in place, the next slot when it is intact.
+  // (With claim the slot is that of the address's offset, lw_aofs_lo, below.)
   if (s.inplace)
-    flags += s.fill("assign lw_inplace   = lw_wofs < {res_x};\nassign lw_wofs_lo   = {wofs_lo};\n",
+    flags += s.fill(s.claim ? "assign lw_inplace   = lw_wofs < {res_x};\n"
+                            : "assign lw_inplace   = lw_wofs < {res_x};\nassign lw_wofs_lo   = {wofs_lo};\n",
                     {{"res_x", zext("lw_res", s.LW, s.AW)}, {"wofs_lo", low_bits("lw_wofs", s.AW, s.LW)}});
   // Option claim (sw/chord's claim()): the words still to be written past the
   // resident prefix (or the write pointer, if further), less the spare space
   // the entry owns already; saturated at DEPTH like lw_need.
   if (s.claim) {
+    // A claimed entry's write lands at its own offset (addr - base), and a
+    // commit sets the resident length to min(capacity, end - base).
+    m.signal("lw_aofs", s.AW, "write lookup: addr - base");
+    m.signal("lw_aofs_lo", s.LW, "write lookup: addr - base where it matters (< capacity)");
+    m.signal("lw_len", s.AW, "write lookup: end - base");
+    flags += s.fill(R"(assign lw_aofs       = lw_addr - lw_base;
+assign lw_aofs_lo    = {aofs_lo};
+assign lw_over       = lw_aofs < {res_x};
+assign lw_in_cap     = lw_aofs < {cap_x};
+assign lw_len        = lw_end - lw_base;
+assign lw_commit_res = (lw_len > {cap_x}) ? lw_cap : {len_lo};
+)",
+                    {{"res_x", zext("lw_res", s.LW, s.AW)},
+                     {"cap_x", zext("lw_cap", s.LW, s.AW)},
+                     {"aofs_lo", low_bits("lw_aofs", s.AW, s.LW)},
+                     {"len_lo", low_bits("lw_len", s.AW, s.LW)}});
     m.signal("lw_rest", s.AW, "write lookup: end - max(wptr, resident end)");
     m.signal("lw_spare_x", s.AW, "write lookup: spare words (capacity - resident), address-wide");
     m.signal("lw_short", s.AW, "write lookup: lw_rest - spare, where positive");
@@ -452,7 +481,7 @@ assign lw_claim_need = (lw_short > {dconst}) ? {dlen} : {short_lo};
   }
   m.section("Write lookup: order check, prefix / room / run-limit flags, next slot",
             id_lookup(s, "lw") + select_fields(s, "lw", "lw_match", fields) + last_run(s, "lw") + flags + key_logic +
-                slot_of(s, "lw", s.inplace ? "lw_wofs_lo" : "lw_res", "lw_slot"));
+                slot_of(s, "lw", s.claim ? "lw_aofs_lo" : s.inplace ? "lw_wofs_lo" : "lw_res", "lw_slot"));
 }
 
 // Command lookup (lc_*) and the lowest free entry (for a register command).
@@ -633,7 +662,8 @@ std::vector<Monitor> monitors(const ChordShape& s) {
 void controller_ports(SvModule& m, const ChordShape& s) {
   m.clock_reset();
   std::vector<Field> cmd = {{"op", s.OPW,
-                             s.claim     ? "0 register, 1 update metadata, 2 release, 3 rewrite in place, 4 claim (5..7 are illegal)"
+                             s.claim     ? (s.inplace ? "0 register, 1 update metadata, 2 release, 3 rewrite in place, 4 claim, 5 commit (6, 7 are illegal)"
+                                                     : "0 register, 1 update metadata, 2 release, 4 claim, 5 commit (3, 6, 7 are illegal)")
                              : s.inplace ? "0 register, 1 update metadata, 2 release, 3 rewrite in place"
                                          : "0 register, 1 update metadata, 2 release (3 is illegal)"},
                             {"id", s.IDW, "tensor id"},
@@ -697,6 +727,11 @@ void declare_control_signals(SvModule& m, const ChordShape& s) {
     m.signal("claim_go", 1, "a legal claim command is accepted");
     m.signal("claim_more", 1, "the claimed entry still needs space and may take another run");
     m.signal("need_q", s.LW, "words the claim still needs, registered in S_CLAIM (writes never scan with claim)");
+    m.localparam("S_COMMIT", "3'd6", "a commit: the claimed entry's writes become resident");
+    m.signal("commit_go", 1, "a legal commit command is accepted");
+    m.signal("commit_st", 1, "state is S_COMMIT (the write lookup serves the commit)");
+    m.signal("commit_now", 1, "the committed entry is claimed: update its write pointer, prefix and claim");
+    m.signal("lw_claim_stores", 1, "the claimed entry stores writes past its prefix (live, prefix intact at the claim)");
   }
 
   m.signal("state_q", 3, "controller state");
@@ -783,6 +818,13 @@ assign rd_fire      = rd_req_valid && rd_req_ready;
                    {{"rqfull", sv_const(s.RQC, s.read_queue)}}));
 
   std::string bypass = s.riff ? "!wr_err && lw_dead" : "1'b0";
+  std::string store_now = s.inplace ? "!wr_err && (lw_inplace || (!wr_bypass && lw_prefix && lw_has_room))"
+                                    : "!wr_err && !wr_bypass && lw_prefix && lw_has_room";
+  // With claim a claimed entry's write stores at its own offset: over the
+  // resident prefix, or inside the capacity if its prefix was intact at the
+  // claim (lw_claim_stores). For any other write lw_over is lw_inplace.
+  if (s.claim)
+    store_now = "!wr_err && (lw_over || (!wr_bypass && (lw_claimed ? (lw_claim_stores && lw_in_cap) : (lw_prefix && lw_has_room))))";
   m.section("Write decision (PRELUDE): store in own space, scan for space, or spill",
             s.fill(R"(
 assign lw_id          = {lw_id};
@@ -803,11 +845,10 @@ assign ram_waddr      = lw_slot;
 assign ram_wdata      = wr_data;
 )",
                    {{"bypass", bypass},
-                    {"lw_id", s.claim ? "claim_q ? claim_id_q : wr_id" : "wr_id"},
+                    {"lw_id", s.claim ? "(claim_q || commit_st) ? claim_id_q : wr_id" : "wr_id"},
                     // With claim a write never scans: it stores in the space claimed, or spills.
                     {"need_steal", s.claim ? "1'b0" : "!wr_err && !wr_bypass && lw_prefix && !lw_has_room && !lw_runs_full"},
-                    {"store_now", s.inplace ? "!wr_err && (lw_inplace || (!wr_bypass && lw_prefix && lw_has_room))"
-                                            : "!wr_err && !wr_bypass && lw_prefix && lw_has_room"}}));
+                    {"store_now", store_now}}));
 }
 
 // The scan's combinational side: the indexed view follows the scan (then the
@@ -953,6 +994,9 @@ void add_state_machine(SvModule& m, const ChordShape& s) {
         state_q    <= S_CLAIM;
         claim_q    <= 1'b1;
         claim_id_q <= cmd_id;
+      end else if (commit_go) begin
+        state_q    <= S_COMMIT;
+        claim_id_q <= cmd_id;
       end else if (start_scan) begin)";
     claim_state = "      S_CLAIM: if (claim_more) begin\n" + scan_start +
                   R"(
@@ -961,14 +1005,19 @@ void add_state_machine(SvModule& m, const ChordShape& s) {
         state_q <= S_IDLE;
         claim_q <= 1'b0;
       end
+      S_COMMIT: state_q <= S_IDLE;
 )";
     claim_reset = "\n    claim_q    <= 1'b0;\n    claim_id_q <= '0;\n    need_q     <= '0;";
     const std::string intact = s.inplace ? "(lw_prefix || lw_inplace)" : "lw_prefix";
-    m.section("Claim: a legal claim command, and whether its entry needs another move",
-              s.fill(R"(assign claim_go   = cmd_fire && ({op4}) && lc_found;
-assign claim_more = lw_found && !lw_dead && {intact} && (lw_claim_need != '0) && !lw_runs_full;
+    m.section("Claim and commit: legal commands, whether the claimed entry needs another move or stores",
+              s.fill(R"(assign lw_claim_stores = !lw_dead && {intact};
+assign claim_go   = cmd_fire && ({op4}) && lc_found;
+assign claim_more = lw_found && lw_claim_stores && (lw_claim_need != '0) && !lw_runs_full;
+assign commit_go  = cmd_fire && ({op5}) && lc_found;
+assign commit_st  = state_q == S_COMMIT;
+assign commit_now = commit_st && lw_found && lw_claimed;
 )",
-                     {{"op4", s.op_is(4)}, {"intact", intact}}));
+                     {{"op4", s.op_is(4)}, {"op5", s.op_is(5)}, {"intact", intact}}));
   }
   m.section("Controller state", s.fill(R"(
 always_ff @(posedge clk) begin
@@ -1039,7 +1088,18 @@ void add_table_updates(SvModule& m, const ChordShape& s) {
   // Option claim: a claim sets the entry's claimed bit; a register or rewrite clears it.
   if (s.claim)
     rw += std::string("assign ua_claim_we  = claim_go || reg_ok") + (s.inplace ? " || rw_ok" : "") +
-          ";\nassign ua_claimed   = claim_go;\n";
+          " || commit_now;\nassign ua_claimed   = claim_go;\n";
+  // A store grows the resident length, unless it lands in place (or, with
+  // claim, in a claimed entry: a commit sets its length, pointer and claim).
+  std::string res_store = s.inplace ? "(wr_store && !lw_inplace)" : "wr_store";
+  std::string wptr_we = "reg_ok || (wr_fire && !wr_err)", wptr = "cmd_fire ? cmd_base : lw_wptr + 1'b1",
+              res = "cmd_fire ? '0 : lw_res + 1'b1";
+  if (s.claim) {
+    res_store = "(wr_store && !lw_over && !lw_claimed) || (commit_now && lw_claim_stores)";
+    wptr_we = "reg_ok || (wr_fire && !wr_err && !lw_claimed) || commit_now";
+    wptr = "cmd_fire ? cmd_base : commit_st ? lw_end : lw_wptr + 1'b1";
+    res = "cmd_fire ? '0 : commit_st ? lw_commit_res : lw_res + 1'b1";
+  }
   m.section("Table updates: commands, accepted writes (port A), space moves (ports A and B)",
             s.fill(R"(
 {upd_decl}assign reg_ok   = cmd_fire && ({op0}) && !lc_found && (cmd_base < cmd_end) && free_found;
@@ -1053,10 +1113,10 @@ assign ua_tensor_we = reg_ok;
 assign ua_id        = {ua_id};
 assign ua_base      = cmd_base;
 assign ua_end       = cmd_end;
-assign ua_wptr_we   = reg_ok || (wr_fire && !wr_err);
-assign ua_wptr      = cmd_fire ? cmd_base : lw_wptr + 1'b1;
+assign ua_wptr_we   = {wptr_we};
+assign ua_wptr      = {wptr};
 assign ua_res_we    = reg_ok || rel_ok || {res_store};
-assign ua_res       = cmd_fire ? '0 : lw_res + 1'b1;
+assign ua_res       = {res};
 {meta}// The writer gains `count` words: a new run at `region`, or its last run grows.
 assign ua_run_we    = steal_go;
 assign ua_run       = {ua_run};
@@ -1082,8 +1142,10 @@ assign ub_nruns     = ls_nruns - 1'b1;
                     {"ua_id", s.inplace ? "(" + s.op_is(3) + ") ? cmd_nid : cmd_id" : "cmd_id"},
                     {"op0", s.op_is(0)},
                     {"op2", s.op_is(2)},
-                    // an in-place store keeps the resident length
-                    {"res_store", s.inplace ? "(wr_store && !lw_inplace)" : "wr_store"},
+                    {"res_store", res_store},
+                    {"wptr_we", wptr_we},
+                    {"wptr", wptr},
+                    {"res", res},
                     {"meta", meta}}));
   m.section("Command port lookup", s.inplace ? "assign lc_id = cmd_id;\nassign ln_id = cmd_nid;\n" : "assign lc_id = cmd_id;\n");
 }
@@ -1273,7 +1335,7 @@ end
              {"outputs", assign_lines(outputs)},
              {"monitor", assign_lines(monitor)},
              {"evict_cnt", evict_cnt},
-             {"op3_status", (s.claim ? "(cmd_op > " + sv_const(s.OPW, 4) + ") ? 3'd7 :\n                    " : std::string()) +
+             {"op3_status", (s.claim ? "(cmd_op > " + sv_const(s.OPW, 5) + ") ? 3'd7 :\n                    " : std::string()) +
                                 (s.inplace ? "(" + s.op_is(3) + ") ? (!lc_found ? 3'd1 : (ln_found && cmd_nid != cmd_id) ? 3'd3 : 3'd0) :"
                                            : "(" + s.op_is(3) + ") ? 3'd7 :")},
              {"op0", s.op_is(0)},

@@ -130,6 +130,7 @@ CommandResult ChordModel::register_tensor(uint32_t id, uint64_t base, uint64_t e
   e.dirty = 0;
   e.written = 0;
   e.claimed = false;
+  e.claim_dirty = false;
   e.meta = meta;
   st(id);  // the tensor appears in the statistics even if never accessed
   return r;
@@ -168,6 +169,7 @@ CommandResult ChordModel::rewrite(uint32_t id, uint32_t new_id, const ReuseMeta&
   e.meta = meta;
   e.wptr = e.base;
   e.claimed = false;
+  e.claim_dirty = false;
   st(new_id);
   return r;
 }
@@ -189,6 +191,21 @@ CommandResult ChordModel::claim(uint32_t id) {
     take(r.entry, s);
     need -= s.count;
   }
+  return r;
+}
+
+CommandResult ChordModel::commit(uint32_t id) {
+  CommandResult r;
+  r.entry = find(id);
+  if (r.entry < 0 || !g_.claim) return refuse(r, id, Status::Unregistered);
+  Entry& W = table_[r.entry];
+  if (!W.claimed) return r;
+  if (claim_stores(W))
+    W.res_len = std::max<uint32_t>(W.res_len, static_cast<uint32_t>(std::min<uint64_t>(W.capacity(), W.end - W.base)));
+  if (W.claim_dirty) W.dirty = W.res_len;
+  W.wptr = W.end;
+  W.claimed = false;
+  W.claim_dirty = false;
   return r;
 }
 
@@ -298,6 +315,7 @@ Access ChordModel::store(uint32_t id, uint64_t addr, uint64_t data, bool dirty) 
   a.entry = find(id);
   if (a.entry < 0) return refuse(a, id, Status::Unregistered);
   Entry& W = table_[a.entry];
+  if (W.claimed) return store_claimed(a, W, addr, data, dirty);
   if (addr != W.wptr || W.wptr >= W.end) return refuse(a, id, Status::OutOfOrder);
   uint64_t wofs = W.wptr - W.base;
   bool prefix_intact = W.res_len == wofs;  // everything written so far is resident
@@ -338,6 +356,36 @@ Access ChordModel::store(uint32_t id, uint64_t addr, uint64_t data, bool dirty) 
   }
   ++W.wptr;
   W.written = std::max(W.written, W.wptr - W.base);
+  return a;
+}
+
+// Whether a claimed tensor stores its writes past the resident prefix: not
+// when RIFF bypasses it, nor when its prefix had spilled before the claim
+// (the write pointer stays where the claim found it).
+bool ChordModel::claim_stores(const Entry& W) const {
+  return !(g_.riff && W.meta.uses == 0) && W.res_len >= W.wptr - W.base;
+}
+
+// A claimed tensor's write lands at its own offset, in any order: over the
+// resident prefix (in place), in the claimed space past it, or (beyond the
+// space, or bypassed) in DRAM. Neither the prefix nor the write pointer moves
+// until commit(), so the order of the op's writes changes nothing.
+Access ChordModel::store_claimed(Access& a, Entry& W, uint64_t addr, uint64_t data, bool dirty) {
+  if (addr < W.base || addr >= W.end) return refuse(a, W.id, Status::OutOfOrder);
+  const uint64_t wofs = addr - W.base;
+  if (wofs < W.res_len || (claim_stores(W) && wofs < W.capacity())) {
+    a.outcome = Outcome::Hit;
+    a.slot = slot_of(W, static_cast<uint32_t>(wofs));
+    if (track_data_) sram_[a.slot] = data;
+    if (dirty && wofs < W.res_len) W.dirty = std::max(W.dirty, static_cast<uint32_t>(wofs + 1));
+    if (dirty && wofs >= W.res_len) W.claim_dirty = true;
+    ++st(W.id).write_hits;
+  } else {
+    a.outcome = Outcome::Spill;
+    if (dirty) dram_write(W.id, addr, data);
+    ++st(W.id).spills;
+  }
+  W.written = std::max(W.written, wofs + 1);
   return a;
 }
 

@@ -76,12 +76,13 @@ struct Geometry {
   // A tensor takes its on-chip space only with claim(), which its op issues
   // when it starts, before any of the op's accesses: every move (free space
   // first, then RIFF's evictions) happens then, and a write stores only into
-  // the space claimed, never starting a move of its own. Every decision of an
+  // the space claimed, never starting a move of its own. A claimed tensor's
+  // writes (and fills) may come in any order: each lands at its own offset,
+  // and commit(), when the op ends, makes them resident. Every decision of an
   // op is then fixed when it starts: a read's outcome depends on its address
-  // alone, whatever the order of the op's reads against its writes, and a
-  // write's on its offset alone (docs/chord.md, "Policy options"). Also in the
-  // RTL (gen/chord, chords[].claim); the top's datapath is meant to take it
-  // (docs/top.md).
+  // alone and a write's on its offset alone, whatever the order of the op's
+  // accesses (docs/chord.md, "Policy options"). Also in the RTL (gen/chord,
+  // chords[].claim); the top's datapath is meant to take it (docs/top.md).
   bool claim = false;
 
   // Checks ranges; throws std::invalid_argument naming the bad field.
@@ -111,7 +112,7 @@ enum class Status : uint8_t {
   Ok,
   Unregistered,  // read/write/update/release of an id not in the table
   OutOfRange,    // read outside [base, end)
-  OutOfOrder,    // write address is not the tensor's next write address
+  OutOfOrder,    // write address is not the tensor's next write address (claimed: outside [base, end))
   TableFull,     // register with no free entry
   Duplicate,     // register of an id already in the table
   BadRange,      // register with end <= base
@@ -184,7 +185,8 @@ struct Entry {
   uint32_t res_len = 0;        // resident prefix [base, base + res_len) ("resident end")
   uint32_t dirty = 0;          // the first `dirty` resident words may differ from DRAM (dirty <= res_len)
   uint64_t written = 0;        // model only: words ever written at [base, base + written), for the invariants
-  bool claimed = false;        // option claim: claim() ran since register / rewrite
+  bool claimed = false;        // option claim: claim() ran since register / rewrite / commit()
+  bool claim_dirty = false;    // model only: a claimed tensor stored a write (not a fill) since claim()
   uint32_t nruns = 0;
   std::vector<Run> runs;       // `extents` elements, first nruns in use
   ReuseMeta meta;
@@ -219,6 +221,15 @@ class ChordModel {
   // happens for a tensor RIFF bypasses, one fully written, or one whose
   // prefix has spilled. Errors: unregistered, option off (Unregistered).
   CommandResult claim(uint32_t id);
+  // Option `claim`: the op that claimed `id` has written (or filled) it whole.
+  // Its words past the resident prefix that landed in the claimed space become
+  // resident: the prefix grows to min(capacity, end - base), unless RIFF
+  // bypasses the tensor (uses == 0) or its prefix had spilled before the
+  // claim, whose writes past the prefix all spilled. The write
+  // pointer moves to `end` and the claim ends: later writes are out of order.
+  // On a registered tensor that is not claimed it does nothing. Errors:
+  // unregistered, option off (Unregistered).
+  CommandResult commit(uint32_t id);
   Access write(uint32_t id, uint64_t addr, uint64_t data = 0);
   // A write of a word DRAM already holds (an input streamed in on its first
   // read): as write(), but with `clean` on the word is clean and a spill costs
@@ -254,6 +265,8 @@ class ChordModel {
   Steal choose_source(int w) const;  // the writer's need: end - wptr
   Steal choose_source(int w, uint64_t need, bool may_evict) const;
   Access store(uint32_t id, uint64_t addr, uint64_t data, bool dirty);
+  Access store_claimed(Access& a, Entry& W, uint64_t addr, uint64_t data, bool dirty);
+  bool claim_stores(const Entry& W) const;
   void take(int w, const Steal& s);
   // The same for access `a` (its entry is the taker), recording the victim in `a`.
   void take(Access& a, const Steal& s);

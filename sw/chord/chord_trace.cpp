@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <random>
 
 #include "sw/common/bits.hpp"
@@ -23,6 +24,7 @@ TraceOp rewrite(uint32_t id, uint32_t new_id, ReuseMeta m) {
   return {.kind = OpKind::Rewrite, .id = id, .meta = m, .new_id = new_id};
 }
 TraceOp claim(uint32_t id) { return {.kind = OpKind::Claim, .id = id}; }
+TraceOp commit(uint32_t id) { return {.kind = OpKind::Commit, .id = id}; }
 
 // Hands out non-overlapping address ranges, wrapping around the address space.
 class AddressPool {
@@ -131,6 +133,7 @@ class ProgramRunner {
       bring_up(op.output, k + 1, inplace_source(op, k, tensors, consumers, live));
       if (g_.claim && onchip_[op.output]) out_.push_back(claim(id[op.output]));
       emit(op, tensors, id, base);
+      if (g_.claim && onchip_[op.output]) out_.push_back(commit(id[op.output]));
       for (int in : op.inputs) {
         auto& c = consumers[in];
         while (next[in] < c.size() && size_t(c[next[in]]) <= k) ++next[in];
@@ -174,11 +177,16 @@ class ProgramRunner {
       if (onchip_[op.output]) out_.push_back(wr(id[op.output], base[op.output] + i, d));
     };
     auto data = [&] { return rng_() & low_mask(g_.word_bits); };
+    // The output's elements in address order, or with claim in a random one
+    // (each element's reads still come before its write, as in place needs).
+    std::vector<uint64_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    if (g_.claim) std::shuffle(order.begin(), order.end(), rng_);
     switch (op.pattern) {
       case Pattern::Elementwise:
         for (int in : op.inputs)
           if (tensors[in].size == 1) read_at(in, 0);  // scalars are read once into a register
-        for (uint64_t i = 0; i < n; ++i) {
+        for (uint64_t i : order) {
           for (int in : op.inputs)
             if (tensors[in].size > 1) read_at(in, i);
           write_at(i, data());
@@ -187,7 +195,7 @@ class ProgramRunner {
       case Pattern::SpMV: {
         // inputs[0] = matrix (2 words per row), inputs[1] = vector (own row + a neighbour).
         int A = op.inputs[0], P = op.inputs[1];
-        for (uint64_t i = 0; i < n; ++i) {
+        for (uint64_t i : order) {
           read_at(A, 2 * i);
           read_at(A, 2 * i + 1);
           read_at(P, i);
@@ -200,7 +208,7 @@ class ProgramRunner {
         uint64_t len = tensors[op.inputs[0]].size;
         for (uint64_t i = 0; i < len; ++i)
           for (int in : op.inputs) read_at(in, i);
-        for (uint64_t i = 0; i < n; ++i) write_at(i, data());
+        for (uint64_t i : order) write_at(i, data());
         break;
       }
     }
@@ -226,6 +234,7 @@ Access apply(ChordModel& m, const TraceOp& op) {
     case OpKind::Release: c = m.release(op.id); break;
     case OpKind::Rewrite: c = m.rewrite(op.id, op.new_id, op.meta); break;
     case OpKind::Claim: c = m.claim(op.id); break;
+    case OpKind::Commit: c = m.commit(op.id); break;
     case OpKind::Write: return m.write(op.id, op.addr, op.data);
     case OpKind::Read: return m.read(op.id, op.addr);
   }
@@ -248,6 +257,10 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
   struct Live {
     uint32_t id;
     uint64_t base, end, wptr;
+    // Option claim: the words [cstart, end) are written in the scrambled
+    // order cstart + (k * stride) mod (end - cstart), k = 0, 1, ...
+    bool claimed = false;
+    uint64_t cstart = 0, k = 0, stride = 1;
   };
   std::vector<Live> live;
   AddressPool pool(g.addr_bits);
@@ -271,6 +284,16 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
       if (!used) return c;
     }
   };
+  auto start_claim = [&](Live& l) {
+    out.push_back(claim(l.id));
+    if (l.claimed) return;  // claimed again: its writes go on as they were
+    l.claimed = true;
+    l.cstart = l.wptr;
+    l.k = 0;
+    const uint64_t len = l.end - l.cstart;
+    do l.stride = uni(1, std::max<uint64_t>(1, len));
+    while (len > 1 && std::gcd(l.stride, len) != 1);
+  };
   auto do_register = [&] {
     uint64_t size;
     double r = std::uniform_real_distribution<double>(0, 1)(rng);
@@ -283,7 +306,7 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
     out.push_back(reg(id, b, b + size, meta()));
     if (live.size() < g.entries) {
       live.push_back({id, b, b + size, b});
-      if (g.claim && chance(0.8)) out.push_back(claim(id));
+      if (g.claim && chance(0.8)) start_claim(live.back());
     }
   };
   // Writers progress a few tensors at a time, like operations producing outputs.
@@ -306,17 +329,25 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
           // The new id is in use (an error), or is the tensor's own (legal: it rewinds).
           const uint32_t n = live[uni(0, live.size() - 1)].id;
           out.push_back(rewrite(l.id, n, meta()));
-          if (n == l.id) l.wptr = l.base;
+          if (n == l.id) l.wptr = l.base, l.claimed = false;
         } else {
           const uint32_t n = fresh();
           out.push_back(rewrite(l.id, n, meta()));
           l.id = n;
           l.wptr = l.base;
-          if (g.claim && chance(0.8)) out.push_back(claim(n));
+          l.claimed = false;
+          if (g.claim && chance(0.8)) start_claim(l);
         }
-      } else if (g.claim && r < 0.65) {
+      } else if (g.claim && r < 0.63) {
         // A claim of a live tensor (again, or late), or of an unregistered id (an error).
-        out.push_back(claim(chance(0.8) ? live[uni(0, live.size() - 1)].id : fresh()));
+        if (chance(0.8)) start_claim(live[uni(0, live.size() - 1)]);
+        else out.push_back(claim(fresh()));
+      } else if (g.claim && r < 0.65) {
+        // A commit of an unregistered id (an error) or of an unclaimed tensor (nothing happens).
+        std::vector<uint32_t> unclaimed;
+        for (const auto& l : live)
+          if (!l.claimed) unclaimed.push_back(l.id);
+        out.push_back(commit(unclaimed.empty() || chance(0.5) ? fresh() : unclaimed[uni(0, unclaimed.size() - 1)]));
       } else if (r < 0.7) {
         out.push_back(upd(live[uni(0, live.size() - 1)].id, meta()));
       } else {
@@ -336,8 +367,9 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
           break;
         }
         default: {
+          // Out of order (a claimed tensor: outside its range).
           const auto& l = live[uni(0, live.size() - 1)];
-          out.push_back(wr(l.id, l.wptr + uni(1, 3), rng() & low_mask(g.word_bits)));  // out of order
+          out.push_back(wr(l.id, l.claimed ? l.end + uni(0, 3) : l.wptr + uni(1, 3), rng() & low_mask(g.word_bits)));
           break;
         }
       }
@@ -353,7 +385,7 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
       // Prefer the two oldest unfinished tensors (producers run in order).
       std::vector<size_t> open;
       for (size_t i = 0; i < live.size() && open.size() < 2; ++i)
-        if (live[i].wptr < live[i].end) open.push_back(i);
+        if (live[i].claimed ? live[i].k < live[i].end - live[i].cstart : live[i].wptr < live[i].end) open.push_back(i);
       if (open.empty()) {
         if (live.size() < g.entries) do_register();
         else {
@@ -364,6 +396,18 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
         continue;
       }
       auto& l = live[open[uni(0, open.size() - 1)]];
+      if (l.claimed) {
+        const uint64_t len = l.end - l.cstart;
+        uint64_t burst = std::min<uint64_t>(uni(1, 8), len - l.k);
+        for (uint64_t k = 0; k < burst; ++k, ++l.k)
+          out.push_back(wr(l.id, l.cstart + (l.k * l.stride) % len, rng() & low_mask(g.word_bits)));
+        if (l.k == len) {  // written whole: the op commits it
+          out.push_back(commit(l.id));
+          l.claimed = false;
+          l.wptr = l.end;
+        }
+        continue;
+      }
       uint64_t burst = std::min<uint64_t>(uni(1, 8), l.end - l.wptr);
       for (uint64_t k = 0; k < burst; ++k) out.push_back(wr(l.id, l.wptr++, rng() & low_mask(g.word_bits)));
     }

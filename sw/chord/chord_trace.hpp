@@ -13,7 +13,7 @@
 
 namespace cello::chord {
 
-enum class OpKind : uint8_t { Register, Update, Release, Write, Read, Rewrite, Claim };
+enum class OpKind : uint8_t { Register, Update, Release, Write, Read, Rewrite, Claim, Commit };
 
 struct TraceOp {
   OpKind kind = OpKind::Read;
@@ -23,7 +23,8 @@ struct TraceOp {
   uint64_t addr = 0;           // Write, Read
   uint64_t data = 0;           // Write
   uint32_t new_id = 0;         // Rewrite: the tensor written in place of `id`
-                               // (Claim, option claim: `id` takes the space its writes need)
+                               // (Claim, option claim: `id` takes the space its writes need;
+                               //  Commit: its op has written it whole)
   bool is_command() const { return kind != OpKind::Write && kind != OpKind::Read; }
 };
 
@@ -45,8 +46,11 @@ struct RandomMix {
 std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, const RandomMix& mix = {});
 
 // With the `claim` option the random mix claims most tensors it registers or
-// rewrites, and now and then one already claimed or not registered; the
-// structured programs claim every output they write through CHORD.
+// rewrites, and now and then one already claimed or not registered; it writes
+// a claimed tensor's remaining words in a scrambled order and commits it once
+// they are all written (and now and then commits an unregistered id). The
+// structured programs claim every output they write through CHORD, write it
+// in a random order and commit it when the op ends.
 //
 // CG-like program: per iteration Q = A*P, alpha = <R,R>/<P,Q>, X += alpha*P,
 // R -= alpha*Q, beta, P = R + beta*P, with n-word vectors (versions of X, R, P

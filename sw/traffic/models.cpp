@@ -297,16 +297,22 @@ class ChordSink : public Sink {
     op_ = static_cast<int>(op);
     for (const auto& c : plan_.pre[op]) apply(c);
     // Option claim: the tensors this op writes or fills (the ones it
-    // registers) take their space now, in the order of the registrations.
+    // registers) take their space now, in the order of the registrations,
+    // and commit it when the op ends.
+    claimed_.clear();
     if (model_->geometry().claim)
       for (const auto& c : plan_.pre[op]) {
         const size_t t = static_cast<size_t>(c.tensor);
         if (c.action == RiffCmd::Action::Register && state_[t] == State::Live)
           for (unsigned q = 0; q < parts(t); ++q)
-            if (model_->find(id(t, q)) >= 0) model_->claim(id(t, q));
+            if (model_->find(id(t, q)) >= 0) {
+              model_->claim(id(t, q));
+              claimed_.push_back(id(t, q));
+            }
       }
   }
   void op_end(size_t op) override {
+    for (uint32_t c : claimed_) model_->commit(c);
     for (const auto& c : plan_.post[op]) apply(c);
     if (hooks_) {
       auto [rd, wr] = dram_so_far();
@@ -532,6 +538,7 @@ class ChordSink : public Sink {
   int op_ = 0;
   uint64_t accesses_ = 0;
   uint64_t bypass_count_ = 0;
+  std::vector<uint32_t> claimed_;  // option claim: the CHORD ids the current op claimed
   // With hooks: per-op traffic.
   const ChordHooks* hooks_ = nullptr;
   std::vector<uint64_t> op_rd_, op_wr_;

@@ -194,6 +194,7 @@ class ChordBench {
                  : op.kind == chord::OpKind::Update ? 1
                  : op.kind == chord::OpKind::Release ? 2
                  : op.kind == chord::OpKind::Claim   ? 4
+                 : op.kind == chord::OpKind::Commit  ? 5
                                                      : 3;
       if constexpr (requires { d.cmd_nid; }) d.cmd_nid = op.new_id;
       d.cmd_id = op.id;

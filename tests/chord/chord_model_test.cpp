@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <numeric>
 #include <random>
 
 #include "sw/cache/set_assoc_cache.hpp"
@@ -632,8 +633,10 @@ std::vector<ProgramOp> random_program(uint64_t seed, int ops, uint32_t sram_word
 }
 
 // Runs the program with each op's reads and writes interleaved by `order`
-// (0: reads first, 1: writes first, else a random mix); returns every read's
-// outcome and data, in program order, then the per-tensor statistics.
+// (0: reads first, 1: writes first, else a random mix; with claim the random
+// mixes also write the output's words in a random order, and the op commits
+// its output when it ends); returns every read's outcome and data, in program
+// order, then the per-tensor statistics.
 std::pair<std::vector<uint64_t>, std::map<uint32_t, TensorStats>> run_program(const std::vector<ProgramOp>& prog,
                                                                               const Geometry& g, int order) {
   MapDram dram;
@@ -644,12 +647,14 @@ std::pair<std::vector<uint64_t>, std::map<uint32_t, TensorStats>> run_program(co
     REQUIRE(m.register_tensor(op.out, op.base, op.end, op.meta).status == Status::Ok);
     if (g.claim) REQUIRE(m.claim(op.out).status == Status::Ok);
     std::vector<uint64_t> got(op.reads.size());
-    size_t r = 0;
-    uint64_t w = op.base;
-    while (r < op.reads.size() || w < op.end) {
-      const bool write = r == op.reads.size() || (w < op.end && (order == 1 || (order > 1 && (rng() & 1))));
+    std::vector<uint64_t> addrs(op.end - op.base);
+    std::iota(addrs.begin(), addrs.end(), op.base);
+    if (g.claim && order > 1) std::shuffle(addrs.begin(), addrs.end(), rng);
+    size_t r = 0, w = 0;
+    while (r < op.reads.size() || w < addrs.size()) {
+      const bool write = r == op.reads.size() || (w < addrs.size() && (order == 1 || (order > 1 && (rng() & 1))));
       if (write) {
-        REQUIRE(m.write(op.out, w, w * 7).status == Status::Ok);
+        REQUIRE(m.write(op.out, addrs[w], addrs[w] * 7).status == Status::Ok);
         ++w;
       } else {
         Access a = m.read(op.reads[r].first, op.reads[r].second);
@@ -659,6 +664,7 @@ std::pair<std::vector<uint64_t>, std::map<uint32_t, TensorStats>> run_program(co
       }
     }
     outcomes.insert(outcomes.end(), got.begin(), got.end());
+    if (g.claim) REQUIRE(m.commit(op.out).status == Status::Ok);
     for (uint32_t id : op.release) REQUIRE(m.release(id).status == Status::Ok);
     REQUIRE_NOTHROW(m.check_invariants());
   }
@@ -679,7 +685,7 @@ bool same_stats(const std::map<uint32_t, TensorStats>& a, const std::map<uint32_
 
 }  // namespace
 
-TEST_CASE("claim: an op's decisions do not depend on the order of its reads against its writes",
+TEST_CASE("claim: an op's decisions do not depend on the order of its accesses",
           "[chord][options][claim]") {
   int differ_without = 0, evictions = 0;
   for (uint64_t seed = 1; seed <= 40; ++seed)
@@ -715,6 +721,9 @@ TEST_CASE("claim: the space is taken when the op starts, and the writes fill it"
   REQUIRE(m.register_tensor(1, 0, 32, {5, 1}).status == Status::Ok);
   REQUIRE(m.claim(1).status == Status::Ok);
   for (uint64_t a = 0; a < 32; ++a) CHECK(m.write(1, a).outcome == Outcome::Hit);
+  CHECK(m.read(1, 0).outcome == Outcome::Miss);  // resident only once committed
+  REQUIRE(m.commit(1).status == Status::Ok);
+  CHECK(m.read(1, 0).outcome == Outcome::Hit);
   // B (next use in 1 op) claims 12 words: A's tail is evicted at once, before any access.
   REQUIRE(m.register_tensor(2, 100, 112, {1, 1}).status == Status::Ok);
   REQUIRE(m.claim(2).status == Status::Ok);
@@ -722,15 +731,56 @@ TEST_CASE("claim: the space is taken when the op starts, and the writes fill it"
   CHECK(m.read(1, 19).outcome == Outcome::Hit);
   CHECK(m.read(1, 20).outcome == Outcome::Miss);
   for (uint64_t a = 100; a < 112; ++a) CHECK(m.write(2, a).outcome == Outcome::Hit);
+  REQUIRE(m.commit(2).status == Status::Ok);
   // C claims nothing RIFF may take (B and A both rank above it): every write spills,
   // and no write starts a move of its own.
   REQUIRE(m.register_tensor(3, 200, 204, {9, 1}).status == Status::Ok);
   REQUIRE(m.claim(3).status == Status::Ok);
   for (uint64_t a = 200; a < 204; ++a) CHECK(m.write(3, a).outcome == Outcome::Spill);
   CHECK(m.stats(1).evictions == 12);
+  REQUIRE(m.commit(3).status == Status::Ok);
+  CHECK(m.read(3, 200).outcome == Outcome::Miss);  // nothing landed on chip
   // Without the option, claim is refused.
   ChordModel off(tiny(32, 4, 2, true));
   REQUIRE(off.register_tensor(1, 0, 8, {1, 1}).status == Status::Ok);
   CHECK(off.claim(1).status == Status::Unregistered);
+  CHECK(off.commit(1).status == Status::Unregistered);
+  REQUIRE_NOTHROW(m.check_invariants());
+}
+
+TEST_CASE("claim: writes land at their offsets in any order, and commit makes them resident", "[chord][options][claim]") {
+  Geometry g = tiny(32, 4, 2, true);
+  g.claim = true;
+  MapDram dram;
+  ChordModel m(g, true, &dram);
+  // A claims the whole SRAM, 32 words of its 40: offsets below 32 store, the rest spill, in any order.
+  REQUIRE(m.register_tensor(1, 0, 40, {1, 2}).status == Status::Ok);
+  REQUIRE(m.claim(1).status == Status::Ok);
+  CHECK(m.commit(7).status == Status::Unregistered);
+  for (uint64_t a : {39, 0, 23, 24, 5}) {
+    INFO("address " << a);
+    CHECK(m.write(1, a, a + 100).outcome == (a < 32 ? Outcome::Hit : Outcome::Spill));
+  }
+  for (uint64_t a = 39; a + 1 > 0; --a)  // the rest, backwards
+    if (a != 39 && a != 0 && a != 23 && a != 24 && a != 5) REQUIRE(m.write(1, a, a + 100).status == Status::Ok);
+  CHECK(m.write(1, 40).status == Status::OutOfOrder);  // outside the tensor
+  CHECK(m.read(1, 5).outcome == Outcome::Miss);        // not resident before the commit
+  REQUIRE(m.commit(1).status == Status::Ok);
+  for (uint64_t a = 0; a < 40; ++a) {
+    INFO("address " << a);
+    Access r = m.read(1, a);
+    CHECK(r.outcome == (a < 32 ? Outcome::Hit : Outcome::Miss));
+    CHECK(r.data == a + 100);
+  }
+  CHECK(m.write(1, 3).status == Status::OutOfOrder);  // the claim ended: A is written
+  CHECK(m.commit(1).status == Status::Ok);            // a commit without a claim does nothing
+  CHECK(m.read(1, 31).outcome == Outcome::Hit);
+  // A tensor RIFF bypasses (uses 0) claims nothing and spills; its commit keeps no word.
+  REQUIRE(m.release(1).status == Status::Ok);
+  REQUIRE(m.register_tensor(2, 100, 108, {1, 0}).status == Status::Ok);
+  REQUIRE(m.claim(2).status == Status::Ok);
+  for (uint64_t a = 107; a >= 100; --a) CHECK(m.write(2, a).outcome == Outcome::Spill);
+  REQUIRE(m.commit(2).status == Status::Ok);
+  CHECK(m.read(2, 100).outcome == Outcome::Miss);
   REQUIRE_NOTHROW(m.check_invariants());
 }
