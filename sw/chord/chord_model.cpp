@@ -45,8 +45,8 @@ const char* to_string(Outcome o) { return name_of(o, kOutcomeNames); }
 
 constexpr const char* kStatusNames[] = {"ok", "unregistered tensor", "address outside the tensor",
                                         "write out of order", "table full", "tensor id already registered",
-                                        "empty address range"};
-static_assert(names_cover(kStatusNames, Status::BadRange));
+                                        "empty address range", "illegal command opcode"};
+static_assert(names_cover(kStatusNames, Status::IllegalOpcode));
 const char* to_string(Status s) { return name_of(s, kStatusNames); }
 
 TensorStats& TensorStats::operator+=(const TensorStats& o) { return add_counters(*this, o); }
@@ -192,6 +192,11 @@ CommandResult ChordModel::claim(uint32_t id) {
     need -= s.count;
   }
   return r;
+}
+
+CommandResult ChordModel::illegal_command(uint32_t id) {
+  CommandResult r;
+  return refuse(r, id, Status::IllegalOpcode);
 }
 
 CommandResult ChordModel::commit(uint32_t id) {

@@ -116,6 +116,7 @@ enum class Status : uint8_t {
   TableFull,     // register with no free entry
   Duplicate,     // register of an id already in the table
   BadRange,      // register with end <= base
+  IllegalOpcode,  // a command the hardware does not have (RTL only; the model counts it)
 };
 const char* to_string(Status s);
 
@@ -230,6 +231,10 @@ class ChordModel {
   // On a registered tensor that is not claimed it does nothing. Errors:
   // unregistered, option off (Unregistered).
   CommandResult commit(uint32_t id);
+  // A command whose opcode the build does not have (the RTL's illegal
+  // opcodes): refused with IllegalOpcode, counted as an error of `id`, and
+  // nothing else changes.
+  CommandResult illegal_command(uint32_t id);
   Access write(uint32_t id, uint64_t addr, uint64_t data = 0);
   // A write of a word DRAM already holds (an input streamed in on its first
   // read): as write(), but with `clean` on the word is clean and a spill costs

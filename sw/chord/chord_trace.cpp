@@ -235,6 +235,7 @@ Access apply(ChordModel& m, const TraceOp& op) {
     case OpKind::Rewrite: c = m.rewrite(op.id, op.new_id, op.meta); break;
     case OpKind::Claim: c = m.claim(op.id); break;
     case OpKind::Commit: c = m.commit(op.id); break;
+    case OpKind::Illegal: c = m.illegal_command(op.id); break;
     case OpKind::Write: return m.write(op.id, op.addr, op.data);
     case OpKind::Read: return m.read(op.id, op.addr);
   }
@@ -250,7 +251,15 @@ size_t access_count(const std::vector<TraceOp>& t) {
   return n;
 }
 
+std::vector<unsigned> illegal_opcodes(const Geometry& g) {
+  std::vector<unsigned> ops;
+  if (!g.inplace) ops.push_back(3);
+  if (g.claim) ops.insert(ops.end(), {6, 7});
+  return ops;
+}
+
 std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, const RandomMix& mix) {
+  const std::vector<unsigned> illegal = illegal_opcodes(g);
   std::mt19937_64 rng(seed);
   auto uni = [&](uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
   auto chance = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
@@ -319,6 +328,12 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
         // Duplicate registration (error).
         const auto& l = live[uni(0, live.size() - 1)];
         out.push_back(reg(l.id, l.base, l.end, meta()));
+      } else if (r < 0.47 && !illegal.empty()) {
+        // An opcode the build does not have (error), naming a live tensor or not.
+        TraceOp op = reg(chance(0.5) ? live[uni(0, live.size() - 1)].id : fresh(), 0, 1, meta());
+        op.kind = OpKind::Illegal;
+        op.opcode = illegal[uni(0, illegal.size() - 1)];
+        out.push_back(op);
       } else if (g.inplace && r < 0.6) {
         // Rewrite in place under a fresh id; now and then an illegal one.
         auto& l = live[uni(0, live.size() - 1)];

@@ -13,7 +13,7 @@
 
 namespace cello::chord {
 
-enum class OpKind : uint8_t { Register, Update, Release, Write, Read, Rewrite, Claim, Commit };
+enum class OpKind : uint8_t { Register, Update, Release, Write, Read, Rewrite, Claim, Commit, Illegal };
 
 struct TraceOp {
   OpKind kind = OpKind::Read;
@@ -25,6 +25,7 @@ struct TraceOp {
   uint32_t new_id = 0;         // Rewrite: the tensor written in place of `id`
                                // (Claim, option claim: `id` takes the space its writes need;
                                //  Commit: its op has written it whole)
+  unsigned opcode = 0;         // Illegal: the opcode, one the build does not have
   bool is_command() const { return kind != OpKind::Write && kind != OpKind::Read; }
 };
 
@@ -32,9 +33,14 @@ struct TraceOp {
 // (commands report their status in Access::status and entry).
 Access apply(ChordModel& m, const TraceOp& op);
 
+// The command opcodes the RTL built for `g` does not have (3 without
+// `inplace`; 6 and 7 with `claim`, whose opcode is 3 bits wide).
+std::vector<unsigned> illegal_opcodes(const Geometry& g);
+
 // Random mix: registrations (sometimes into a full table or with a used id),
 // in-order writes, reads anywhere (biased to recent data), updates, releases,
-// and a sprinkle of illegal accesses. Tensor sizes range from 1 word to about
+// a sprinkle of illegal accesses, and now and then a command with an opcode
+// the build does not have. Tensor sizes range from 1 word to about
 // twice the SRAM, so tiny SRAMs evict constantly. With the `inplace` option a
 // live tensor is sometimes rewritten in place under a new id (now and then a
 // rewrite names an unregistered id or a new id already in use).

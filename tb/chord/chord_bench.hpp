@@ -195,6 +195,7 @@ class ChordBench {
                  : op.kind == chord::OpKind::Release ? 2
                  : op.kind == chord::OpKind::Claim   ? 4
                  : op.kind == chord::OpKind::Commit  ? 5
+                 : op.kind == chord::OpKind::Illegal ? op.opcode
                                                      : 3;
       if constexpr (requires { d.cmd_nid; }) d.cmd_nid = op.new_id;
       d.cmd_id = op.id;
@@ -240,6 +241,7 @@ class ChordBench {
       case chord::Status::TableFull: return 2;
       case chord::Status::Duplicate: return 3;
       case chord::Status::BadRange: return 4;
+      case chord::Status::IllegalOpcode: return 7;
       default: return 6;
     }
   }
@@ -252,6 +254,7 @@ class ChordBench {
     else if (kind == chord::OpKind::Register || kind == chord::OpKind::Rewrite)
       bit = s == Status::TableFull ? 4 : s == Status::Duplicate ? 5 : s == Status::BadRange ? 6
           : s == Status::Unregistered ? 7 : -1;
+    else if (kind == chord::OpKind::Illegal) bit = s == Status::IllegalOpcode ? 8 : -1;
     else bit = s == Status::Unregistered ? 7 : -1;
     if (bit >= 0) status_ |= 1u << bit;
   }
