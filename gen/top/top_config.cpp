@@ -106,6 +106,7 @@ arch::Arch arch_of(const HwConfig& cfg, const std::string& file) {
   a.memory_bytes = static_cast<uint64_t>(t.memory_mb) << 20;
   a.load_window = static_cast<unsigned>(t.load_window);
   a.store_window = static_cast<unsigned>(t.store_window);
+  a.gather_words = static_cast<uint64_t>(t.gather_words);
   return a;
 }
 

@@ -46,6 +46,7 @@ struct Arch {
   uint64_t memory_bytes = 1ull << 30;  // largest DRAM image a stream may address
   unsigned load_window = 16;           // granules the top's load units keep for reuse within one op
   unsigned store_window = 16;          // granules the top's store unit keeps open for merging within one op
+  uint64_t gather_words = 131072;      // the top's SPMM gather buffer: words of the dense operand staged on chip
 
   bool has_chord() const { return chord_bytes > 0; }
   uint64_t macs_per_cycle() const { return static_cast<uint64_t>(pe_rows) * static_cast<uint64_t>(pe_cols); }

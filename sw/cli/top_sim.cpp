@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "sw/cli/output_files.hpp"
+#include "sw/common/bits.hpp"
 #include "sw/common/error.hpp"
 #include "sw/common/read_file.hpp"
 #include "sw/common/run_process.hpp"
@@ -25,6 +26,7 @@
 #include "sw/mtx/matrix_market.hpp"
 #include "sw/traffic/report.hpp"
 #include "gen/top/counters_gen.hpp"
+#include "gen/top/stream_engine_gen.hpp"
 #include "gen/top/top_config.hpp"
 
 namespace cello::cli {
@@ -246,6 +248,45 @@ std::string status_names(unsigned status) {
   return s.empty() ? "none" : s;
 }
 
+// What bounds the RTL's datapath as it is (docs/sim.md, "What the RTL cannot
+// do yet"): its FMA lanes against the array's MACs, and SPMM's column blocks
+// when the dense operand does not fit the gather buffer 16 columns at a time.
+void print_datapath(const arch::Arch& a, const exec::ExecProgram& p, const exec::Result& want, uint64_t rtl_bytes,
+                    double bw, uint64_t cycles, nlohmann::json& rep) {
+  const int lanes = gen::engine_lanes(a.pe_rows * a.pe_cols, static_cast<int>(a.gather_words));
+  const uint64_t bound = std::max(ceil_div(want.macs, static_cast<uint64_t>(lanes)),
+                                  static_cast<uint64_t>(std::ceil(static_cast<double>(rtl_bytes) / bw)));
+  fmt::print("  datapath: {} FMA lanes (the {}x{} array is not on it yet); max(MACs / {}, RTL bytes / {} B per cycle) = "
+             "{} cycles, RTL at {:.2f}x\n",
+             lanes, a.pe_rows, a.pe_cols, lanes, bw, bound, ratio(static_cast<double>(cycles), static_cast<double>(bound)));
+  rep["datapath"] = {{"lanes", lanes}, {"bound_cycles", bound}};
+  // SPMM's column blocks, as the engine picks them.
+  uint64_t most = 1, rows = 0, width = 0;
+  bool too_tall = false;
+  for (const exec::ExecOp& op : p.ops) {
+    if (op.kind != stream::Opcode::Spmm) continue;
+    const exec::TensorDesc& x = p.tensors[static_cast<size_t>(p.tensors[static_cast<size_t>(op.a)].csr ? op.b : op.a)];
+    const uint64_t w = static_cast<uint64_t>(gen::spmm_block_cols(x.rows, a.gather_words));
+    if (w == 0) {
+      too_tall = true;
+      rows = x.rows;
+      continue;
+    }
+    const uint64_t blocks = ceil_div(uint64_t{x.cols}, w);
+    if (blocks > most) most = blocks, rows = x.rows, width = w;
+  }
+  if (too_tall)
+    fmt::print("  SPMM: a dense operand of {} rows does not fit the {}-word gather buffer even one column at a time: it is "
+               "gathered word by word from DRAM\n",
+               rows, a.gather_words);
+  else if (most > 1)
+    fmt::print("  SPMM: a dense operand of {} rows fits the {}-word gather buffer {} column{} at a time: {} column blocks, "
+               "each reading the CSR operand again (the executor's prediction reads it once)\n",
+               rows, a.gather_words, width, width == 1 ? "" : "s", most);
+  rep["datapath"]["spmm_column_blocks"] = most;
+  rep["datapath"]["spmm_gathered_from_dram"] = too_tall;
+}
+
 double true_residual(const mtx::Csr& a, const std::vector<float>& x, const std::vector<float>& b, int64_t n) {
   const std::vector<double> xd(x.begin(), x.end());
   std::vector<double> r = mtx::spmm(a, xd, n);
@@ -417,6 +458,7 @@ SimRun run_sim(const SimOptions& o) {
              cycles, want.cycles, ratio(static_cast<double>(cycles), static_cast<double>(want.cycles)),
              want.roofline_cycles, ratio(static_cast<double>(cycles), static_cast<double>(want.roofline_cycles)),
              want.macs, arch.macs_per_cycle(), want.read_bytes + want.write_bytes, arch.dram_bytes_per_cycle);
+  print_datapath(arch, p, want, rd + wr, bw, cycles, rep);
   rep["executor_cycles"] = want.cycles;
   rep["roofline_cycles"] = want.roofline_cycles;
   rep["macs"] = want.macs;

@@ -31,6 +31,11 @@ prebuilt)
   grep -Eq '^    SPMM +[1-9][0-9]* \( *[0-9.]+%\)  executor +[1-9]' "$work/out.txt" || fail "no SPMM row in the cycles by kind"
   grep -q '"cycles_by_kind"' "$work/r.json" || fail "report has no cycles_by_kind"
   grep -Eq '^fma,[1-9][0-9]*$' "$work/c.csv" || fail "counters CSV has no FMA count"
+  # The default top: 4x4 array, 8 engine lanes, a gather buffer that holds X (64 rows) 16 columns at a time.
+  grep -Eq '^  datapath: 8 FMA lanes \(the 4x4 array is not on it yet\); max\(MACs / 8, RTL bytes / 16 B per cycle\) = [1-9][0-9]* cycles, RTL at [0-9.]+x$' \
+    "$work/out.txt" || fail "no datapath line"
+  grep -q '^  SPMM: ' "$work/out.txt" && fail "an SPMM column-block note where X fits the gather buffer"
+  grep -q '"spmm_column_blocks": 1' "$work/r.json" || fail "report has no single SPMM column block"
   for f in B X0 X R.3; do [ -s "$work/dump/$f.mtx" ] || fail "no $f.mtx in the dump"; done
   head -1 "$work/dump/X.mtx" | grep -q '^%%MatrixMarket matrix array real general$' || fail "X.mtx header"
   # N = 4: GEMM results that update their streamed operand in place.
@@ -44,6 +49,7 @@ runtime)
   expect 0 'simulator: .*\(built\)' -- --config "$config" --workload bicgstab --grid 4 --n 2 --iters 1 --dram-latency 3:30
   grep -q '^cello sim: PASS$' "$work/out.txt" || fail "no PASS"
   grep -Eq "$same" "$work/out.txt" || fail "DRAM bytes per region differ from the executor's"
+  grep -q '^  datapath: 4 FMA lanes (the 2x2 array' "$work/out.txt" || fail "no 4-lane datapath line"
   expect 0 'simulator: .*\(cached\)' -- --config "$config" --workload gcn --grid 4 --n 4 --o 2 --iters 1
   grep -Eq "$same" "$work/out.txt" || fail "DRAM bytes per region differ from the executor's"
   expect 0 "$same" -- --config "$config" --workload cg --grid 6 --n 3 --iters 2 --dram-latency 1:200 --seed 4
