@@ -31,7 +31,6 @@
 // the dense operand) stops it with `err` instead of reading outside the tensor.
 #pragma once
 
-#include <cstdint>
 #include <string>
 
 #include "gen/design.hpp"
@@ -57,16 +56,6 @@ inline int engine_lanes(int pes, int gather_words) {
   int v = 8;
   while (v > 1 && (v > pes || 16 * v > gather_words)) v /= 2;
   return v;
-}
-
-// SPMM's column block: the widest power of two from 1 to 16 columns whose
-// `rows` rows fit the gather buffer, as the walker picks it (xb_lg); 0 when
-// not even one column fits (the dense operand is then gathered from DRAM).
-inline int spmm_block_cols(uint64_t rows, uint64_t gather_words) {
-  int width = 0;
-  for (int w = 1; w <= 16; w *= 2)
-    if (rows > 0 && rows * static_cast<uint64_t>(w) <= gather_words) width = w;
-  return width;
 }
 
 // Column block of GEMM/SPMM (accumulators per result row) and row group of

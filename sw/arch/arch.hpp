@@ -52,6 +52,17 @@ struct Arch {
   uint64_t macs_per_cycle() const { return static_cast<uint64_t>(pe_rows) * static_cast<uint64_t>(pe_cols); }
 };
 
+// SPMM's column block on the top: the widest power of two from 1 to 16
+// columns whose `rows` rows fit the gather buffer, as the engine's walker
+// picks it (gen/top, xb_lg); 0 when not even one column fits (the dense
+// operand is then gathered word by word from DRAM).
+inline int spmm_block_cols(uint64_t rows, uint64_t gather_words) {
+  int width = 0;
+  for (int w = 1; w <= 16; w *= 2)
+    if (rows > 0 && rows * static_cast<uint64_t>(w) <= gather_words) width = w;
+  return width;
+}
+
 // What SCORE may assume (its Target) and what the traffic models simulate
 // (their ModelParams), both derived from the architecture.
 score::Target target_of(const Arch& a);

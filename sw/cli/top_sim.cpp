@@ -266,7 +266,7 @@ void print_datapath(const arch::Arch& a, const exec::ExecProgram& p, const exec:
   for (const exec::ExecOp& op : p.ops) {
     if (op.kind != stream::Opcode::Spmm) continue;
     const exec::TensorDesc& x = p.tensors[static_cast<size_t>(p.tensors[static_cast<size_t>(op.a)].csr ? op.b : op.a)];
-    const uint64_t w = static_cast<uint64_t>(gen::spmm_block_cols(x.rows, a.gather_words));
+    const uint64_t w = static_cast<uint64_t>(arch::spmm_block_cols(x.rows, a.gather_words));
     if (w == 0) {
       too_tall = true;
       rows = x.rows;
@@ -281,7 +281,7 @@ void print_datapath(const arch::Arch& a, const exec::ExecProgram& p, const exec:
                rows, a.gather_words);
   else if (most > 1)
     fmt::print("  SPMM: a dense operand of {} rows fits the {}-word gather buffer {} column{} at a time: {} column blocks, "
-               "each reading the CSR operand again (the executor's prediction reads it once)\n",
+               "each reading the CSR operand again\n",
                rows, a.gather_words, width, width == 1 ? "" : "s", most);
   rep["datapath"]["spmm_column_blocks"] = most;
   rep["datapath"]["spmm_gathered_from_dram"] = too_tall;

@@ -298,19 +298,16 @@ class Runner {
     r_.tensor_read_bytes.assign(p.tensors.size(), 0);
     r_.tensor_write_bytes.assign(p.tensors.size(), 0);
     if (!a_.has_chord()) {
-      // Flexagon-like: every op reads each operand once and writes its result once.
+      // Flexagon-like: every op reads each operand once and writes its result
+      // once, but where the top's engine splits it (chordless_op_traffic).
       for (size_t i = 0; i < p.ops.size(); ++i) {
         const ExecOp& op = p.ops[i];
+        if (chordless_op_traffic(i)) continue;
         std::vector<int> read;
         for (int id : {op.a, op.b, op.c})
           if (id >= 0 && std::find(read.begin(), read.end(), id) == read.end()) read.push_back(id);
-        for (int id : read) {
-          r_.tensor_read_bytes[static_cast<size_t>(id)] += desc(id).bytes;
-          r_.ops[i].read_bytes += desc(id).bytes;
-        }
-        r_.tensor_write_bytes[static_cast<size_t>(op.out)] += desc(op.out).bytes;
-        r_.ops[i].write_bytes += desc(op.out).bytes;
-        dram_write(op.out, 0, ceil_div(desc(op.out).bytes, g_));
+        for (int id : read) count_read(i, id, desc(id).bytes);
+        count_write(i, op.out, desc(op.out).bytes);
       }
     } else {
       traffic::ModelParams mp = arch::model_params_of(a_);
@@ -329,6 +326,92 @@ class Runner {
     for (size_t t = 0; t < p.tensors.size(); ++t) {
       r_.read_bytes += r_.tensor_read_bytes[t];
       r_.write_bytes += r_.tensor_write_bytes[t];
+    }
+  }
+
+  void count_read(size_t op, int id, uint64_t bytes) {
+    r_.tensor_read_bytes[static_cast<size_t>(id)] += bytes;
+    r_.ops[op].read_bytes += bytes;
+  }
+  void count_write(size_t op, int id, uint64_t bytes) {
+    r_.tensor_write_bytes[static_cast<size_t>(id)] += bytes;
+    r_.ops[op].write_bytes += bytes;
+    dram_write(id, 0, ceil_div(desc(id).bytes, g_));
+  }
+
+  // Bytes of the granules that rows [r0, r1) x columns [c0, c1) of a dense
+  // tensor touch, each counted once (its storage runs come in address order).
+  uint64_t block_bytes(const TensorDesc& d, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1) const {
+    const bool cm = d.col_major();
+    const uint64_t o0 = cm ? c0 : r0, o1 = cm ? c1 : r1, i0 = cm ? r0 : c0, i1 = cm ? r1 : c1;
+    if (i0 >= i1) return 0;
+    uint64_t n = 0, prev = UINT64_MAX;
+    for (uint64_t o = o0; o < o1; ++o) {
+      const uint64_t first = (d.base + 4 * (cm ? d.offset(i0, o) : d.offset(o, i0))) / g_;
+      const uint64_t last = (d.base + 4 * (cm ? d.offset(i1 - 1, o) : d.offset(o, i1 - 1))) / g_;
+      n += last - first + 1 - (first == prev ? 1 : 0);
+      prev = last;
+    }
+    return n * g_;
+  }
+  uint64_t cols_bytes(int id, uint64_t c0, uint64_t c1) const { return block_bytes(desc(id), 0, desc(id).rows, c0, c1); }
+
+  // A CHORD-less top's DRAM bytes of op i where its engine splits the op
+  // (docs/top.md, "Stream engine"): a GEMM of several register-file passes or
+  // more than 16 columns, a GRAM of more than 8 x 8 results, an SPMM whose
+  // dense operand fits the gather buffer fewer than all its columns at a time.
+  // Each piece reads the granules of its slice of each operand. Returns false
+  // (the op is counted whole) for any other op.
+  bool chordless_op_traffic(size_t i) {
+    const ExecOp& op = r_.program.ops[i];
+    const TensorDesc& o = desc(op.out);
+    const uint64_t N = o.cols;
+    switch (op.kind) {
+      case Opcode::Gemm: {
+        const uint64_t blocks = ceil_div(N, 16);
+        if (op.passes.size() == 1 && blocks == 1) return false;
+        const int rf = op.bind[1] == Bind::Rf ? op.a : op.b, st = op.bind[1] == Bind::Rf ? op.b : op.a;
+        for (const Pass& ps : op.passes) {
+          const stream::Record& rec = s_.records[ps.record];
+          const uint64_t k0 = rec.field("k0"), k = rec.field("k");
+          const bool with_c = (rec.field("flags") & stream::kLaunchWithC) != 0;
+          for (uint64_t j0 = 0; j0 < N; j0 += 16) {
+            const uint64_t j1 = std::min(N, j0 + 16);
+            count_read(i, rf, block_bytes(desc(rf), k0, k0 + k, j0, j1));
+            count_read(i, st, cols_bytes(st, k0, k0 + k));
+            // A continuation pass accumulates through its own result (c = out).
+            const int c = static_cast<int>(rec.field("c"));
+            if (with_c) count_read(i, c, cols_bytes(c, j0, j1));
+            count_write(i, op.out, cols_bytes(op.out, j0, j1));
+          }
+        }
+        return true;
+      }
+      case Opcode::Gram: {
+        const uint64_t N1 = o.rows, N2 = o.cols;
+        if (N1 <= 8 && N2 <= 8) return false;
+        for (uint64_t b1 = 0; b1 < N1; b1 += 8)
+          for (uint64_t b2 = 0; b2 < N2; b2 += 8) {
+            count_read(i, op.a, cols_bytes(op.a, b1, std::min(N1, b1 + 8)));
+            if (op.b != op.a || b1 != b2) count_read(i, op.b, cols_bytes(op.b, b2, std::min(N2, b2 + 8)));
+          }
+        count_write(i, op.out, o.bytes);
+        return true;
+      }
+      case Opcode::Spmm: {
+        const int csr = desc(op.a).csr ? op.a : op.b, x = desc(op.a).csr ? op.b : op.a;
+        const uint64_t w = static_cast<uint64_t>(arch::spmm_block_cols(desc(x).rows, a_.gather_words));
+        if (w == 0 || w >= N) return false;  // gathered from DRAM (not modelled), or one block
+        for (uint64_t j0 = 0; j0 < N; j0 += w) {
+          const uint64_t j1 = std::min(N, j0 + w);
+          count_read(i, csr, desc(csr).bytes);
+          count_read(i, x, cols_bytes(x, j0, j1));
+          if (op.c >= 0) count_read(i, op.c, cols_bytes(op.c, j0, j1));
+          count_write(i, op.out, cols_bytes(op.out, j0, j1));
+        }
+        return true;
+      }
+      default: return false;
     }
   }
 

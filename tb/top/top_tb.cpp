@@ -212,7 +212,7 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
     const exec::TensorDesc& d = t[x];
     // The widest block (a power of two, 1..16 columns) whose rows fit: the
     // reads below check the helper cello sim reports with against the RTL.
-    const uint64_t width = static_cast<uint64_t>(gen::spmm_block_cols(d.rows, gw));
+    const uint64_t width = static_cast<uint64_t>(arch::spmm_block_cols(d.rows, gw));
     const auto reg = std::find_if(got.regions.begin(), got.regions.end(),
                                   [&](const DramRegion& r) { return r.name == fmt::format("t{}", x); });
     REQUIRE(reg != got.regions.end());

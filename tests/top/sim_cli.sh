@@ -5,6 +5,7 @@
 #   sim_cli.sh CELLO WORKDIR runtime CONFIG  a config the build did not verilate: the simulator is
 #                                             built into the cache once, then reused; CONFIG is
 #                                             CHORD-less, so DRAM bytes per region equal the executor's
+#                                             (with GEMM passes and SPMM column blocks)
 #   sim_cli.sh CELLO WORKDIR failures        a flipped result bit, a runaway and bad options fail
 #                                             with the right exit code and message
 set -uo pipefail
@@ -52,7 +53,10 @@ runtime)
   grep -q '^  datapath: 4 FMA lanes (the 2x2 array' "$work/out.txt" || fail "no 4-lane datapath line"
   expect 0 'simulator: .*\(cached\)' -- --config "$config" --workload gcn --grid 4 --n 4 --o 2 --iters 1
   grep -Eq "$same" "$work/out.txt" || fail "DRAM bytes per region differ from the executor's"
+  # 216 rows: SPMM in three one-column blocks, GEMM in two register-file passes.
   expect 0 "$same" -- --config "$config" --workload cg --grid 6 --n 3 --iters 2 --dram-latency 1:200 --seed 4
+  grep -q '^  SPMM: a dense operand of 216 rows fits the 256-word gather buffer 1 column at a time: 3 column blocks' \
+    "$work/out.txt" || fail "no SPMM column-block line"
   ;;
 failures)
   export CELLO_SIM_FLIP=1
