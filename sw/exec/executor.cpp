@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <stdexcept>
 
 #include "sw/common/bits.hpp"
@@ -356,6 +357,46 @@ class Runner {
   }
   uint64_t cols_bytes(int id, uint64_t c0, uint64_t c1) const { return block_bytes(desc(id), 0, desc(id).rows, c0, c1); }
 
+  // The top's reuse rule for one launch: a load unit's reuse window, or the
+  // store unit's open granules (docs/top.md): a granule among the last `size`
+  // it took since the launch began is not moved again.
+  class GranuleWindow {
+   public:
+    explicit GranuleWindow(unsigned size) : size_(size) {}
+    // Granules of bytes [b0, b1) in address order; returns the bytes moved.
+    uint64_t take(uint64_t b0, uint64_t b1, unsigned g) {
+      uint64_t moved = 0;
+      for (uint64_t x = b0 / g; b1 > b0 && x <= (b1 - 1) / g; ++x) {
+        if (std::find(q_.begin(), q_.end(), x) != q_.end()) continue;
+        q_.push_back(x);
+        if (q_.size() > size_) q_.pop_front();
+        moved += g;
+      }
+      return moved;
+    }
+
+   private:
+    unsigned size_;
+    std::deque<uint64_t> q_;
+  };
+  // Rows [r0, r1) x columns [c0, c1) of a dense tensor through a window, row by row.
+  uint64_t window_block(GranuleWindow& w, const TensorDesc& d, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1) const {
+    uint64_t moved = 0;
+    for (uint64_t r = r0; r < r1; ++r)
+      for (uint64_t c = c0; c < c1; ++c) {
+        const uint64_t b = d.base + 4 * d.offset(r, c);
+        moved += w.take(b, b + 4, g_);
+      }
+    return moved;
+  }
+  uint64_t window_cols(GranuleWindow& w, int id, uint64_t c0, uint64_t c1) const {
+    const TensorDesc& d = desc(id);
+    uint64_t moved = 0;
+    if (!d.col_major()) return window_block(w, d, 0, d.rows, c0, c1);
+    for (uint64_t c = c0; c < c1; ++c) moved += w.take(d.base + 4 * d.offset(0, c), d.base + 4 * (d.offset(d.rows - 1, c) + 1), g_);
+    return moved;
+  }
+
   // A CHORD-less top's DRAM bytes of op i where its engine splits the op
   // (docs/top.md, "Stream engine"): a GEMM of several register-file passes or
   // more than 16 columns, a GRAM of more than 8 x 8 results, an SPMM whose
@@ -375,6 +416,7 @@ class Runner {
           const stream::Record& rec = s_.records[ps.record];
           const uint64_t k0 = rec.field("k0"), k = rec.field("k");
           const bool with_c = (rec.field("flags") & stream::kLaunchWithC) != 0;
+          GranuleWindow store(a_.store_window);
           for (uint64_t j0 = 0; j0 < N; j0 += 16) {
             const uint64_t j1 = std::min(N, j0 + 16);
             count_read(i, rf, block_bytes(desc(rf), k0, k0 + k, j0, j1));
@@ -382,7 +424,7 @@ class Runner {
             // A continuation pass accumulates through its own result (c = out).
             const int c = static_cast<int>(rec.field("c"));
             if (with_c) count_read(i, c, cols_bytes(c, j0, j1));
-            count_write(i, op.out, cols_bytes(op.out, j0, j1));
+            count_write(i, op.out, window_cols(store, op.out, j0, j1));
           }
         }
         return true;
@@ -390,24 +432,32 @@ class Runner {
       case Opcode::Gram: {
         const uint64_t N1 = o.rows, N2 = o.cols;
         if (N1 <= 8 && N2 <= 8) return false;
+        GranuleWindow store(a_.store_window);  // each block writes its results row by row
         for (uint64_t b1 = 0; b1 < N1; b1 += 8)
           for (uint64_t b2 = 0; b2 < N2; b2 += 8) {
             count_read(i, op.a, cols_bytes(op.a, b1, std::min(N1, b1 + 8)));
             if (op.b != op.a || b1 != b2) count_read(i, op.b, cols_bytes(op.b, b2, std::min(N2, b2 + 8)));
+            count_write(i, op.out, window_block(store, o, b1, std::min(N1, b1 + 8), b2, std::min(N2, b2 + 8)));
           }
-        count_write(i, op.out, o.bytes);
         return true;
       }
       case Opcode::Spmm: {
         const int csr = desc(op.a).csr ? op.a : op.b, x = desc(op.a).csr ? op.b : op.a;
         const uint64_t w = static_cast<uint64_t>(arch::spmm_block_cols(desc(x).rows, a_.gather_words));
         if (w == 0 || w >= N) return false;  // gathered from DRAM (not modelled), or one block
+        // The CSR arrays stream through their own units once per block (one
+        // that fits its unit's window is read once), the result through the
+        // store unit's open granules.
+        const TensorDesc& m = desc(csr);
+        const uint64_t ends[4] = {m.base, m.col_at(g_), m.val_at(g_), m.base + m.bytes};  // row pointers, columns, values
+        std::vector<GranuleWindow> units(3, GranuleWindow(a_.load_window));
+        GranuleWindow store(a_.store_window);
         for (uint64_t j0 = 0; j0 < N; j0 += w) {
           const uint64_t j1 = std::min(N, j0 + w);
-          count_read(i, csr, desc(csr).bytes);
+          for (int u = 0; u < 3; ++u) count_read(i, csr, units[static_cast<size_t>(u)].take(ends[u], ends[u + 1], g_));
           count_read(i, x, cols_bytes(x, j0, j1));
           if (op.c >= 0) count_read(i, op.c, cols_bytes(op.c, j0, j1));
-          count_write(i, op.out, cols_bytes(op.out, j0, j1));
+          count_write(i, op.out, window_cols(store, op.out, j0, j1));
         }
         return true;
       }
