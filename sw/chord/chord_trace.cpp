@@ -258,11 +258,29 @@ std::vector<unsigned> illegal_opcodes(const Geometry& g) {
   return ops;
 }
 
-std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, const RandomMix& mix) {
-  const std::vector<unsigned> illegal = illegal_opcodes(g);
-  std::mt19937_64 rng(seed);
-  auto uni = [&](uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
-  auto chance = [&](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
+namespace {
+
+// The random mix's state: the live tensors, and one method per kind of step.
+class RandomMixer {
+ public:
+  RandomMixer(const Geometry& g, uint64_t seed, const RandomMix& mix)
+      : g_(g), mix_(mix), illegal_(illegal_opcodes(g)), rng_(seed), pool_(g.addr_bits), D_(g.sram_words),
+        // Keep the address space comfortably larger than the tensors.
+        max_size_(std::min<uint64_t>(2 * D_, low_mask(g.addr_bits) / 8)) {}
+
+  std::vector<TraceOp> run(size_t ops) {
+    out_.reserve(ops);
+    // Writers progress a few tensors at a time, like operations producing outputs.
+    while (out_.size() < ops) {
+      if (live_.empty() || chance(mix_.command_rate)) command();
+      else if (chance(mix_.error_rate)) bad_access();
+      else if (chance(mix_.read_share)) read();
+      else write();
+    }
+    return std::move(out_);
+  }
+
+ private:
   struct Live {
     uint32_t id;
     uint64_t base, end, wptr;
@@ -271,30 +289,29 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
     bool claimed = false;
     uint64_t cstart = 0, k = 0, stride = 1;
   };
-  std::vector<Live> live;
-  AddressPool pool(g.addr_bits);
-  uint64_t next_id = 1;
-  std::vector<TraceOp> out;
-  out.reserve(ops);
-  const uint64_t D = g.sram_words;
-  // Keep the address space comfortably larger than the tensors.
-  const uint64_t max_size = std::min<uint64_t>(2 * D, low_mask(g.addr_bits) / 8);
-  auto meta = [&] {
+
+  uint64_t uni(uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng_); }
+  double real() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
+  bool chance(double p) { return real() < p; }
+  Live& any_live() { return live_[uni(0, live_.size() - 1)]; }
+  uint64_t word() { return rng_() & low_mask(g_.word_bits); }
+
+  ReuseMeta meta() {
     ReuseMeta m;
-    m.next_use = static_cast<uint32_t>(std::min<uint64_t>(uni(0, 12), low_mask(g.dist_bits)));
-    m.uses = chance(0.1) ? 0 : static_cast<uint32_t>(std::min<uint64_t>(uni(1, 4), low_mask(g.uses_bits)));
+    m.next_use = static_cast<uint32_t>(std::min<uint64_t>(uni(0, 12), low_mask(g_.dist_bits)));
+    m.uses = chance(0.1) ? 0 : static_cast<uint32_t>(std::min<uint64_t>(uni(1, 4), low_mask(g_.uses_bits)));
     return m;
-  };
-  auto fresh = [&] {
+  }
+  uint32_t fresh() {
     for (;;) {
-      uint32_t c = static_cast<uint32_t>(next_id++ & low_mask(g.id_bits));
+      uint32_t c = static_cast<uint32_t>(next_id_++ & low_mask(g_.id_bits));
       bool used = false;
-      for (auto& l : live) used |= l.id == c;
+      for (auto& l : live_) used |= l.id == c;
       if (!used) return c;
     }
-  };
-  auto start_claim = [&](Live& l) {
-    out.push_back(claim(l.id));
+  }
+  void start_claim(Live& l) {
+    out_.push_back(claim(l.id));
     if (l.claimed) return;  // claimed again: its writes go on as they were
     l.claimed = true;
     l.cstart = l.wptr;
@@ -302,132 +319,149 @@ std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, 
     const uint64_t len = l.end - l.cstart;
     do l.stride = uni(1, std::max<uint64_t>(1, len));
     while (len > 1 && std::gcd(l.stride, len) != 1);
-  };
-  auto do_register = [&] {
+  }
+  void do_register() {
     uint64_t size;
-    double r = std::uniform_real_distribution<double>(0, 1)(rng);
-    if (r < 0.3) size = uni(1, std::max<uint64_t>(1, D / 4));
-    else if (r < 0.8) size = uni(std::max<uint64_t>(1, D / 4), D);
-    else size = uni(D, max_size);
-    size = std::clamp<uint64_t>(size, 1, max_size);
+    double r = real();
+    if (r < 0.3) size = uni(1, std::max<uint64_t>(1, D_ / 4));
+    else if (r < 0.8) size = uni(std::max<uint64_t>(1, D_ / 4), D_);
+    else size = uni(D_, max_size_);
+    size = std::clamp<uint64_t>(size, 1, max_size_);
     uint32_t id = fresh();
-    uint64_t b = pool.take(size);
-    out.push_back(reg(id, b, b + size, meta()));
-    if (live.size() < g.entries) {
-      live.push_back({id, b, b + size, b});
-      if (g.claim && chance(0.8)) start_claim(live.back());
-    }
-  };
-  // Writers progress a few tensors at a time, like operations producing outputs.
-  while (out.size() < ops) {
-    if (live.empty() || chance(mix.command_rate)) {
-      double r = std::uniform_real_distribution<double>(0, 1)(rng);
-      if (live.empty() || (r < 0.4 && live.size() < g.entries) || r < 0.42) {
-        do_register();
-      } else if (r < 0.45 && !live.empty()) {
-        // Duplicate registration (error).
-        const auto& l = live[uni(0, live.size() - 1)];
-        out.push_back(reg(l.id, l.base, l.end, meta()));
-      } else if (r < 0.47 && !illegal.empty()) {
-        // An opcode the build does not have (error), naming a live tensor or not.
-        TraceOp op = reg(chance(0.5) ? live[uni(0, live.size() - 1)].id : fresh(), 0, 1, meta());
-        op.kind = OpKind::Illegal;
-        op.opcode = illegal[uni(0, illegal.size() - 1)];
-        out.push_back(op);
-      } else if (g.inplace && r < 0.6) {
-        // Rewrite in place under a fresh id; now and then an illegal one.
-        auto& l = live[uni(0, live.size() - 1)];
-        const double e = std::uniform_real_distribution<double>(0, 1)(rng);
-        if (e < 0.1) {
-          out.push_back(rewrite(fresh(), fresh(), meta()));  // unregistered
-        } else if (e < 0.2) {
-          // The new id is in use (an error), or is the tensor's own (legal: it rewinds).
-          const uint32_t n = live[uni(0, live.size() - 1)].id;
-          out.push_back(rewrite(l.id, n, meta()));
-          if (n == l.id) l.wptr = l.base, l.claimed = false;
-        } else {
-          const uint32_t n = fresh();
-          out.push_back(rewrite(l.id, n, meta()));
-          l.id = n;
-          l.wptr = l.base;
-          l.claimed = false;
-          if (g.claim && chance(0.8)) start_claim(l);
-        }
-      } else if (g.claim && r < 0.63) {
-        // A claim of a live tensor (again, or late), or of an unregistered id (an error).
-        if (chance(0.8)) start_claim(live[uni(0, live.size() - 1)]);
-        else out.push_back(claim(fresh()));
-      } else if (g.claim && r < 0.65) {
-        // A commit of an unregistered id (an error) or of an unclaimed tensor (nothing happens).
-        std::vector<uint32_t> unclaimed;
-        for (const auto& l : live)
-          if (!l.claimed) unclaimed.push_back(l.id);
-        out.push_back(commit(unclaimed.empty() || chance(0.5) ? fresh() : unclaimed[uni(0, unclaimed.size() - 1)]));
-      } else if (r < 0.7) {
-        out.push_back(upd(live[uni(0, live.size() - 1)].id, meta()));
-      } else {
-        size_t i = uni(0, live.size() - 1);
-        out.push_back(rel(live[i].id));
-        live.erase(live.begin() + i);
-      }
-      continue;
-    }
-    if (chance(mix.error_rate)) {
-      switch (uni(0, 3)) {
-        case 0: out.push_back(rd(fresh(), uni(0, low_mask(g.addr_bits)))); break;   // unregistered
-        case 1: out.push_back(wr(fresh(), 0, rng() & low_mask(g.word_bits))); break;  // unregistered
-        case 2: {
-          const auto& l = live[uni(0, live.size() - 1)];
-          out.push_back(rd(l.id, l.end + uni(0, 3)));  // out of range
-          break;
-        }
-        default: {
-          // Out of order (a claimed tensor: outside its range).
-          const auto& l = live[uni(0, live.size() - 1)];
-          out.push_back(wr(l.id, l.claimed ? l.end + uni(0, 3) : l.wptr + uni(1, 3), rng() & low_mask(g.word_bits)));
-          break;
-        }
-      }
-      continue;
-    }
-    if (chance(mix.read_share)) {
-      auto& l = live[uni(0, live.size() - 1)];
-      uint64_t a;
-      if (l.wptr > l.base && chance(0.7)) a = uni(l.wptr > l.base + 64 ? l.wptr - 64 : l.base, l.wptr - 1);
-      else a = uni(l.base, l.end - 1);
-      out.push_back(rd(l.id, a));
-    } else {
-      // Prefer the two oldest unfinished tensors (producers run in order).
-      std::vector<size_t> open;
-      for (size_t i = 0; i < live.size() && open.size() < 2; ++i)
-        if (live[i].claimed ? live[i].k < live[i].end - live[i].cstart : live[i].wptr < live[i].end) open.push_back(i);
-      if (open.empty()) {
-        if (live.size() < g.entries) do_register();
-        else {
-          size_t i = uni(0, live.size() - 1);
-          out.push_back(rel(live[i].id));
-          live.erase(live.begin() + i);
-        }
-        continue;
-      }
-      auto& l = live[open[uni(0, open.size() - 1)]];
-      if (l.claimed) {
-        const uint64_t len = l.end - l.cstart;
-        uint64_t burst = std::min<uint64_t>(uni(1, 8), len - l.k);
-        for (uint64_t k = 0; k < burst; ++k, ++l.k)
-          out.push_back(wr(l.id, l.cstart + (l.k * l.stride) % len, rng() & low_mask(g.word_bits)));
-        if (l.k == len) {  // written whole: the op commits it
-          out.push_back(commit(l.id));
-          l.claimed = false;
-          l.wptr = l.end;
-        }
-        continue;
-      }
-      uint64_t burst = std::min<uint64_t>(uni(1, 8), l.end - l.wptr);
-      for (uint64_t k = 0; k < burst; ++k) out.push_back(wr(l.id, l.wptr++, rng() & low_mask(g.word_bits)));
+    uint64_t b = pool_.take(size);
+    out_.push_back(reg(id, b, b + size, meta()));
+    if (live_.size() < g_.entries) {
+      live_.push_back({id, b, b + size, b});
+      if (g_.claim && chance(0.8)) start_claim(live_.back());
     }
   }
-  return out;
+  void release_one() {
+    size_t i = uni(0, live_.size() - 1);
+    out_.push_back(rel(live_[i].id));
+    live_.erase(live_.begin() + static_cast<long>(i));
+  }
+
+  void command() {
+    double r = real();
+    if (live_.empty() || (r < 0.4 && live_.size() < g_.entries) || r < 0.42) {
+      do_register();
+    } else if (r < 0.45) {
+      // Duplicate registration (error).
+      const auto& l = any_live();
+      out_.push_back(reg(l.id, l.base, l.end, meta()));
+    } else if (r < 0.47 && !illegal_.empty()) {
+      // An opcode the build does not have (error), naming a live tensor or not.
+      TraceOp op = reg(chance(0.5) ? any_live().id : fresh(), 0, 1, meta());
+      op.kind = OpKind::Illegal;
+      op.opcode = illegal_[uni(0, illegal_.size() - 1)];
+      out_.push_back(op);
+    } else if (g_.inplace && r < 0.6) {
+      rewrite_one();
+    } else if (g_.claim && r < 0.63) {
+      // A claim of a live tensor (again, or late), or of an unregistered id (an error).
+      if (chance(0.8)) start_claim(any_live());
+      else out_.push_back(claim(fresh()));
+    } else if (g_.claim && r < 0.65) {
+      // A commit of an unregistered id (an error) or of an unclaimed tensor (nothing happens).
+      std::vector<uint32_t> unclaimed;
+      for (const auto& l : live_)
+        if (!l.claimed) unclaimed.push_back(l.id);
+      out_.push_back(commit(unclaimed.empty() || chance(0.5) ? fresh() : unclaimed[uni(0, unclaimed.size() - 1)]));
+    } else if (r < 0.7) {
+      out_.push_back(upd(any_live().id, meta()));
+    } else {
+      release_one();
+    }
+  }
+
+  // Rewrite in place under a fresh id; now and then an illegal one.
+  void rewrite_one() {
+    auto& l = any_live();
+    const double e = real();
+    if (e < 0.1) {
+      out_.push_back(rewrite(fresh(), fresh(), meta()));  // unregistered
+    } else if (e < 0.2) {
+      // The new id is in use (an error), or is the tensor's own (legal: it rewinds).
+      const uint32_t n = any_live().id;
+      out_.push_back(rewrite(l.id, n, meta()));
+      if (n == l.id) l.wptr = l.base, l.claimed = false;
+    } else {
+      const uint32_t n = fresh();
+      out_.push_back(rewrite(l.id, n, meta()));
+      l.id = n;
+      l.wptr = l.base;
+      l.claimed = false;
+      if (g_.claim && chance(0.8)) start_claim(l);
+    }
+  }
+
+  void bad_access() {
+    switch (uni(0, 3)) {
+      case 0: out_.push_back(rd(fresh(), uni(0, low_mask(g_.addr_bits)))); break;  // unregistered
+      case 1: out_.push_back(wr(fresh(), 0, word())); break;                      // unregistered
+      case 2: {
+        const auto& l = any_live();
+        out_.push_back(rd(l.id, l.end + uni(0, 3)));  // out of range
+        break;
+      }
+      default: {
+        // Out of order (a claimed tensor: outside its range).
+        const auto& l = any_live();
+        out_.push_back(wr(l.id, l.claimed ? l.end + uni(0, 3) : l.wptr + uni(1, 3), word()));
+        break;
+      }
+    }
+  }
+
+  void read() {
+    auto& l = any_live();
+    uint64_t a;
+    if (l.wptr > l.base && chance(0.7)) a = uni(l.wptr > l.base + 64 ? l.wptr - 64 : l.base, l.wptr - 1);
+    else a = uni(l.base, l.end - 1);
+    out_.push_back(rd(l.id, a));
+  }
+
+  void write() {
+    // Prefer the two oldest unfinished tensors (producers run in order).
+    std::vector<size_t> open;
+    for (size_t i = 0; i < live_.size() && open.size() < 2; ++i)
+      if (live_[i].claimed ? live_[i].k < live_[i].end - live_[i].cstart : live_[i].wptr < live_[i].end) open.push_back(i);
+    if (open.empty()) {
+      if (live_.size() < g_.entries) do_register();
+      else release_one();
+      return;
+    }
+    auto& l = live_[open[uni(0, open.size() - 1)]];
+    if (!l.claimed) {
+      uint64_t burst = std::min<uint64_t>(uni(1, 8), l.end - l.wptr);
+      for (uint64_t k = 0; k < burst; ++k) out_.push_back(wr(l.id, l.wptr++, word()));
+      return;
+    }
+    const uint64_t len = l.end - l.cstart;
+    uint64_t burst = std::min<uint64_t>(uni(1, 8), len - l.k);
+    for (uint64_t k = 0; k < burst; ++k, ++l.k) out_.push_back(wr(l.id, l.cstart + (l.k * l.stride) % len, word()));
+    if (l.k == len) {  // written whole: the op commits it
+      out_.push_back(commit(l.id));
+      l.claimed = false;
+      l.wptr = l.end;
+    }
+  }
+
+  const Geometry& g_;
+  const RandomMix& mix_;
+  const std::vector<unsigned> illegal_;
+  std::mt19937_64 rng_;
+  AddressPool pool_;
+  const uint64_t D_, max_size_;
+  uint64_t next_id_ = 1;
+  std::vector<Live> live_;
+  std::vector<TraceOp> out_;
+};
+
+}  // namespace
+
+std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, const RandomMix& mix) {
+  return RandomMixer(g, seed, mix).run(ops);
 }
 
 std::vector<TraceOp> cg_trace(const Geometry& g, uint64_t n, int iterations, uint64_t seed) {
