@@ -182,7 +182,7 @@ CommandResult ChordModel::claim(uint32_t id) {
   W.claimed = true;
   // A prefix that has spilled never grows again (PRELUDE's rule); a rewrite
   // in place (res_len > wptr - base) grows from its inherited prefix.
-  if ((g_.riff && W.meta.uses == 0) || W.res_len < W.wptr - W.base) return r;
+  if (!claim_stores(W)) return r;
   uint64_t need = W.end - std::max(W.wptr, W.resident_end());
   need -= std::min<uint64_t>(need, W.spare());
   while (need > 0 && W.nruns < g_.extents) {
