@@ -303,6 +303,7 @@ class Runner {
       // once, but where the top's engine splits it (chordless_op_traffic).
       for (size_t i = 0; i < p.ops.size(); ++i) {
         const ExecOp& op = p.ops[i];
+        dram_write(op.out, 0, ceil_div(desc(op.out).bytes, g_));  // the result's final value, once
         if (chordless_op_traffic(i)) continue;
         std::vector<int> read;
         for (int id : {op.a, op.b, op.c})
@@ -337,7 +338,6 @@ class Runner {
   void count_write(size_t op, int id, uint64_t bytes) {
     r_.tensor_write_bytes[static_cast<size_t>(id)] += bytes;
     r_.ops[op].write_bytes += bytes;
-    dram_write(id, 0, ceil_div(desc(id).bytes, g_));
   }
 
   // Bytes of the granules that rows [r0, r1) x columns [c0, c1) of a dense
@@ -416,13 +416,12 @@ class Runner {
           const stream::Record& rec = s_.records[ps.record];
           const uint64_t k0 = rec.field("k0"), k = rec.field("k");
           const bool with_c = (rec.field("flags") & stream::kLaunchWithC) != 0;
+          const int c = static_cast<int>(rec.field("c"));  // a continuation pass's is its own result
           GranuleWindow store(a_.store_window);
           for (uint64_t j0 = 0; j0 < N; j0 += 16) {
             const uint64_t j1 = std::min(N, j0 + 16);
             count_read(i, rf, block_bytes(desc(rf), k0, k0 + k, j0, j1));
             count_read(i, st, cols_bytes(st, k0, k0 + k));
-            // A continuation pass accumulates through its own result (c = out).
-            const int c = static_cast<int>(rec.field("c"));
             if (with_c) count_read(i, c, cols_bytes(c, j0, j1));
             count_write(i, op.out, window_cols(store, op.out, j0, j1));
           }
