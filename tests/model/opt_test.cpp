@@ -255,7 +255,7 @@ void check_option_rows(const PolicySummary& base, const PolicySummary& with) {
 // geomean (not on every problem: at 3 iterations band-20k-b32 N=16 moves 0.9%
 // more with it). On the full family it measured 1.308 against 1.398.
 TEST_CASE("family: CHORD reserve keeps the orderings and lowers CELLO / OPT on the smallest problems",
-          "[opt][family][options]") {
+          "[opt][family][options][long]") {
   PolicySummary base = smallest_family_with([](ModelParams& p) { p.chord_reserve = false; });
   PolicySummary reserve = smallest_family_with([](ModelParams& p) { p.chord_reserve = true; });
   check_option_rows(base, reserve);
@@ -266,7 +266,7 @@ TEST_CASE("family: CHORD reserve keeps the orderings and lowers CELLO / OPT on t
 // comes nearer OPT on the smallest problems' geomean. On the full family it
 // measured 1.248 against 1.308.
 TEST_CASE("family: CHORD inplace keeps the orderings and lowers CELLO / OPT on the smallest problems",
-          "[opt][family][options]") {
+          "[opt][family][options][long]") {
   PolicySummary base = smallest_family_with([](ModelParams& p) { p.chord_inplace = false; });
   PolicySummary inplace = smallest_family_with([](ModelParams& p) { p.chord_inplace = true; });
   check_option_rows(base, inplace);
@@ -279,7 +279,7 @@ TEST_CASE("family: CHORD inplace keeps the orderings and lowers CELLO / OPT on t
 // price in traffic is small. On the full family it measured 1.252 against
 // 1.248 (each problem within 3%).
 TEST_CASE("family: CHORD claim keeps the orderings and costs little against OPT on the smallest problems",
-          "[opt][family][options]") {
+          "[opt][family][options][long]") {
   PolicySummary base = smallest_family_with([](ModelParams& p) { p.chord_claim = false; });
   PolicySummary claim = smallest_family_with([](ModelParams& p) { p.chord_claim = true; });
   check_option_rows(base, claim);
