@@ -14,9 +14,11 @@ int ChordConfig::run_index_width() const { return bits_for(extents - 1); }
 
 int ChordConfig::entry_bits() const {
   // valid, id, base, end, write pointer, resident length, run count,
-  // per run (SRAM start, cumulative end offset), next-use distance, uses.
+  // per run (SRAM start, cumulative end offset), next-use distance, uses;
+  // with claim the claimed bit; with clean and RIFF (which evicts) the dirty
+  // prefix length, and with claim too a bit for a claimed write past it.
   return 1 + id_width + 3 * addr_width + len_width() + nruns_width() + extents * (slot_width() + len_width()) +
-         (riff ? dist_width + uses_width : 0);
+         (riff ? dist_width + uses_width : 0) + (claim ? 1 : 0) + (riff && clean ? len_width() + (claim ? 1 : 0) : 0);
 }
 
 ChordConfig ChordConfig::parse(ConfigReader& r) {
@@ -45,7 +47,7 @@ ChordConfig ChordConfig::parse(ConfigReader& r) {
     r.fail("claim", "the claim command keeps claimed space with the reserve rule and evicts with RIFF: it needs riff and reserve");
   // Model-only policy options (sw/chord): not in the RTL (docs/chord.md).
   if (r.boolean("refill", false)) r.fail("refill", "refill on read miss is a model-only option (docs/chord.md); the RTL does not implement it");
-  if (r.boolean("clean", false)) r.fail("clean", "the clean-prefix option is model-only (docs/chord.md); the RTL does not implement it");
+  c.clean = r.boolean("clean", false);
   c.ram = r.choice("ram", c.ram, {"flop", "sram"});
   auto pow2 = [&](const char* key, int fallback) {
     int v = static_cast<int>(r.integer(key, fallback, 2, 64));

@@ -25,6 +25,7 @@ struct ChordConfig {
   bool reserve = true;       // a writer keeps its spare space for its own writes; JSON default: riff (docs/chord.md)
   bool inplace = true;       // rewrite command: a tensor written in place of another takes over its entry; JSON default: riff
   bool claim = false;        // claim command: a tensor takes its space when its op starts, writes never scan (needs riff, reserve)
+  bool clean = false;        // fills (wr_fill) are clean: a spilled or evicted clean word is not written to DRAM
   std::string ram = "sram";  // "flop" (combinational read) or "sram" (1-cycle read)
   int read_queue = 4;        // reads in flight (power of two, >= 2)
   int dram_queue = 4;        // DRAM request queue entries (power of two, >= 2)
@@ -56,12 +57,13 @@ struct ChordConfig {
     g.reserve = reserve;
     g.inplace = inplace;
     g.claim = claim;
+    g.clean = clean;
     return g;
   }
 
   // The canonical config section: every field under its own name.
   NLOHMANN_DEFINE_TYPE_INTRUSIVE(ChordConfig, name, depth, word_width, entries, extents, addr_width, id_width,
-                                 dist_width, uses_width, riff, victim, reserve, inplace, claim, ram, read_queue, dram_queue,
+                                 dist_width, uses_width, riff, victim, reserve, inplace, claim, clean, ram, read_queue, dram_queue,
                                  counter_width)
   nlohmann::json to_json() const { return *this; }
   static ChordConfig parse(ConfigReader& r);

@@ -24,7 +24,11 @@ struct ChordShape {
   const ChordConfig& cfg;
   int entries, extents, depth, AW, WW, IDW, DW, UW, IXW, LW, EW, NRW, RIW, KEYW, CW, read_queue, dram_queue, RQW,
       DQW, RQC, DQC;
-  bool riff, sram, reserve, inplace, claim;
+  bool riff, sram, reserve, inplace, claim, clean;
+  // Option clean with RIFF: each entry keeps its dirty prefix, and an eviction
+  // writes back only the dirty words of the victim's tail. (Without RIFF
+  // nothing is evicted: clean only spares the DRAM write of a spilled fill.)
+  bool dirty;
   int OPW;  // command opcode width: 3 with the claim command (opcode 4), else 2
 
   explicit ChordShape(const ChordConfig& config)
@@ -36,7 +40,7 @@ struct ChordShape {
         RQW(bits_for(config.read_queue - 1)), DQW(bits_for(config.dram_queue - 1)),
         RQC(bits_for(config.read_queue)), DQC(bits_for(config.dram_queue)), riff(config.riff),
         sram(config.ram == "sram"), reserve(config.reserve), inplace(config.inplace), claim(config.claim),
-        OPW(config.claim ? 3 : 2) {}
+        clean(config.clean), dirty(config.riff && config.clean), OPW(config.claim ? 3 : 2) {}
 
   // `cmd_op == <k>` at the opcode's width.
   std::string op_is(int k) const { return "cmd_op == " + sv_const(OPW, k); }
@@ -173,6 +177,19 @@ std::vector<Link> links(const ChordShape& s) {
     l.push_back({"ua_claim_we", 1, false, "update A: write the claimed bit"});
     l.push_back({"ua_claimed", 1, false, "update A: claimed bit"});
   }
+  if (s.dirty) {
+    if (s.inplace || s.claim)
+      l.push_back({"lw_dirty_over", s.LW, true, "write lookup: max(dirty, offset + 1), the dirty prefix after a write in place"});
+    l.push_back({"ls_dirty", s.LW, true, "indexed view: dirty prefix length"});
+    l.push_back({"ua_dirty_we", 1, false, "update A: write the dirty prefix length"});
+    l.push_back({"ua_dirty", s.LW, false, "update A: dirty prefix length"});
+    l.push_back({"ub_dirty", s.LW, false, "update B: dirty prefix length (with ub_res, eviction)"});
+  }
+  if (s.dirty && s.claim) {
+    l.push_back({"lw_cdirty", 1, true, "write lookup: a write (not a fill) landed past the prefix since the claim"});
+    l.push_back({"ua_cdirty_we", 1, false, "update A: write the claimed-write dirty bit"});
+    l.push_back({"ua_cdirty", 1, false, "update A: claimed-write dirty bit"});
+  }
   return l;
 }
 
@@ -241,7 +258,11 @@ std::string entry_resets(const ChordShape& s) {
       wptr_q[e*{AW} +: {AW}]    <= '0;
       res_q[e*{LW} +: {LW}]     <= '0;
       rstart_q[e*{K}*{IXW} +: {K}*{IXW}] <= '0;
-{meta_reset}{claim_reset})", {{"meta_reset", meta_reset}, {"claim_reset", s.claim ? "      claimed_q[e]                <= 1'b0;\n" : ""}});
+{meta_reset}{claim_reset}{dirty_reset})",
+                                {{"meta_reset", meta_reset},
+                                 {"claim_reset", s.claim ? "      claimed_q[e]                <= 1'b0;\n" : ""},
+                                 {"dirty_reset", (s.dirty ? s.fill("      dirty_q[e*{LW} +: {LW}]   <= '0;\n") : std::string()) +
+                                                     (s.dirty && s.claim ? "      cdirty_q[e]                 <= 1'b0;\n" : "")}});
   resets += fmt::format("      nruns_q[e*{0} +: {0}] <= (e == 0) ? {1} : {2};\n", s.NRW, sv_const(s.NRW, 1),
                         sv_const(s.NRW, 0));
   resets += fmt::format("      rend_q[e*{0}*{1} +: {1}] <= (e == 0) ? {2} : {3};\n", s.extents, s.LW,
@@ -289,6 +310,8 @@ void add_entry_storage(SvModule& m, const ChordShape& s) {
   m.signal("rend_q", s.entries * s.extents * s.LW,
            "run cumulative end offsets, entry e run j at [(e*K+j)*LW +: LW]");
   if (s.claim) m.signal("claimed_q", s.entries, "a claim command ran since register / rewrite");
+  if (s.dirty) m.signal("dirty_q", s.entries * s.LW, "option clean: the first dirty_q resident words may differ from DRAM");
+  if (s.dirty && s.claim) m.signal("cdirty_q", s.entries, "option clean: a claimed write (not a fill) landed past the prefix");
 
   std::string meta_write = s.riff ? s.fill(R"(        if (ua_meta_we) begin
           dist_q[e*{DW} +: {DW}] <= ua_dist;
@@ -296,6 +319,9 @@ void add_entry_storage(SvModule& m, const ChordShape& s) {
         end
 )") : "";
   std::string res_b = s.riff ? s.fill("      if (ub_res_we) res_q[e*{LW} +: {LW}] <= ub_res;\n") : "";
+  if (s.dirty) res_b += s.fill("      if (ub_res_we) dirty_q[e*{LW} +: {LW}] <= ub_dirty;\n");
+  std::string dirty_write = s.dirty ? s.fill("        if (ua_dirty_we) dirty_q[e*{LW} +: {LW}] <= ua_dirty;\n") : "";
+  if (s.dirty && s.claim) dirty_write += "        if (ua_cdirty_we) cdirty_q[e] <= ua_cdirty;\n";
   // Option inplace: the rewritten entry keeps its runs and resident prefix.
   std::string rewind = s.inplace ? s.fill(R"(        if (ua_rewind) begin
           id_q[e*{IDW} +: {IDW}]   <= ua_id;
@@ -318,7 +344,7 @@ for (genvar e = 0; e < {T}; e++) begin : g_entry
         end
         if (ua_wptr_we) wptr_q[e*{AW} +: {AW}] <= ua_wptr;
         if (ua_res_we) res_q[e*{LW} +: {LW}] <= ua_res;
-{meta_write}{rewind}{claim_write}        if (ua_nruns_we) nruns_q[e*{NRW} +: {NRW}] <= ua_nruns;
+{meta_write}{rewind}{claim_write}{dirty_write}        if (ua_nruns_we) nruns_q[e*{NRW} +: {NRW}] <= ua_nruns;
         if (ua_run_we) begin
 {runs_a}        end
       end
@@ -337,6 +363,7 @@ end
                     {"res_b", res_b},
                     {"rewind", rewind},
                     {"claim_write", s.claim ? "        if (ua_claim_we) claimed_q[e] <= ua_claimed;\n" : ""},
+                    {"dirty_write", dirty_write},
                     {"meta_write", meta_write}}));
 }
 
@@ -415,6 +442,8 @@ assign lw_key  = {lw_key};
     fields.push_back({"uses", s.UW});
   }
   if (s.claim) fields.push_back({"claimed", 1});
+  if (s.dirty && (s.inplace || s.claim)) fields.push_back({"dirty", s.LW});
+  if (s.dirty && s.claim) fields.push_back({"cdirty", 1});
   // With claim a claimed entry's write may come in any order inside its tensor.
   const std::string in_order = s.claim ? "lw_found && (lw_claimed ? ((lw_addr >= lw_base) && (lw_addr < lw_end))\n"
                                          "                                  : ((lw_addr == lw_wptr) && (lw_wptr < lw_end)))"
@@ -478,6 +507,13 @@ assign lw_claim_need = (lw_short > {dconst}) ? {dlen} : {short_lo};
                      {"dconst", sv_const(s.AW, s.depth)},
                      {"dlen", sv_const(s.LW, s.depth)},
                      {"short_lo", low_bits("lw_short", s.AW, s.LW)}});
+  }
+  // Option clean: a dirty write in place (at offset ofs < resident length)
+  // makes the prefix dirty up to ofs + 1.
+  if (s.dirty && (s.inplace || s.claim)) {
+    m.signal("lw_dirty", s.LW, "write lookup: dirty prefix length");
+    const std::string ofs = s.claim ? "lw_aofs_lo" : "lw_wofs_lo";
+    flags += fmt::format("assign lw_dirty_over = ({0} >= lw_dirty) ? {0} + 1'b1 : lw_dirty;\n", ofs);
   }
   m.section("Write lookup: order check, prefix / room / run-limit flags, next slot",
             id_lookup(s, "lw") + select_fields(s, "lw", "lw_match", fields) + last_run(s, "lw") + flags + key_logic +
@@ -586,6 +622,7 @@ assign ls_spare = ls_cap - ls_res_sel;
 end
 )");
   if (s.reserve) extra += reserved_spare(m, s, fields);
+  if (s.dirty) fields.push_back({"dirty", s.LW});
   m.section("Indexed view of one entry (victim scan and steal source)", s.fill(R"(
 always_comb begin
   ls_sel = '0;
@@ -675,10 +712,11 @@ void controller_ports(SvModule& m, const ChordShape& s) {
   }
   if (s.inplace) cmd.push_back({"nid", s.IDW, "rewrite: id of the tensor written in place of `id`"});
   m.sink({"cmd", "command", "valid", "accepted (commands run alone, between accesses)", cmd});
-  m.sink({"wr", "write stream", "valid", "accepted",
-          {{"id", s.IDW, "tensor id"},
-           {"addr", s.AW, "global address (must be the tensor's next address)"},
-           {"data", s.WW, "data"}}});
+  std::vector<Field> wr = {{"id", s.IDW, "tensor id"},
+                           {"addr", s.AW, "global address (must be the tensor's next address)"},
+                           {"data", s.WW, "data"}};
+  if (s.clean) wr.push_back({"fill", 1, "1: a fill (DRAM holds the word): stored clean, not written to DRAM if it spills or is evicted"});
+  m.sink({"wr", "write stream", "valid", "accepted", wr});
   m.sink({"rd_req", "read request", "valid", "accepted",
           {{"id", s.IDW, "tensor id"}, {"addr", s.AW, "global address"}}});
   m.source({"rd_rsp", "read response", "valid (responses in request order)", "taken",
@@ -919,8 +957,16 @@ void add_eviction(SvModule& m, const ChordShape& s) {
   std::string ev_setup = s.fill(R"(
         ev_slot_q <= region;
         ev_addr_q <= ls_base + {res_minus};
-        ev_left_q <= count;)",
-                                {{"res_minus", zext("ls_res - count", s.LW, s.AW)}});
+        ev_left_q <= {left};)",
+                                {{"res_minus", zext("ls_res - count", s.LW, s.AW)}, {"left", s.dirty ? "ev_wb" : "count"}});
+  std::string ev_dirty;
+  if (s.dirty) {
+    // Option clean: the tail [first, res) is written back only below the dirty
+    // prefix's end, which is its first (dirty - first) words.
+    m.signal("ev_first", s.LW, "offset of the victim's first evicted word (its new resident length)");
+    m.signal("ev_wb", s.LW, "victim words written back: its dirty words from ev_first on");
+    ev_dirty = "assign ev_first = ls_res - count;\nassign ev_wb    = (ls_dirty > ev_first) ? ls_dirty - ev_first : '0;\n";
+  }
   std::string ev_section;
   if (s.sram) {
     m.signal("ev_pend_q", 1, "a victim word read last cycle is on ram_rdata");
@@ -946,7 +992,7 @@ assign ev_push_addr = ev_addr_q;
 assign ev_done      = (state_q == S_EVICT) && (ev_left_q == '0);
 )";
   }
-  ev_section += R"(always_ff @(posedge clk) begin
+  ev_section += ev_dirty + R"(always_ff @(posedge clk) begin
   if (state_q == S_STEAL) begin)" + ev_setup + R"(
   end else if (ev_issue) begin
     ev_slot_q <= ev_slot_q + 1'b1;
@@ -1100,6 +1146,27 @@ void add_table_updates(SvModule& m, const ChordShape& s) {
     wptr = "cmd_fire ? cmd_base : commit_st ? lw_end : lw_wptr + 1'b1";
     res = "cmd_fire ? '0 : commit_st ? lw_commit_res : lw_res + 1'b1";
   }
+  std::string dirty;
+  if (s.dirty) {
+    // Option clean (sw/chord's store() and take()): a write (not a fill) makes
+    // the prefix dirty up to its offset + 1; a commit makes a claimed tensor's
+    // whole prefix dirty if a write landed past it; an eviction cuts the
+    // dirty prefix to the victim's new resident length.
+    const std::string over = s.claim ? "lw_over" : s.inplace ? "lw_inplace" : "";
+    std::string we = "reg_ok || rel_ok || (wr_store && !wr_fill" + std::string(s.claim ? " && !(lw_claimed && !lw_over)" : "") + ")";
+    std::string val = "cmd_fire ? '0";
+    if (s.claim) {
+      we += " || (commit_now && lw_cdirty)";
+      val += " : commit_st ? (lw_claim_stores ? lw_commit_res : lw_res)";
+    }
+    if (!over.empty()) val += " : " + over + " ? lw_dirty_over";
+    val += " : lw_res + 1'b1";
+    dirty = fmt::format("assign ua_dirty_we  = {};\nassign ua_dirty     = {};\nassign ub_dirty     = (ls_dirty < ev_first) ? ls_dirty : ev_first;\n",
+                        we, val);
+    if (s.claim)
+      dirty += std::string("assign ua_cdirty_we = reg_ok") + (s.inplace ? " || rw_ok" : "") +
+               " || commit_now || (wr_store && !wr_fill && lw_claimed && !lw_over);\nassign ua_cdirty    = wr_store;\n";
+  }
   m.section("Table updates: commands, accepted writes (port A), space moves (ports A and B)",
             s.fill(R"(
 {upd_decl}assign reg_ok   = cmd_fire && ({op0}) && !lc_found && (cmd_base < cmd_end) && free_found;
@@ -1132,8 +1199,9 @@ assign ub_run       = {ub_run};
 assign ub_rend      = ls_cap - count;
 assign ub_nruns_we  = steal_go && (count == ls_lastlen);
 assign ub_nruns     = ls_nruns - 1'b1;
-{ub_res})",
-                   {{"ua_run", "merge ? " + lw_nruns_lo + " - 1'b1 : " + lw_nruns_lo},
+{ub_res}{dirty})",
+                   {{"dirty", dirty},
+                    {"ua_run", "merge ? " + lw_nruns_lo + " - 1'b1 : " + lw_nruns_lo},
                     {"ub_run", low_bits("ls_nruns", s.NRW, s.RIW) + " - 1'b1"},
                     {"ub_res", ub_res},
                     {"upd_decl", upd_decl},
@@ -1158,7 +1226,7 @@ void add_dram_queue(SvModule& m, const ChordShape& s) {
                              : "assign dq_push0 = rd_fire && rd_miss;\nassign dq_w0    = 1'b0;\n"
                                "assign dq_a0    = rd_req_addr;\nassign dq_d0    = ram_rdata;\n";
   m.section("DRAM request queue: misses, spills and write-backs leave in decision order (read before write)",
-            push0 + s.fill(R"(assign dq_push1 = wr_spill;
+            push0 + s.fill(R"(assign dq_push1 = {push1}
 assign dq_pop   = dram_req_valid && dram_req_ready;
 assign dq_free  = {dqfull} - dq_count_q;
 assign dq_free_ge1 = dq_free >= {one};
@@ -1192,7 +1260,9 @@ assign dram_req_write = dq_write_q[dq_head_q];
 assign dram_req_addr  = dq_addr_q[dq_head_q];
 assign dram_req_data  = dq_data_q[dq_head_q];
 )",
-                        {{"dqfull", sv_const(s.DQC, s.dram_queue)},
+                        {{"push1", s.clean ? "wr_spill && !wr_fill;  // a spilled fill: DRAM holds it already"
+                                           : "wr_spill;"},
+                         {"dqfull", sv_const(s.DQC, s.dram_queue)},
                          {"one", sv_const(s.DQC, 1)},
                          {"two", sv_const(s.DQC, 2)},
                          {"dqw_push0", zext("dq_push0", 1, s.DQW)},

@@ -57,7 +57,8 @@ struct Geometry {
   // if its own spare space or free space elsewhere has room (it never evicts).
   bool refill = false;
   // Track each entry's dirty prefix: evicting words DRAM already holds (refilled
-  // or filled) costs no write-back.
+  // or filled) costs no write-back. Also in the RTL (gen/chord, chords[].clean:
+  // the write port's wr_fill, a dirty length per entry with RIFF).
   bool clean = false;
   // Spare space of a tensor still being written with an intact prefix is kept
   // for its remaining writes: the free-space step hands out only the surplus,
@@ -187,7 +188,7 @@ struct Entry {
   uint32_t dirty = 0;          // the first `dirty` resident words may differ from DRAM (dirty <= res_len)
   uint64_t written = 0;        // model only: words ever written at [base, base + written), for the invariants
   bool claimed = false;        // option claim: claim() ran since register / rewrite / commit()
-  bool claim_dirty = false;    // model only: a claimed tensor stored a write (not a fill) since claim()
+  bool claim_dirty = false;    // a claimed tensor stored a write (not a fill) past its prefix since claim() (RTL: cdirty_q)
   uint32_t nruns = 0;
   std::vector<Run> runs;       // `extents` elements, first nruns in use
   ReuseMeta meta;

@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <unordered_map>
 
 #include "sw/common/bits.hpp"
 
@@ -236,7 +237,7 @@ Access apply(ChordModel& m, const TraceOp& op) {
     case OpKind::Claim: c = m.claim(op.id); break;
     case OpKind::Commit: c = m.commit(op.id); break;
     case OpKind::Illegal: c = m.illegal_command(op.id); break;
-    case OpKind::Write: return m.write(op.id, op.addr, op.data);
+    case OpKind::Write: return op.fill ? m.fill(op.id, op.addr, op.data) : m.write(op.id, op.addr, op.data);
     case OpKind::Read: return m.read(op.id, op.addr);
   }
   a.status = c.status;
@@ -288,6 +289,7 @@ class RandomMixer {
     // order cstart + (k * stride) mod (end - cstart), k = 0, 1, ...
     bool claimed = false;
     uint64_t cstart = 0, k = 0, stride = 1;
+    bool input = false;  // option clean: its writes are fills
   };
 
   uint64_t uni(uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng_); }
@@ -332,6 +334,7 @@ class RandomMixer {
     out_.push_back(reg(id, b, b + size, meta()));
     if (live_.size() < g_.entries) {
       live_.push_back({id, b, b + size, b});
+      if (g_.clean) live_.back().input = chance(0.35);
       if (g_.claim && chance(0.8)) start_claim(live_.back());
     }
   }
@@ -391,6 +394,7 @@ class RandomMixer {
       l.id = n;
       l.wptr = l.base;
       l.claimed = false;
+      l.input = false;
       if (g_.claim && chance(0.8)) start_claim(l);
     }
   }
@@ -421,6 +425,20 @@ class RandomMixer {
     out_.push_back(rd(l.id, a));
   }
 
+  // A write of l's word at addr: a fill if l is an input (one in twenty is
+  // written plainly, which makes its prefix dirty up to there). A fill
+  // carries what memory holds: the last value the trace wrote there, else
+  // the DRAM image's initial word.
+  TraceOp store(const Live& l, uint64_t addr) {
+    TraceOp op = wr(l.id, addr, word());
+    op.fill = l.input && !chance(0.05);
+    if (!g_.clean) return op;
+    auto it = memory_.try_emplace(addr, MapDram::initial(addr) & low_mask(g_.word_bits)).first;
+    if (op.fill) op.data = it->second;
+    else it->second = op.data;
+    return op;
+  }
+
   void write() {
     // Prefer the two oldest unfinished tensors (producers run in order).
     std::vector<size_t> open;
@@ -434,12 +452,12 @@ class RandomMixer {
     auto& l = live_[open[uni(0, open.size() - 1)]];
     if (!l.claimed) {
       uint64_t burst = std::min<uint64_t>(uni(1, 8), l.end - l.wptr);
-      for (uint64_t k = 0; k < burst; ++k) out_.push_back(wr(l.id, l.wptr++, word()));
+      for (uint64_t k = 0; k < burst; ++k) out_.push_back(store(l, l.wptr++));
       return;
     }
     const uint64_t len = l.end - l.cstart;
     uint64_t burst = std::min<uint64_t>(uni(1, 8), len - l.k);
-    for (uint64_t k = 0; k < burst; ++k, ++l.k) out_.push_back(wr(l.id, l.cstart + (l.k * l.stride) % len, word()));
+    for (uint64_t k = 0; k < burst; ++k, ++l.k) out_.push_back(store(l, l.cstart + (l.k * l.stride) % len));
     if (l.k == len) {  // written whole: the op commits it
       out_.push_back(commit(l.id));
       l.claimed = false;
@@ -456,6 +474,7 @@ class RandomMixer {
   uint64_t next_id_ = 1;
   std::vector<Live> live_;
   std::vector<TraceOp> out_;
+  std::unordered_map<uint64_t, uint64_t> memory_;  // option clean: what the trace's writes left in memory
 };
 
 }  // namespace

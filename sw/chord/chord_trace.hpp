@@ -22,6 +22,8 @@ struct TraceOp {
   ReuseMeta meta{};            // Register, Update
   uint64_t addr = 0;           // Write, Read
   uint64_t data = 0;           // Write
+  bool fill = false;           // Write: a fill (the first read of an input; DRAM holds the word),
+                               // clean with option `clean` (ChordModel::fill)
   uint32_t new_id = 0;         // Rewrite: the tensor written in place of `id`
                                // (Claim, option claim: `id` takes the space its writes need;
                                //  Commit: its op has written it whole)
@@ -51,6 +53,11 @@ struct RandomMix {
 };
 std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, const RandomMix& mix = {});
 
+// With the `clean` option about a third of the tensors it registers are
+// inputs, whose writes are fills (now and then a plain write among them, and a
+// rewrite in place writes plainly over a filled prefix), so evictions and
+// spills see clean, dirty and partly dirty prefixes.
+//
 // With the `claim` option the random mix claims most tensors it registers or
 // rewrites, and now and then one already claimed or not registered; it writes
 // a claimed tensor's remaining words in a scrambled order and commits it once

@@ -211,6 +211,8 @@ class ChordBench {
       d.wr_id = wr_.item().id;
       d.wr_addr = wr_.item().addr;
       d.wr_data = wr_.item().data & word_mask_;
+      // Option clean: a fill is clean (without clean the model stores it as a write).
+      if constexpr (requires { d.wr_fill; }) d.wr_fill = wr_.item().fill;
     }
     d.rd_req_valid = rd_.drive();
     if (rd_.valid()) {
@@ -301,7 +303,7 @@ class ChordBench {
     }
     if (wr_fire) {
       const auto& op = wr_.item();
-      chord::Access a = model_.write(op.id, op.addr, op.data);
+      chord::Access a = chord::apply(model_, op);  // a write, or a fill
       note_status(op.kind, a.status);
       check_decision("write", op, a, wr_kind(d.mon_wr_kind), int(d.mon_wr_entry), uint64_t(d.mon_wr_slot));
       if (a.outcome == chord::Outcome::Evict &&

@@ -52,7 +52,8 @@ TEST_CASE("chord config: impossible values are one-line errors naming the key", 
   CHECK(error_of(one({{"name", "ok"}})).empty());
   CHECK_THAT(error_of(one({{"victim", "lru"}})), Catch::Contains("chords[0].victim"));
   CHECK_THAT(error_of(one({{"refill", true}})), Catch::Contains("refill") && Catch::Contains("model-only"));
-  CHECK_THAT(error_of(one({{"clean", true}})), Catch::Contains("clean") && Catch::Contains("model-only"));
+  CHECK(error_of(one({{"clean", true}})).empty());
+  CHECK(error_of(one({{"clean", true}, {"riff", false}})).empty());
   CHECK(error_of(one({{"reserve", true}})).empty());
   CHECK_THAT(error_of(one({{"reserve", 1}})), Catch::Contains("chords[0].reserve"));
   CHECK(error_of(one({{"victim", "uses"}, {"refill", false}, {"clean", false}, {"reserve", false}})).empty());
@@ -111,4 +112,29 @@ TEST_CASE("chord generator: the claim command exists exactly with claim", "[chor
     CHECK((d.modules[0].render().find("claimed_q") != std::string::npos) == claim);
   }
   CHECK_FALSE(parse_hw_config(one({{"name", "ch"}}), "cfg.json").chords[0].claim);  // off by default
+}
+
+// Option clean: the write port's fill flag, and with RIFF (which evicts) the
+// dirty prefix per entry; with claim too, the bit for a claimed write past it.
+TEST_CASE("chord generator: the fill flag and the dirty prefix exist exactly with clean", "[chord][config][clean]") {
+  for (bool riff : {false, true})
+    for (bool claim : {false, true})
+      for (bool clean : {false, true}) {
+        if (claim && !riff) continue;
+        INFO("riff " << riff << " claim " << claim << " clean " << clean);
+        auto c = parse_hw_config(
+            one({{"name", "ch"}, {"depth", 16}, {"entries", 4}, {"riff", riff}, {"claim", claim}, {"clean", clean}}),
+            "cfg.json");
+        CHECK(c.chords[0].geometry().clean == clean);
+        auto d = cello::gen::generate_design(c);
+        REQUIRE(d.modules.size() == 3);
+        CHECK((d.modules[2].render().find("wr_fill") != std::string::npos) == clean);
+        CHECK((d.modules[0].render().find("dirty_q") != std::string::npos) == (clean && riff));
+        CHECK((d.modules[0].render().find("cdirty_q") != std::string::npos) == (clean && riff && claim));
+        const int more = (claim ? 1 : 0) + (clean && riff ? c.chords[0].len_width() + (claim ? 1 : 0) : 0);
+        auto base = c.chords[0];
+        base.claim = base.clean = false;
+        CHECK(c.chords[0].entry_bits() == base.entry_bits() + more);
+      }
+  CHECK_FALSE(parse_hw_config(one({{"name", "ch"}}), "cfg.json").chords[0].clean);  // off by default
 }
