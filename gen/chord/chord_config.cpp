@@ -48,6 +48,8 @@ ChordConfig ChordConfig::parse(ConfigReader& r) {
   // Model-only policy options (sw/chord): not in the RTL (docs/chord.md).
   if (r.boolean("refill", false)) r.fail("refill", "refill on read miss is a model-only option (docs/chord.md); the RTL does not implement it");
   c.clean = r.boolean("clean", false);
+  c.flush = r.boolean("flush", false);
+  if (c.flush && !c.riff) r.fail("flush", "the flush command writes back through RIFF's write-back engine: it needs riff");
   c.ram = r.choice("ram", c.ram, {"flop", "sram"});
   auto pow2 = [&](const char* key, int fallback) {
     int v = static_cast<int>(r.integer(key, fallback, 2, 64));

@@ -26,6 +26,7 @@ struct ChordConfig {
   bool inplace = true;       // rewrite command: a tensor written in place of another takes over its entry; JSON default: riff
   bool claim = false;        // claim command: a tensor takes its space when its op starts, writes never scan (needs riff, reserve)
   bool clean = false;        // fills (wr_fill) are clean: a spilled or evicted clean word is not written to DRAM
+  bool flush = false;        // flush command (cmd_op 6): write a tensor's dirty resident words back (needs riff)
   std::string ram = "sram";  // "flop" (combinational read) or "sram" (1-cycle read)
   int read_queue = 4;        // reads in flight (power of two, >= 2)
   int dram_queue = 4;        // DRAM request queue entries (power of two, >= 2)
@@ -58,12 +59,13 @@ struct ChordConfig {
     g.inplace = inplace;
     g.claim = claim;
     g.clean = clean;
+    g.flush = flush;
     return g;
   }
 
   // The canonical config section: every field under its own name.
   NLOHMANN_DEFINE_TYPE_INTRUSIVE(ChordConfig, name, depth, word_width, entries, extents, addr_width, id_width,
-                                 dist_width, uses_width, riff, victim, reserve, inplace, claim, clean, ram, read_queue, dram_queue,
+                                 dist_width, uses_width, riff, victim, reserve, inplace, claim, clean, flush, ram, read_queue, dram_queue,
                                  counter_width)
   nlohmann::json to_json() const { return *this; }
   static ChordConfig parse(ConfigReader& r);

@@ -2,6 +2,7 @@
 
 #include <fmt/args.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <initializer_list>
 #include <string_view>
@@ -29,7 +30,8 @@ struct ChordShape {
   // writes back only the dirty words of the victim's tail. (Without RIFF
   // nothing is evicted: clean only spares the DRAM write of a spilled fill.)
   bool dirty;
-  int OPW;  // command opcode width: 3 with the claim command (opcode 4), else 2
+  bool flush;  // the flush command (opcode 6, needs riff): RIFF's write-back engine walks a whole prefix
+  int OPW;     // command opcode width: 3 with the claim (opcode 4) or flush (opcode 6) command, else 2
 
   explicit ChordShape(const ChordConfig& config)
       : cfg(config), entries(config.entries), extents(config.extents), depth(config.depth),
@@ -40,7 +42,8 @@ struct ChordShape {
         RQW(bits_for(config.read_queue - 1)), DQW(bits_for(config.dram_queue - 1)),
         RQC(bits_for(config.read_queue)), DQC(bits_for(config.dram_queue)), riff(config.riff),
         sram(config.ram == "sram"), reserve(config.reserve), inplace(config.inplace), claim(config.claim),
-        clean(config.clean), dirty(config.riff && config.clean), OPW(config.claim ? 3 : 2) {}
+        clean(config.clean), dirty(config.riff && config.clean), flush(config.flush),
+        OPW(config.claim || config.flush ? 3 : 2) {}
 
   // `cmd_op == <k>` at the opcode's width.
   std::string op_is(int k) const { return "cmd_op == " + sv_const(OPW, k); }
@@ -184,6 +187,10 @@ std::vector<Link> links(const ChordShape& s) {
     l.push_back({"ua_dirty_we", 1, false, "update A: write the dirty prefix length"});
     l.push_back({"ua_dirty", s.LW, false, "update A: dirty prefix length"});
     l.push_back({"ub_dirty", s.LW, false, "update B: dirty prefix length (with ub_res, eviction)"});
+  }
+  if (s.flush) {
+    l.push_back({"ls_ofs", s.LW, false, "indexed view: a capacity offset (the flush's next word)"});
+    l.push_back({"ls_slot", s.IXW, true, "indexed view: the SRAM slot of ls_ofs"});
   }
   if (s.dirty && s.claim) {
     l.push_back({"lw_cdirty", 1, true, "write lookup: a write (not a fill) landed past the prefix since the claim"});
@@ -623,7 +630,11 @@ end
 )");
   if (s.reserve) extra += reserved_spare(m, s, fields);
   if (s.dirty) fields.push_back({"dirty", s.LW});
-  m.section("Indexed view of one entry (victim scan and steal source)", s.fill(R"(
+  // Option flush: the slot of the flush's next offset, by the runs' arithmetic.
+  if (s.flush) extra += slot_of(s, "ls", "ls_ofs", "ls_slot");
+  m.section(s.flush ? "Indexed view of one entry (victim scan, steal source and flush)"
+                    : "Indexed view of one entry (victim scan and steal source)",
+            s.fill(R"(
 always_comb begin
   ls_sel = '0;
   for (int e = 0; e < {T}; e++) ls_sel[e] = ls_entry == {EW}'(e);
@@ -696,13 +707,24 @@ std::vector<Monitor> monitors(const ChordShape& s) {
           {"cmd_entry", s.EW, "entry registered / updated / released", "(" + s.op_is(0) + ") ? free_entry : lc_entry"}};
 }
 
+// The command opcodes of this build, and those it reports as illegal.
+std::string opcode_doc(const ChordShape& s) {
+  std::vector<std::string> legal = {"0 register", "1 update metadata", "2 release"}, illegal;
+  if (s.inplace) legal.push_back("3 rewrite in place");
+  else illegal.push_back("3");
+  if (s.claim) legal.insert(legal.end(), {"4 claim", "5 commit"});
+  else if (s.OPW == 3) illegal.insert(illegal.end(), {"4", "5"});
+  if (s.flush) legal.push_back("6 flush");
+  else if (s.OPW == 3) illegal.push_back("6");
+  if (s.OPW == 3) illegal.push_back("7");
+  std::string doc = fmt::format("{}", fmt::join(legal, ", "));
+  if (!illegal.empty()) doc += fmt::format(" ({} {} illegal)", fmt::join(illegal, ", "), illegal.size() > 1 ? "are" : "is");
+  return doc;
+}
+
 void controller_ports(SvModule& m, const ChordShape& s) {
   m.clock_reset();
-  std::vector<Field> cmd = {{"op", s.OPW,
-                             s.claim     ? (s.inplace ? "0 register, 1 update metadata, 2 release, 3 rewrite in place, 4 claim, 5 commit (6, 7 are illegal)"
-                                                     : "0 register, 1 update metadata, 2 release, 4 claim, 5 commit (3, 6, 7 are illegal)")
-                             : s.inplace ? "0 register, 1 update metadata, 2 release, 3 rewrite in place"
-                                         : "0 register, 1 update metadata, 2 release (3 is illegal)"},
+  std::vector<Field> cmd = {{"op", s.OPW, opcode_doc(s)},
                             {"id", s.IDW, "tensor id"},
                             {"base", s.AW, "register: global base address"},
                             {"end", s.AW, "register: global end address (exclusive)"}};
@@ -926,7 +948,7 @@ assign take    = sp_found_q || use_vic;
   }
   m.section("Scan: one entry per cycle; free space (lowest entry) wins, else RIFF's lowest-priority victim",
             s.fill(R"(
-assign ls_entry  = (state_q == S_SCAN) ? scan_q : src;
+assign ls_entry  = {ls_entry};
 assign scan_last = scan_q == {last_entry};
 assign sp_cand   = (scan_q != w_q) && ({give} != '0);
 {steal_choice}assign avail     = {avail_expr};
@@ -935,6 +957,8 @@ assign region     = ls_last_start + {lastlen_lo} - {count_lo};
 assign merge     = (lw_nruns != '0) && (lw_last_end == {region_w});
 )",
                    {{"last_entry", sv_const(s.EW, s.entries - 1)},
+                    {"ls_entry", s.flush ? "fl_st ? fl_entry_q : (state_q == S_SCAN) ? scan_q : src"
+                                         : "(state_q == S_SCAN) ? scan_q : src"},
                     {"need", s.claim ? "need_q" : "lw_need"},
                     {"steal_choice", steal_choice},
                     {"avail_expr", avail_expr},
@@ -967,12 +991,16 @@ void add_eviction(SvModule& m, const ChordShape& s) {
     m.signal("ev_wb", s.LW, "victim words written back: its dirty words from ev_first on");
     ev_dirty = "assign ev_first = ls_res - count;\nassign ev_wb    = (ls_dirty > ev_first) ? ls_dirty - ev_first : '0;\n";
   }
+  // Option flush: the same engine reads the flushed prefix (add_flush).
+  const std::string want = s.flush ? "(((state_q == S_EVICT) && (ev_left_q != '0)) || (fl_st && fl_more))"
+                                   : "(state_q == S_EVICT) && (ev_left_q != '0)";
+  const std::string next_addr = s.flush ? "fl_st ? fl_addr : ev_addr_q" : "ev_addr_q";
   std::string ev_section;
   if (s.sram) {
     m.signal("ev_pend_q", 1, "a victim word read last cycle is on ram_rdata");
     m.signal("ev_paddr_q", s.AW, "its global address");
-    ev_section = R"(
-assign ev_issue     = (state_q == S_EVICT) && (ev_left_q != '0) && dq_free_ge2;
+    ev_section = fmt::format(R"(
+assign ev_issue     = {0} && dq_free_ge2;
 assign ev_push      = ev_pend_q;
 assign ev_push_addr = ev_paddr_q;
 assign ev_done      = (state_q == S_EVICT) && (ev_left_q == '0) && !ev_pend_q;
@@ -981,20 +1009,22 @@ always_ff @(posedge clk) begin
   else ev_pend_q <= ev_issue;
 end
 always_ff @(posedge clk) begin
-  if (ev_issue) ev_paddr_q <= ev_addr_q;
+  if (ev_issue) ev_paddr_q <= {1};
 end
-)";
+)",
+                             want, next_addr);
   } else {
-    ev_section = R"(
-assign ev_issue     = (state_q == S_EVICT) && (ev_left_q != '0) && dq_free_ge1;
+    ev_section = fmt::format(R"(
+assign ev_issue     = {0} && dq_free_ge1;
 assign ev_push      = ev_issue;
-assign ev_push_addr = ev_addr_q;
+assign ev_push_addr = {1};
 assign ev_done      = (state_q == S_EVICT) && (ev_left_q == '0);
-)";
+)",
+                             want, next_addr);
   }
   ev_section += ev_dirty + R"(always_ff @(posedge clk) begin
   if (state_q == S_STEAL) begin)" + ev_setup + R"(
-  end else if (ev_issue) begin
+  end else if (ev_issue)" + (s.flush ? " && !fl_st" : "") + R"() begin
     ev_slot_q <= ev_slot_q + 1'b1;
     ev_addr_q <= ev_addr_q + 1'b1;
     ev_left_q <= ev_left_q - 1'b1;
@@ -1002,6 +1032,43 @@ assign ev_done      = (state_q == S_EVICT) && (ev_left_q == '0);
 end
 )";
   m.section("Eviction write-back: the victim's tail words go to DRAM, lowest address first", ev_section);
+}
+
+// Option flush: a flush command (cmd_op 6) points the indexed view at its
+// entry and has the write-back engine read the prefix [0, n) one word a cycle,
+// offset by offset (the table gives each offset's slot, across runs), where n
+// is the dirty length with `clean` and the resident length without; with
+// `clean` the entry's dirty length is cleared when it is done.
+void add_flush(SvModule& m, const ChordShape& s) {
+  m.localparam("S_FLUSH", "3'd7", "a flush: the write-back engine writes the entry's prefix to DRAM");
+  m.signal("fl_go", 1, "a legal flush command is accepted");
+  m.signal("fl_st", 1, "state is S_FLUSH");
+  m.signal("fl_entry_q", s.EW, "the flushed entry");
+  m.signal("fl_ofs_q", s.LW, "its next offset to write back");
+  m.signal("fl_len", s.LW, s.dirty ? "words to write back: the dirty prefix" : "words to write back: the resident prefix");
+  m.signal("fl_more", 1, "words are left to write back");
+  m.signal("fl_addr", s.AW, "global address of the next word");
+  m.signal("fl_done", 1, "the flush has pushed its last word");
+  m.section("Flush: the write-back engine walks the flushed entry's prefix, offset by offset",
+            s.fill(R"(assign fl_go   = cmd_fire && ({op6}) && lc_found;
+assign fl_st   = state_q == S_FLUSH;
+assign fl_len  = {len};
+assign fl_more = fl_ofs_q < fl_len;
+assign fl_addr = ls_base + {ofs_x};
+assign fl_done = fl_st && !fl_more;  // (an SRAM's last word is pushed in this cycle)
+assign ls_ofs  = fl_ofs_q;
+always_ff @(posedge clk) begin
+  if (fl_go) begin
+    fl_entry_q <= lc_entry;
+    fl_ofs_q   <= '0;
+  end else if (ev_issue && fl_st) begin
+    fl_ofs_q <= fl_ofs_q + 1'b1;
+  end
+end
+)",
+                   {{"op6", s.op_is(6)},
+                    {"len", s.dirty ? "ls_dirty" : "ls_res"},
+                    {"ofs_x", zext("fl_ofs_q", s.LW, s.AW)}}));
 }
 
 // The controller state register: IDLE -> SCAN -> STEAL -> (EVICT ->) WGO ->
@@ -1065,6 +1132,13 @@ assign commit_now = commit_st && lw_found && lw_claimed;
 )",
                      {{"op4", s.op_is(4)}, {"op5", s.op_is(5)}, {"intact", intact}}));
   }
+  // The idle state's branches: a claim or commit, a flush, or a write's scan.
+  std::string idle = s.claim ? idle_claim : "S_IDLE: if (start_scan) begin";
+  if (s.flush) {
+    const std::string fl = "fl_go) begin\n        state_q    <= S_FLUSH;\n      end else if (start_scan) begin";
+    idle.replace(idle.rfind("start_scan) begin"), std::string("start_scan) begin").size(), fl);
+    ev_done += "      S_FLUSH: if (fl_done) state_q <= S_IDLE;\n";
+  }
   m.section("Controller state", s.fill(R"(
 always_ff @(posedge clk) begin
   if (!rst_n) begin
@@ -1108,7 +1182,7 @@ end
                                         {"scan_victim", scan_victim},
                                         {"ev_flag", ev_flag},
                                         {"steal_next", steal_next},
-                                        {"idle", s.claim ? idle_claim : "S_IDLE: if (start_scan) begin"},
+                                        {"idle", idle},
                                         {"claim_reset", claim_reset},
                                         {"claim_state", claim_state},
                                         {"scan_start", scan_start},
@@ -1155,6 +1229,10 @@ void add_table_updates(SvModule& m, const ChordShape& s) {
     const std::string over = s.claim ? "lw_over" : s.inplace ? "lw_inplace" : "";
     std::string we = "reg_ok || rel_ok || (wr_store && !wr_fill" + std::string(s.claim ? " && !(lw_claimed && !lw_over)" : "") + ")";
     std::string val = "cmd_fire ? '0";
+    if (s.flush) {  // a flushed prefix is clean
+      we += " || fl_done";
+      val = "(cmd_fire || fl_st) ? '0";
+    }
     if (s.claim) {
       we += " || (commit_now && lw_cdirty)";
       val += " : commit_st ? (lw_claim_stores ? lw_commit_res : lw_res)";
@@ -1173,7 +1251,7 @@ void add_table_updates(SvModule& m, const ChordShape& s) {
 {upd_ok}{rw}assign rel_ok   = cmd_fire && ({op2}) && lc_found;
 assign steal_go = (state_q == S_STEAL) && take;
 
-assign ua_entry     = cmd_fire ? ({op0} ? free_entry : lc_entry) : (steal_go ? w_q : lw_entry);
+assign ua_entry     = cmd_fire ? ({op0} ? free_entry : lc_entry) : {ua_rest};
 assign ua_valid_we  = reg_ok || rel_ok;
 assign ua_valid     = reg_ok;
 assign ua_tensor_we = reg_ok;
@@ -1201,6 +1279,7 @@ assign ub_nruns_we  = steal_go && (count == ls_lastlen);
 assign ub_nruns     = ls_nruns - 1'b1;
 {ub_res}{dirty})",
                    {{"dirty", dirty},
+                    {"ua_rest", s.flush && s.dirty ? "fl_st ? fl_entry_q : (steal_go ? w_q : lw_entry)" : "(steal_go ? w_q : lw_entry)"},
                     {"ua_run", "merge ? " + lw_nruns_lo + " - 1'b1 : " + lw_nruns_lo},
                     {"ub_run", low_bits("ls_nruns", s.NRW, s.RIW) + " - 1'b1"},
                     {"ub_res", ub_res},
@@ -1277,6 +1356,10 @@ assign dram_req_data  = dq_data_q[dq_head_q];
 // FIFO for a miss, 0 for an error.
 void add_read_responses(SvModule& m, const ChordShape& s) {
   std::string hit_data, ram_read;
+  // The SRAM read port serves the write-back engine (an eviction's tail, a
+  // flush's prefix) while it runs, and the reads otherwise.
+  const std::string raddr = s.flush ? "(state_q == S_EVICT) ? ev_slot_q : fl_st ? ls_slot : lr_slot"
+                                    : "(state_q == S_EVICT) ? ev_slot_q : lr_slot";
   if (s.sram) {
     m.signal("rd_pend_q", 1, "a hit's SRAM read was issued last cycle");
     m.signal("rd_pend_idx_q", s.RQW, "its read slot");
@@ -1296,7 +1379,7 @@ always_ff @(posedge clk) begin
   end
 end
 )";
-    ram_read = s.riff ? "assign ram_re    = (rd_fire && !rd_err && !rd_miss) || ev_issue;\nassign ram_raddr = (state_q == S_EVICT) ? ev_slot_q : lr_slot;\n"
+    ram_read = s.riff ? "assign ram_re    = (rd_fire && !rd_err && !rd_miss) || ev_issue;\nassign ram_raddr = " + raddr + ";\n"
                       : "assign ram_re    = rd_fire && !rd_err && !rd_miss;\nassign ram_raddr = lr_slot;\n";
   } else {
     hit_data = R"(always_ff @(posedge clk) begin
@@ -1307,7 +1390,7 @@ always_ff @(posedge clk) begin
   else if (rd_fire) rq_avail_q[rq_tail_q] <= 1'b1;
 end
 )";
-    ram_read = s.riff ? "assign ram_raddr = (state_q == S_EVICT) ? ev_slot_q : lr_slot;\n" : "assign ram_raddr = lr_slot;\n";
+    ram_read = s.riff ? "assign ram_raddr = " + raddr + ";\n" : "assign ram_raddr = lr_slot;\n";
   }
   m.section("Read responses: in request order; hits from the SRAM, misses from DRAM, errors answer 0",
             ram_read + s.fill(R"(always_ff @(posedge clk) begin
@@ -1352,6 +1435,16 @@ end
                             {"c_rsp", zext("rsp_fire", 1, s.RQC)},
                             {"c_dpush", zext("drf_push", 1, s.RQC)},
                             {"c_dpop", zext("drf_pop", 1, s.RQC)}}));
+}
+
+// The status test of the opcodes above 3 the build lacks (3-bit opcodes: 4 and
+// 5 without claim, 6 without flush, and 7), ending in " :" and a new line.
+std::string illegal_high(const ChordShape& s) {
+  if (s.OPW < 3) return "";
+  std::string test = s.claim && s.flush ? "cmd_op == 3'd7"
+                     : s.claim          ? "cmd_op > 3'd5"
+                                        : "cmd_op[2] && cmd_op != 3'd6";  // flush without claim
+  return "(" + test + ") ? 3'd7 :\n                    ";
 }
 
 // Performance counters, sticky error status, command status and the
@@ -1405,7 +1498,7 @@ end
              {"outputs", assign_lines(outputs)},
              {"monitor", assign_lines(monitor)},
              {"evict_cnt", evict_cnt},
-             {"op3_status", (s.claim ? "(cmd_op > " + sv_const(s.OPW, 5) + ") ? 3'd7 :\n                    " : std::string()) +
+             {"op3_status", illegal_high(s) +
                                 (s.inplace ? "(" + s.op_is(3) + ") ? (!lc_found ? 3'd1 : (ln_found && cmd_nid != cmd_id) ? 3'd3 : 3'd0) :"
                                            : "(" + s.op_is(3) + ") ? 3'd7 :")},
              {"op0", s.op_is(0)},
@@ -1434,6 +1527,7 @@ SvModule controller_module(const ChordShape& s, const std::string& name) {
   add_access_decisions(m, s);
   add_scan(m, s);
   if (s.riff) add_eviction(m, s);
+  if (s.flush) add_flush(m, s);
   add_state_machine(m, s);
   add_table_updates(m, s);
   add_dram_queue(m, s);

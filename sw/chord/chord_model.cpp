@@ -214,6 +214,17 @@ CommandResult ChordModel::commit(uint32_t id) {
   return r;
 }
 
+CommandResult ChordModel::flush(uint32_t id) {
+  CommandResult r;
+  r.entry = find(id);
+  if (r.entry < 0 || !g_.flush) return refuse(r, id, Status::Unregistered);
+  Entry& e = table_[r.entry];
+  const uint32_t n = g_.clean ? e.dirty : e.res_len;
+  for (uint32_t o = 0; o < n; ++o) dram_write(e.id, e.base + o, track_data_ ? sram_[slot_of(e, o)] : 0);
+  e.dirty = 0;
+  return r;
+}
+
 uint32_t ChordModel::giveable(const Entry& e) const {
   const uint32_t spare = e.spare();
   // A live tensor that has started writing with its prefix intact will store

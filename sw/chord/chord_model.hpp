@@ -85,6 +85,12 @@ struct Geometry {
   // accesses (docs/chord.md, "Policy options"). Also in the RTL (gen/chord,
   // chords[].claim); the top's datapath is meant to take it (docs/top.md).
   bool claim = false;
+  // The flush command: flush(id) writes the tensor's resident words that may
+  // differ from DRAM back, in address order, and keeps them resident and
+  // clean; the write-back of outputs still on chip when a program ends.
+  // Also in the RTL (gen/chord, chords[].flush, which needs riff: it writes
+  // back through RIFF's write-back engine).
+  bool flush = false;
 
   // Checks ranges; throws std::invalid_argument naming the bad field.
   void validate() const;
@@ -232,6 +238,11 @@ class ChordModel {
   // On a registered tensor that is not claimed it does nothing. Errors:
   // unregistered, option off (Unregistered).
   CommandResult commit(uint32_t id);
+  // Option `flush`: writes words [base, base + n) of `id` back to DRAM, lowest
+  // address first, where n is the dirty prefix's length with `clean` and the
+  // resident length without it; they stay resident, now clean (dirty = 0).
+  // Errors: unregistered, option off (Unregistered).
+  CommandResult flush(uint32_t id);
   // A command whose opcode the build does not have (the RTL's illegal
   // opcodes): refused with IllegalOpcode, counted as an error of `id`, and
   // nothing else changes.

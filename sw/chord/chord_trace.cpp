@@ -26,6 +26,7 @@ TraceOp rewrite(uint32_t id, uint32_t new_id, ReuseMeta m) {
 }
 TraceOp claim(uint32_t id) { return {.kind = OpKind::Claim, .id = id}; }
 TraceOp commit(uint32_t id) { return {.kind = OpKind::Commit, .id = id}; }
+TraceOp flush(uint32_t id) { return {.kind = OpKind::Flush, .id = id}; }
 
 // Hands out non-overlapping address ranges, wrapping around the address space.
 class AddressPool {
@@ -141,8 +142,11 @@ class ProgramRunner {
         if (next[in] == c.size() && live[in] && !tensors[in].external) drop(in);
       }
     }
-    for (size_t t = 0; t < tensors.size(); ++t)
+    // The program's results still on chip are written back (option flush), then dropped.
+    for (size_t t = 0; t < tensors.size(); ++t) {
+      if (g_.flush && live[t] && onchip_[t] && !tensors[t].external) out_.push_back(flush(id[t]));
       if (live[t]) drop(static_cast<int>(t));
+    }
     return std::move(out_);
   }
 
@@ -236,6 +240,7 @@ Access apply(ChordModel& m, const TraceOp& op) {
     case OpKind::Rewrite: c = m.rewrite(op.id, op.new_id, op.meta); break;
     case OpKind::Claim: c = m.claim(op.id); break;
     case OpKind::Commit: c = m.commit(op.id); break;
+    case OpKind::Flush: c = m.flush(op.id); break;
     case OpKind::Illegal: c = m.illegal_command(op.id); break;
     case OpKind::Write: return op.fill ? m.fill(op.id, op.addr, op.data) : m.write(op.id, op.addr, op.data);
     case OpKind::Read: return m.read(op.id, op.addr);
@@ -255,7 +260,10 @@ size_t access_count(const std::vector<TraceOp>& t) {
 std::vector<unsigned> illegal_opcodes(const Geometry& g) {
   std::vector<unsigned> ops;
   if (!g.inplace) ops.push_back(3);
-  if (g.claim) ops.insert(ops.end(), {6, 7});
+  if (!g.claim && !g.flush) return ops;
+  if (!g.claim) ops.insert(ops.end(), {4, 5});
+  if (!g.flush) ops.push_back(6);
+  ops.push_back(7);
   return ops;
 }
 
@@ -370,6 +378,9 @@ class RandomMixer {
       for (const auto& l : live_)
         if (!l.claimed) unclaimed.push_back(l.id);
       out_.push_back(commit(unclaimed.empty() || chance(0.5) ? fresh() : unclaimed[uni(0, unclaimed.size() - 1)]));
+    } else if (g_.flush && r < 0.67) {
+      // A flush of a live tensor (its dirty words back to DRAM), or of an unregistered id (an error).
+      out_.push_back(flush(chance(0.9) ? any_live().id : fresh()));
     } else if (r < 0.7) {
       out_.push_back(upd(any_live().id, meta()));
     } else {

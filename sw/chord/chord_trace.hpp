@@ -13,7 +13,7 @@
 
 namespace cello::chord {
 
-enum class OpKind : uint8_t { Register, Update, Release, Write, Read, Rewrite, Claim, Commit, Illegal };
+enum class OpKind : uint8_t { Register, Update, Release, Write, Read, Rewrite, Claim, Commit, Flush, Illegal };
 
 struct TraceOp {
   OpKind kind = OpKind::Read;
@@ -26,7 +26,8 @@ struct TraceOp {
                                // clean with option `clean` (ChordModel::fill)
   uint32_t new_id = 0;         // Rewrite: the tensor written in place of `id`
                                // (Claim, option claim: `id` takes the space its writes need;
-                               //  Commit: its op has written it whole)
+                               //  Commit: its op has written it whole;
+                               //  Flush, option flush: write its dirty resident words back)
   unsigned opcode = 0;         // Illegal: the opcode, one the build does not have
   bool is_command() const { return kind != OpKind::Write && kind != OpKind::Read; }
 };
@@ -35,8 +36,9 @@ struct TraceOp {
 // (commands report their status in Access::status and entry).
 Access apply(ChordModel& m, const TraceOp& op);
 
-// The command opcodes the RTL built for `g` does not have (3 without
-// `inplace`; 6 and 7 with `claim`, whose opcode is 3 bits wide).
+// The command opcodes the RTL built for `g` does not have: 3 without
+// `inplace`; with `claim` or `flush`, whose opcodes make it 3 bits wide, 4
+// and 5 without `claim`, 6 without `flush`, and 7.
 std::vector<unsigned> illegal_opcodes(const Geometry& g);
 
 // Random mix: registrations (sometimes into a full table or with a used id),
@@ -53,6 +55,10 @@ struct RandomMix {
 };
 std::vector<TraceOp> random_trace(const Geometry& g, uint64_t seed, size_t ops, const RandomMix& mix = {});
 
+// With the `flush` option the random mix now and then flushes a live tensor
+// (or an unregistered id), and the structured programs flush their results
+// still on chip before the end.
+//
 // With the `clean` option about a third of the tensors it registers are
 // inputs, whose writes are fills (now and then a plain write among them, and a
 // rewrite in place writes plainly over a filled prefix), so evictions and

@@ -195,6 +195,7 @@ class ChordBench {
                  : op.kind == chord::OpKind::Release ? 2
                  : op.kind == chord::OpKind::Claim   ? 4
                  : op.kind == chord::OpKind::Commit  ? 5
+                 : op.kind == chord::OpKind::Flush   ? 6
                  : op.kind == chord::OpKind::Illegal ? op.opcode
                                                      : 3;
       if constexpr (requires { d.cmd_nid; }) d.cmd_nid = op.new_id;

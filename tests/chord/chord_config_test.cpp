@@ -138,3 +138,24 @@ TEST_CASE("chord generator: the fill flag and the dirty prefix exist exactly wit
       }
   CHECK_FALSE(parse_hw_config(one({{"name", "ch"}}), "cfg.json").chords[0].clean);  // off by default
 }
+
+// Option flush: cmd_op 6 and the S_FLUSH state, with a 3-bit opcode whether or
+// not the claim commands exist; it needs riff.
+TEST_CASE("chord generator: the flush command exists exactly with flush", "[chord][config][flush]") {
+  for (bool claim : {false, true})
+    for (bool flush : {false, true}) {
+      INFO("claim " << claim << " flush " << flush);
+      auto c = parse_hw_config(one({{"name", "ch"}, {"depth", 16}, {"entries", 4}, {"claim", claim}, {"flush", flush}}),
+                               "cfg.json");
+      CHECK(c.chords[0].geometry().flush == flush);
+      auto d = cello::gen::generate_design(c);
+      REQUIRE(d.modules.size() == 3);
+      const std::string ctrl = d.modules[1].render();
+      CHECK((d.modules[2].render().find("logic [2:0]  cmd_op") != std::string::npos) == (claim || flush));
+      CHECK((ctrl.find("S_FLUSH") != std::string::npos) == flush);
+      CHECK((ctrl.find("6 flush") != std::string::npos) == flush);
+      CHECK((d.modules[0].render().find("ls_slot") != std::string::npos) == flush);
+    }
+  CHECK_THAT(error_of(one({{"riff", false}, {"flush", true}})), Catch::Contains("chords[0].flush") && Catch::Contains("needs riff"));
+  CHECK_FALSE(parse_hw_config(one({{"name", "ch"}}), "cfg.json").chords[0].flush);  // off by default
+}

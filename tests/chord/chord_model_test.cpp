@@ -786,3 +786,46 @@ TEST_CASE("claim: writes land at their offsets in any order, and commit makes th
   CHECK(m.read(2, 100).outcome == Outcome::Miss);
   REQUIRE_NOTHROW(m.check_invariants());
 }
+
+// Option flush: the resident words that may differ from DRAM go back in
+// address order and stay resident; with clean only the dirty prefix, once.
+TEST_CASE("flush: a tensor's resident words go back to DRAM in order and stay resident", "[chord][options][flush]") {
+  for (bool clean : {false, true}) {
+    INFO("clean " << clean);
+    Geometry g = tiny(32, 4, 2, true);
+    g.clean = clean;
+    MapDram dram;
+    ChordModel m(g, true, &dram);
+    std::vector<DramOp> out;
+    m.on_dram([&](const DramOp& op) { out.push_back(op); });
+    CHECK(m.flush(1).status == Status::Unregistered);  // option off
+    g.flush = true;
+    ChordModel f(g, true, &dram);
+    f.on_dram([&](const DramOp& op) { out.push_back(op); });
+    CHECK(f.flush(1).status == Status::Unregistered);
+    // A: 3 words filled (clean with the option), then 2 written; B: 4 words filled.
+    REQUIRE(f.register_tensor(1, 0, 5, {1, 2}).status == Status::Ok);
+    for (uint64_t a = 0; a < 3; ++a) REQUIRE(f.fill(1, a, MapDram::initial(a)).outcome == Outcome::Hit);
+    for (uint64_t a = 3; a < 5; ++a) REQUIRE(f.write(1, a, a + 100).outcome == Outcome::Hit);
+    REQUIRE(f.register_tensor(2, 10, 14, {1, 2}).status == Status::Ok);
+    for (uint64_t a = 10; a < 14; ++a) REQUIRE(f.fill(2, a, MapDram::initial(a)).outcome == Outcome::Hit);
+    out.clear();
+    REQUIRE(f.flush(1).status == Status::Ok);
+    // The dirty prefix of A is all 5 words (its last write is at offset 4).
+    REQUIRE(out.size() == 5);
+    for (uint64_t a = 0; a < 5; ++a) {
+      CHECK(out[a].write);
+      CHECK(out[a].addr == a);
+      CHECK(out[a].data == (a < 3 ? MapDram::initial(a) : a + 100));
+    }
+    out.clear();
+    REQUIRE(f.flush(2).status == Status::Ok);
+    CHECK(out.size() == (clean ? 0u : 4u));  // B holds only fills
+    out.clear();
+    REQUIRE(f.flush(1).status == Status::Ok);
+    CHECK(out.size() == (clean ? 0u : 5u));  // clean after its first flush
+    for (uint64_t a = 0; a < 5; ++a) CHECK(f.read(1, a).outcome == Outcome::Hit);
+    CHECK(f.read(1, 4).data == 104);
+    REQUIRE_NOTHROW(f.check_invariants());
+  }
+}
