@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <string_view>
 #include <utility>
@@ -32,6 +33,7 @@ struct ChordShape {
   bool dirty;
   bool flush;  // the flush command (opcode 6, needs riff): RIFF's write-back engine walks a whole prefix
   int OPW;     // command opcode width: 3 with the claim (opcode 4) or flush (opcode 6) command, else 2
+  std::vector<unsigned> illegal;  // the opcodes of that width this build reports as illegal (sw/chord)
 
   explicit ChordShape(const ChordConfig& config)
       : cfg(config), entries(config.entries), extents(config.extents), depth(config.depth),
@@ -43,7 +45,8 @@ struct ChordShape {
         RQC(bits_for(config.read_queue)), DQC(bits_for(config.dram_queue)), riff(config.riff),
         sram(config.ram == "sram"), reserve(config.reserve), inplace(config.inplace), claim(config.claim),
         clean(config.clean), dirty(config.riff && config.clean), flush(config.flush),
-        OPW(config.claim || config.flush ? 3 : 2) {}
+        OPW(static_cast<int>(chord::command_opcode_bits(config.geometry()))),
+        illegal(chord::illegal_opcodes(config.geometry())) {}
 
   // `cmd_op == <k>` at the opcode's width.
   std::string op_is(int k) const { return "cmd_op == " + sv_const(OPW, k); }
@@ -709,16 +712,13 @@ std::vector<Monitor> monitors(const ChordShape& s) {
 
 // The command opcodes of this build, and those it reports as illegal.
 std::string opcode_doc(const ChordShape& s) {
-  std::vector<std::string> legal = {"0 register", "1 update metadata", "2 release"}, illegal;
-  if (s.inplace) legal.push_back("3 rewrite in place");
-  else illegal.push_back("3");
-  if (s.claim) legal.insert(legal.end(), {"4 claim", "5 commit"});
-  else if (s.OPW == 3) illegal.insert(illegal.end(), {"4", "5"});
-  if (s.flush) legal.push_back("6 flush");
-  else if (s.OPW == 3) illegal.push_back("6");
-  if (s.OPW == 3) illegal.push_back("7");
+  static const char* const kNames[] = {"register", "update metadata", "release", "rewrite in place", "claim", "commit", "flush"};
+  std::vector<std::string> legal;
+  for (unsigned k = 0; k < (1u << s.OPW); ++k)
+    if (std::find(s.illegal.begin(), s.illegal.end(), k) == s.illegal.end()) legal.push_back(fmt::format("{} {}", k, kNames[k]));
   std::string doc = fmt::format("{}", fmt::join(legal, ", "));
-  if (!illegal.empty()) doc += fmt::format(" ({} {} illegal)", fmt::join(illegal, ", "), illegal.size() > 1 ? "are" : "is");
+  if (!s.illegal.empty())
+    doc += fmt::format(" ({} {} illegal)", fmt::join(s.illegal, ", "), s.illegal.size() > 1 ? "are" : "is");
   return doc;
 }
 
@@ -1110,7 +1110,7 @@ void add_state_machine(SvModule& m, const ChordShape& s) {
       end else if (commit_go) begin
         state_q    <= S_COMMIT;
         claim_id_q <= cmd_id;
-      end else if (start_scan) begin)";
+      end else if )";
     claim_state = "      S_CLAIM: if (claim_more) begin\n" + scan_start +
                   R"(
         need_q     <= lw_claim_need;  // the entry's fields stay put until the move
@@ -1132,13 +1132,13 @@ assign commit_now = commit_st && lw_found && lw_claimed;
 )",
                      {{"op4", s.op_is(4)}, {"op5", s.op_is(5)}, {"intact", intact}}));
   }
-  // The idle state's branches: a claim or commit, a flush, or a write's scan.
-  std::string idle = s.claim ? idle_claim : "S_IDLE: if (start_scan) begin";
+  // The idle state's branches: a claim or commit, a flush, else a write's scan.
+  std::string idle = s.claim ? idle_claim : "S_IDLE: if ";
   if (s.flush) {
-    const std::string fl = "fl_go) begin\n        state_q    <= S_FLUSH;\n      end else if (start_scan) begin";
-    idle.replace(idle.rfind("start_scan) begin"), std::string("start_scan) begin").size(), fl);
+    idle += "(fl_go) begin\n        state_q    <= S_FLUSH;\n      end else if ";
     ev_done += "      S_FLUSH: if (fl_done) state_q <= S_IDLE;\n";
   }
+  idle += "(start_scan) begin";
   m.section("Controller state", s.fill(R"(
 always_ff @(posedge clk) begin
   if (!rst_n) begin
@@ -1437,14 +1437,14 @@ end
                             {"c_dpop", zext("drf_pop", 1, s.RQC)}}));
 }
 
-// The status test of the opcodes above 3 the build lacks (3-bit opcodes: 4 and
-// 5 without claim, 6 without flush, and 7), ending in " :" and a new line.
+// The status test of the illegal opcodes above 3 (3 has its own, with or
+// without the rewrite), ending in " :" and a new line.
 std::string illegal_high(const ChordShape& s) {
-  if (s.OPW < 3) return "";
-  std::string test = s.claim && s.flush ? "cmd_op == 3'd7"
-                     : s.claim          ? "cmd_op > 3'd5"
-                                        : "cmd_op[2] && cmd_op != 3'd6";  // flush without claim
-  return "(" + test + ") ? 3'd7 :\n                    ";
+  std::vector<std::string> tests;
+  for (unsigned k : s.illegal)
+    if (k > 3) tests.push_back(s.op_is(static_cast<int>(k)));
+  if (tests.empty()) return "";
+  return fmt::format("({}) ? 3'd7 :\n                    ", fmt::join(tests, " || "));
 }
 
 // Performance counters, sticky error status, command status and the

@@ -206,6 +206,24 @@ struct Entry {
   uint32_t spare() const { return capacity() - res_len; }
 };
 
+// The RTL's command opcodes (cmd_op): 0 register, 1 update, 2 release,
+// 3 rewrite (option inplace), 4 claim and 5 commit (option claim), 6 flush
+// (option flush). The opcode is 3 bits wide with claim or flush, else 2.
+inline unsigned command_opcode_bits(const Geometry& g) { return g.claim || g.flush ? 3 : 2; }
+
+// The opcodes of that width the RTL built for `g` does not have (its
+// illegal-opcode status): 3 without `inplace`; with 3 bits, 4 and 5 without
+// `claim`, 6 without `flush`, and 7. The generator and the traces share it.
+inline std::vector<unsigned> illegal_opcodes(const Geometry& g) {
+  std::vector<unsigned> ops;
+  if (!g.inplace) ops.push_back(3);
+  if (command_opcode_bits(g) == 2) return ops;
+  if (!g.claim) ops.insert(ops.end(), {4, 5});
+  if (!g.flush) ops.push_back(6);
+  ops.push_back(7);
+  return ops;
+}
+
 class ChordModel {
  public:
   // track_data: keep SRAM contents so reads return data (tests); the traffic

@@ -257,16 +257,6 @@ size_t access_count(const std::vector<TraceOp>& t) {
   return n;
 }
 
-std::vector<unsigned> illegal_opcodes(const Geometry& g) {
-  std::vector<unsigned> ops;
-  if (!g.inplace) ops.push_back(3);
-  if (!g.claim && !g.flush) return ops;
-  if (!g.claim) ops.insert(ops.end(), {4, 5});
-  if (!g.flush) ops.push_back(6);
-  ops.push_back(7);
-  return ops;
-}
-
 namespace {
 
 // The random mix's state: the live tensors, and one method per kind of step.

@@ -36,11 +36,6 @@ struct TraceOp {
 // (commands report their status in Access::status and entry).
 Access apply(ChordModel& m, const TraceOp& op);
 
-// The command opcodes the RTL built for `g` does not have: 3 without
-// `inplace`; with `claim` or `flush`, whose opcodes make it 3 bits wide, 4
-// and 5 without `claim`, 6 without `flush`, and 7.
-std::vector<unsigned> illegal_opcodes(const Geometry& g);
-
 // Random mix: registrations (sometimes into a full table or with a used id),
 // in-order writes, reads anywhere (biased to recent data), updates, releases,
 // a sprinkle of illegal accesses, and now and then a command with an opcode
