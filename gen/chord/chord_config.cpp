@@ -25,7 +25,7 @@ ChordConfig ChordConfig::parse(ConfigReader& r) {
   ChordConfig c;
   c.name = r.identifier("name", c.name);
   c.depth = static_cast<int>(r.integer("depth", c.depth, 2, 1 << 24));
-  c.word_width = static_cast<int>(r.integer("word_width", c.word_width, 1, 64));
+  c.word_width = static_cast<int>(r.integer("word_width", c.word_width, 1, 2048));
   c.entries = static_cast<int>(r.integer("entries", c.entries, 2, 256));
   c.extents = static_cast<int>(r.integer("extents", c.extents, 1, 8));
   c.addr_width = static_cast<int>(r.integer("addr_width", c.addr_width, 2, 48));

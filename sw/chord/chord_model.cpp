@@ -22,7 +22,7 @@ void Geometry::validate() const {
   need(entries >= 2 && entries <= 256, "entries must be in 2..256");
   need(extents >= 1 && extents <= 8, "extents must be in 1..8");
   need(addr_bits >= bits_for(sram_words) && addr_bits <= 48, "addr_bits must cover the SRAM depth and be <= 48");
-  need(word_bits >= 1 && word_bits <= 64, "word_bits must be in 1..64");
+  need(word_bits >= 1 && word_bits <= 2048, "word_bits must be in 1..2048");
   need(id_bits >= 1 && id_bits <= 32, "id_bits must be in 1..32");
   need(dist_bits >= 1 && dist_bits <= 24, "dist_bits must be in 1..24");
   need(uses_bits >= 1 && uses_bits <= 24, "uses_bits must be in 1..24");

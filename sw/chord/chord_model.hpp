@@ -45,7 +45,10 @@ struct Geometry {
   uint32_t entries = 64;           // RIFF index table entries (tensors tracked at once)
   uint32_t extents = 4;            // runs (contiguous SRAM extents) per entry, 1..8
   unsigned addr_bits = 32;         // global word-address width
-  unsigned word_bits = 32;         // data word width (<= 64 in the model)
+  // Data word width, 1..2048 (a word is the top's granule when CHORD is on its
+  // datapath). The model's data is a word's low 64 bits (all of a word up to
+  // 64 bits); the testbench makes a wider word's higher bits from them.
+  unsigned word_bits = 32;
   unsigned id_bits = 16;           // tensor id width
   unsigned dist_bits = 16;         // next-use distance width
   unsigned uses_bits = 8;          // remaining-uses width

@@ -31,8 +31,30 @@
 #include "tb/harness/scoreboard.hpp"
 #include "tb/harness/sim.hpp"
 #include "tb/harness/stream.hpp"
+#include "tb/mac_array/port_words.hpp"
 
 namespace cello::tb {
+
+// A CHORD word of `bits` bits as 32-bit port words. The model tracks a word's
+// low 64 bits (the whole word up to 64 bits); in a wider word each further
+// 64-bit limb is a fixed mix of the low one, so the testbench can drive and
+// check every bit the RTL moves against the model's 64. Word 0 is all zeros
+// (the data of an illegal read).
+inline std::vector<uint32_t> chord_word(uint64_t low, unsigned bits) {
+  std::vector<uint32_t> w((bits + 31) / 32);
+  for (size_t i = 0; i < w.size(); ++i) {
+    uint64_t limb = low;
+    if (i >= 2 && low != 0) {  // limb i / 2: a splitmix64 step of low, distinct per limb
+      limb = low + (i / 2) * 0x9e3779b97f4a7c15ull;
+      limb = (limb ^ (limb >> 30)) * 0xbf58476d1ce4e5b9ull;
+      limb = (limb ^ (limb >> 27)) * 0x94d049bb133111ebull;
+      limb ^= limb >> 31;
+    }
+    w[i] = static_cast<uint32_t>(limb >> (32 * (i % 2)));
+  }
+  if (bits % 32) w.back() &= (1u << (bits % 32)) - 1;
+  return w;
+}
 
 // Probability per cycle that each agent offers (valid) or accepts (ready), and
 // the DRAM read latency range in cycles.
@@ -211,7 +233,7 @@ class ChordBench {
     if (wr_.valid()) {
       d.wr_id = wr_.item().id;
       d.wr_addr = wr_.item().addr;
-      d.wr_data = wr_.item().data & word_mask_;
+      put_words(d.wr_data, chord_word(wr_.item().data & word_mask_, g_.word_bits));
       // Option clean: a fill is clean (without clean the model stores it as a write).
       if constexpr (requires { d.wr_fill; }) d.wr_fill = wr_.item().fill;
     }
@@ -227,7 +249,19 @@ class ChordBench {
         rng_.chance(rates_.dram_rsp))
       dram_rsp_valid_ = true;
     d.dram_rsp_valid = dram_rsp_valid_;
-    if (dram_rsp_valid_) d.dram_rsp_data = dram_rsp_.front().second;
+    if (dram_rsp_valid_) put_words(d.dram_rsp_data, chord_word(dram_rsp_.front().second, g_.word_bits));
+  }
+
+  // The low 64 bits of a data port; with `checked` (a word the testbench takes)
+  // the higher bits must be those chord_word() makes from them.
+  template <class P>
+  uint64_t word(const P& port, const char* checked = nullptr) {
+    std::vector<uint32_t> w = get_words(port, (g_.word_bits + 31) / 32);
+    uint64_t low = w[0] | (w.size() > 1 ? uint64_t{w[1]} << 32 : 0);
+    if (checked && w != chord_word(low, g_.word_bits))
+      fail(fmt::format("{} {:#x}...: bits 64 and up are not the word's (the RTL mixed up the parts of a word)", checked,
+                       low));
+    return low;
   }
 
   static chord::Outcome rd_kind(unsigned k) {
@@ -266,9 +300,9 @@ class ChordBench {
   bool sample(ChordRunStats& st) {
     auto& d = sim_.dut();
     bool moved = false;
-    rsp_hold_.sample(d.rd_rsp_valid, d.rd_rsp_ready, ChordRsp{uint64_t(d.rd_rsp_data), bool(d.rd_rsp_hit), bool(d.rd_rsp_err)});
+    rsp_hold_.sample(d.rd_rsp_valid, d.rd_rsp_ready, ChordRsp{word(d.rd_rsp_data), bool(d.rd_rsp_hit), bool(d.rd_rsp_err)});
     req_hold_.sample(d.dram_req_valid, d.dram_req_ready,
-                     ChordDramReq{bool(d.dram_req_write), uint64_t(d.dram_req_addr), uint64_t(d.dram_req_data)});
+                     ChordDramReq{bool(d.dram_req_write), uint64_t(d.dram_req_addr), word(d.dram_req_data)});
 
     bool cmd_fire = d.cmd_valid && d.cmd_ready;
     bool rd_fire = d.rd_req_valid && d.rd_req_ready;
@@ -321,12 +355,13 @@ class ChordBench {
       model_.check_invariants();
     }
     if (d.rd_rsp_valid && d.rd_rsp_ready) {
-      rsp_sb_.check(ChordRsp{uint64_t(d.rd_rsp_data), bool(d.rd_rsp_hit), bool(d.rd_rsp_err)});
+      rsp_sb_.check(ChordRsp{word(d.rd_rsp_data, "rd_rsp_data"), bool(d.rd_rsp_hit), bool(d.rd_rsp_err)});
       ++st.responses;
       moved = true;
     }
     if (d.dram_req_valid && d.dram_req_ready) {
-      ChordDramReq q{bool(d.dram_req_write), uint64_t(d.dram_req_addr), uint64_t(d.dram_req_data)};
+      ChordDramReq q{bool(d.dram_req_write), uint64_t(d.dram_req_addr),
+                     d.dram_req_write ? word(d.dram_req_data, "dram_req_data") : 0};
       dram_rtl_.push_back(q);
       if (q.write) {
         dut_dram_.write(q.addr, q.data);
