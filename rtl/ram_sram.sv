@@ -6,21 +6,25 @@ module ram_sram #(
   parameter int DEPTH = 16,
   parameter int WIDTH = 32,
   parameter int AW    = 4,
-  parameter int NWR   = 1
+  parameter int NWR   = 1,
+  parameter int NBE   = 1   // write enables per word: NBE lanes of WIDTH / NBE bits (byte enables)
 ) (
   input  logic                 clk,
-  input  logic [NWR-1:0]       we,     // write enables, one per port
+  input  logic [NWR*NBE-1:0]   we,     // write enables: port p, lane l at [p*NBE + l]
   input  logic [NWR*AW-1:0]    waddr,  // port p at [p*AW +: AW]
   input  logic [NWR*WIDTH-1:0] wdata,  // port p at [p*WIDTH +: WIDTH]
   input  logic                 re,     // read enable
   input  logic [AW-1:0]        raddr,
   output logic [WIDTH-1:0]     rdata   // registered: mem[raddr] of the previous cycle's read
 );
+  localparam int LANE = WIDTH / NBE;  // bits per write enable
   logic [WIDTH-1:0] mem [0:DEPTH-1];
 
   always_ff @(posedge clk) begin
     for (int p = 0; p < NWR; p++) begin
-      if (we[p]) mem[waddr[p*AW +: AW]] <= wdata[p*WIDTH +: WIDTH];
+      for (int l = 0; l < NBE; l++) begin
+        if (we[p*NBE + l]) mem[waddr[p*AW +: AW]][l*LANE +: LANE] <= wdata[p*WIDTH + l*LANE +: LANE];
+      end
     end
     if (re) rdata <= mem[raddr];
   end

@@ -50,6 +50,9 @@ ChordConfig ChordConfig::parse(ConfigReader& r) {
   c.clean = r.boolean("clean", false);
   c.flush = r.boolean("flush", false);
   if (c.flush && !c.riff) r.fail("flush", "the flush command writes back through RIFF's write-back engine: it needs riff");
+  c.byte_enables = r.boolean("byte_enables", false);
+  if (c.byte_enables && c.word_width % 8 != 0)
+    r.fail("byte_enables", fmt::format("a word of {} bits is not a whole number of bytes", c.word_width));
   c.ram = r.choice("ram", c.ram, {"flop", "sram"});
   auto pow2 = [&](const char* key, int fallback) {
     int v = static_cast<int>(r.integer(key, fallback, 2, 64));

@@ -27,6 +27,7 @@ struct ChordConfig {
   bool claim = false;        // claim command: a tensor takes its space when its op starts, writes never scan (needs riff, reserve)
   bool clean = false;        // fills (wr_fill) are clean: a spilled or evicted clean word is not written to DRAM
   bool flush = false;        // flush command (cmd_op 6): write a tensor's dirty resident words back (needs riff)
+  bool byte_enables = false; // wr_be: a write names the bytes it writes (word_width a multiple of 8)
   std::string ram = "sram";  // "flop" (combinational read) or "sram" (1-cycle read)
   int read_queue = 4;        // reads in flight (power of two, >= 2)
   int dram_queue = 4;        // DRAM request queue entries (power of two, >= 2)
@@ -60,13 +61,14 @@ struct ChordConfig {
     g.claim = claim;
     g.clean = clean;
     g.flush = flush;
+    g.byte_enables = byte_enables;
     return g;
   }
 
   // The canonical config section: every field under its own name.
   NLOHMANN_DEFINE_TYPE_INTRUSIVE(ChordConfig, name, depth, word_width, entries, extents, addr_width, id_width,
-                                 dist_width, uses_width, riff, victim, reserve, inplace, claim, clean, flush, ram, read_queue, dram_queue,
-                                 counter_width)
+                                 dist_width, uses_width, riff, victim, reserve, inplace, claim, clean, flush, byte_enables, ram,
+                                 read_queue, dram_queue, counter_width)
   nlohmann::json to_json() const { return *this; }
   static ChordConfig parse(ConfigReader& r);
 };

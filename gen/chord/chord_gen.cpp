@@ -32,6 +32,8 @@ struct ChordShape {
   // nothing is evicted: clean only spares the DRAM write of a spilled fill.)
   bool dirty;
   bool flush;  // the flush command (opcode 6, needs riff): RIFF's write-back engine walks a whole prefix
+  bool be;     // byte enables on writes (wr_be, dram_req_be, a byte-enabled SRAM)
+  int WB;      // bytes per word with byte enables (SRAM write enables), else 1
   int OPW;     // command opcode width: 3 with the claim (opcode 4) or flush (opcode 6) command, else 2
   std::vector<unsigned> illegal;  // the opcodes of that width this build reports as illegal (sw/chord)
 
@@ -45,6 +47,7 @@ struct ChordShape {
         RQC(bits_for(config.read_queue)), DQC(bits_for(config.dram_queue)), riff(config.riff),
         sram(config.ram == "sram"), reserve(config.reserve), inplace(config.inplace), claim(config.claim),
         clean(config.clean), dirty(config.riff && config.clean), flush(config.flush),
+        be(config.byte_enables), WB(config.byte_enables ? config.word_width / 8 : 1),
         OPW(static_cast<int>(chord::command_opcode_bits(config.geometry()))),
         illegal(chord::illegal_opcodes(config.geometry())) {}
 
@@ -738,6 +741,7 @@ void controller_ports(SvModule& m, const ChordShape& s) {
                            {"addr", s.AW, "global address (must be the tensor's next address)"},
                            {"data", s.WW, "data"}};
   if (s.clean) wr.push_back({"fill", 1, "1: a fill (DRAM holds the word): stored clean, not written to DRAM if it spills or is evicted"});
+  if (s.be) wr.push_back({"be", s.WB, "byte enables: byte k is written (a stored word keeps its other bytes, a spill writes only these)"});
   m.sink({"wr", "write stream", "valid", "accepted", wr});
   m.sink({"rd_req", "read request", "valid", "accepted",
           {{"id", s.IDW, "tensor id"}, {"addr", s.AW, "global address"}}});
@@ -745,10 +749,11 @@ void controller_ports(SvModule& m, const ChordShape& s) {
             {{"data", s.WW, "data (0 for an illegal read)"},
              {"hit", 1, "served by the SRAM"},
              {"err", 1, "illegal read (unregistered id or address outside the tensor)"}}});
-  m.source({"dram_req", "DRAM request", "valid (requests are performed in order)", "accepted",
-            {{"write", 1, "1 write (spill / eviction write-back), 0 read (miss)"},
-             {"addr", s.AW, "global word address"},
-             {"data", s.WW, "write data"}}});
+  std::vector<Field> dram = {{"write", 1, "1 write (spill / eviction write-back), 0 read (miss)"},
+                              {"addr", s.AW, "global word address"},
+                              {"data", s.WW, "write data"}};
+  if (s.be) dram.push_back({"be", s.WB, "write: the bytes to write (a spill's wr_be; all of a write-back)"});
+  m.source({"dram_req", "DRAM request", "valid (requests are performed in order)", "accepted", dram});
   m.sink({"dram_rsp", "DRAM read response", "valid (in request order)", "taken", {{"data", s.WW, "data"}}});
   for (const auto& k : kCounters) m.output(fmt::format("cnt_{}", k.name), s.CW, fmt::format("counter: {}", k.doc));
   m.output("status_err", kChordStatusBits, "sticky errors: [0] read unregistered, [1] read outside tensor, [2] write unregistered, "
@@ -765,7 +770,7 @@ void controller_interface(SvModule& m, const ChordShape& s) {
     if (l.table_out) m.input(l.name, l.width, l.comment);
     else m.output(l.name, l.width, l.comment);
   }
-  m.output("ram_we", 1, "SRAM write enable");
+  m.output("ram_we", s.WB, s.be ? "SRAM write enables, one per byte" : "SRAM write enable");
   m.output("ram_waddr", s.IXW, "SRAM write slot");
   m.output("ram_wdata", s.WW, "SRAM write data");
   if (s.sram) m.output("ram_re", 1, "SRAM read enable");
@@ -836,6 +841,7 @@ void declare_queue_signals(SvModule& m, const ChordShape& s) {
   m.array("dq_write_q", 1, s.dram_queue, "DRAM request queue: write flag");
   m.array("dq_addr_q", s.AW, s.dram_queue, "DRAM request queue: address");
   m.array("dq_data_q", s.WW, s.dram_queue, "DRAM request queue: data");
+  if (s.be) m.array("dq_be_q", s.WB, s.dram_queue, "DRAM request queue: byte enables of a write");
 
   m.signal("rq_count_q", s.RQC, "reads in flight (accepted, response not yet taken)");
   m.signal("rq_head_q", s.RQW, "oldest read in flight");
@@ -900,7 +906,7 @@ assign wr_ready       = (open_io && (wr_err || wr_store_now || (wr_spill_now && 
 assign wr_fire        = wr_valid && wr_ready;
 assign wr_store       = wr_fire && (wgo ? !spill_q : wr_store_now);
 assign wr_spill       = wr_fire && (wgo ? spill_q : wr_spill_now);
-assign ram_we         = wr_store;
+assign ram_we         = {ram_we};
 assign ram_waddr      = lw_slot;
 assign ram_wdata      = wr_data;
 )",
@@ -908,7 +914,8 @@ assign ram_wdata      = wr_data;
                     {"lw_id", s.claim ? "(claim_q || commit_st) ? claim_id_q : wr_id" : "wr_id"},
                     // With claim a write never scans: it stores in the space claimed, or spills.
                     {"need_steal", s.claim ? "1'b0" : "!wr_err && !wr_bypass && lw_prefix && !lw_has_room && !lw_runs_full"},
-                    {"store_now", store_now}}));
+                    {"store_now", store_now},
+                    {"ram_we", s.be ? fmt::format("{{{}{{wr_store}}}} & wr_be", s.WB) : "wr_store"}}));
 }
 
 // The scan's combinational side: the indexed view follows the scan (then the
@@ -1326,20 +1333,23 @@ always_ff @(posedge clk) begin
   if (dq_push0) begin
     dq_write_q[dq_tail_q] <= dq_w0;
     dq_addr_q[dq_tail_q]  <= dq_a0;
-    dq_data_q[dq_tail_q]  <= dq_d0;
+    dq_data_q[dq_tail_q]  <= dq_d0;{be0}
   end
   if (dq_push1) begin
     dq_write_q[dq_idx1] <= 1'b1;
     dq_addr_q[dq_idx1]  <= wr_addr;
-    dq_data_q[dq_idx1]  <= wr_data;
+    dq_data_q[dq_idx1]  <= wr_data;{be1}
   end
 end
 assign dram_req_valid = dq_count_q != '0;
 assign dram_req_write = dq_write_q[dq_head_q];
 assign dram_req_addr  = dq_addr_q[dq_head_q];
-assign dram_req_data  = dq_data_q[dq_head_q];
+assign dram_req_data  = dq_data_q[dq_head_q];{be_out}
 )",
-                        {{"push1", s.clean ? "wr_spill && !wr_fill;  // a spilled fill: DRAM holds it already"
+                        {{"be0", s.be ? "\n    dq_be_q[dq_tail_q]    <= '1;  // a write-back writes the whole word" : ""},
+                         {"be1", s.be ? "\n    dq_be_q[dq_idx1]    <= wr_be;" : ""},
+                         {"be_out", s.be ? "\nassign dram_req_be    = dq_be_q[dq_head_q];" : ""},
+                         {"push1", s.clean ? "wr_spill && !wr_fill;  // a spilled fill: DRAM holds it already"
                                            : "wr_spill;"},
                          {"dqfull", sv_const(s.DQC, s.dram_queue)},
                          {"one", sv_const(s.DQC, 1)},
@@ -1563,7 +1573,7 @@ SvModule top_module(const ChordShape& s, const std::string& table, const std::st
   }
   for (const char* n : {"ram_we", "ram_waddr", "ram_wdata", "ram_raddr", "ram_rdata"}) ci.connect(n, n);
   if (s.sram) ci.connect("ram_re", "ram_re");
-  m.signal("ram_we", 1, "SRAM write enable");
+  m.signal("ram_we", s.WB, s.be ? "SRAM write enables, one per byte" : "SRAM write enable");
   m.signal("ram_waddr", s.IXW, "SRAM write slot");
   m.signal("ram_wdata", s.WW, "SRAM write data");
   if (s.sram) m.signal("ram_re", 1, "SRAM read enable");
@@ -1575,6 +1585,7 @@ SvModule top_module(const ChordShape& s, const std::string& table, const std::st
                   .param("WIDTH", std::to_string(s.WW))
                   .param("AW", std::to_string(s.IXW))
                   .param("NWR", "1")
+                  .param("NBE", std::to_string(s.WB))
                   .connect("clk", "clk")
                   .connect("we", "ram_we")
                   .connect("waddr", "ram_waddr")

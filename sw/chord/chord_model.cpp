@@ -23,6 +23,7 @@ void Geometry::validate() const {
   need(extents >= 1 && extents <= 8, "extents must be in 1..8");
   need(addr_bits >= bits_for(sram_words) && addr_bits <= 48, "addr_bits must cover the SRAM depth and be <= 48");
   need(word_bits >= 1 && word_bits <= 2048, "word_bits must be in 1..2048");
+  need(!byte_enables || word_bits % 8 == 0, "byte_enables needs word_bits a multiple of 8");
   need(id_bits >= 1 && id_bits <= 32, "id_bits must be in 1..32");
   need(dist_bits >= 1 && dist_bits <= 24, "dist_bits must be in 1..24");
   need(uses_bits >= 1 && uses_bits <= 24, "uses_bits must be in 1..24");
@@ -52,14 +53,14 @@ const char* to_string(Status s) { return name_of(s, kStatusNames); }
 TensorStats& TensorStats::operator+=(const TensorStats& o) { return add_counters(*this, o); }
 
 ChordModel::ChordModel(const Geometry& g, bool track_data, DramBacking* dram)
-    : g_(g), track_data_(track_data), dram_(dram), word_mask_(low_mask(g.word_bits)) {
+    : g_(g), track_data_(track_data), dram_(dram) {
   g_.validate();
   table_.resize(g_.entries);
   for (auto& e : table_) e.runs.resize(g_.extents);
   // After reset entry 0 (not valid) owns the whole SRAM as spare space.
   table_[0].nruns = 1;
   table_[0].runs[0] = {0, g_.sram_words};
-  if (track_data_) sram_.assign(g_.sram_words, 0);
+  if (track_data_) sram_.assign(size_t{g_.sram_words} * word_limbs(g_.word_bits), 0);
 }
 
 int ChordModel::find(uint32_t id) const {
@@ -85,17 +86,33 @@ uint32_t ChordModel::slot_of(const Entry& e, uint32_t ofs) const {
   throw std::logic_error("slot_of: offset beyond the entry's capacity");
 }
 
-void ChordModel::dram_write(uint32_t id, uint64_t addr, uint64_t data) {
+void ChordModel::dram_write(uint32_t id, uint64_t addr, const Word& data, const ByteMask& be) {
   ++st(id).dram_writes;
-  if (dram_) dram_->write(addr, data);
-  if (sink_) sink_({true, addr, data, id});
+  if (!dram_ && !sink_) return;
+  // Untracked data (the traffic models) stays empty: no allocation per word.
+  const Word d = data.limbs.empty() ? data : fit_word(data, g_.word_bits);
+  if (dram_) dram_->write(addr, d, be);
+  if (sink_) sink_({true, addr, d, id, be});
 }
 
-uint64_t ChordModel::dram_read(uint32_t id, uint64_t addr) {
+Word ChordModel::dram_read(uint32_t id, uint64_t addr) {
   ++st(id).dram_reads;
-  uint64_t data = dram_ ? (dram_->read(addr) & word_mask_) : 0;
-  if (sink_) sink_({false, addr, 0, id});
-  return data;
+  if (sink_) sink_({false, addr, {}, id, {}});
+  return dram_ ? fit_word(dram_->read(addr), g_.word_bits) : Word{};
+}
+
+Word ChordModel::sram_word(uint32_t slot) const {
+  if (!track_data_) return {};
+  const size_t n = word_limbs(g_.word_bits);
+  Word w;
+  w.limbs.assign(sram_.begin() + slot * n, sram_.begin() + (slot + 1) * n);
+  return w;
+}
+
+void ChordModel::sram_put(uint32_t slot, const Word& data, const ByteMask& be) {
+  if (!track_data_) return;
+  const Word w = merge_bytes(sram_word(slot), data, be, g_.word_bits);
+  std::copy(w.limbs.begin(), w.limbs.end(), sram_.begin() + slot * w.limbs.size());
 }
 
 CommandResult ChordModel::register_tensor(uint32_t id, uint64_t base, uint64_t end, const ReuseMeta& meta) {
@@ -220,7 +237,7 @@ CommandResult ChordModel::flush(uint32_t id) {
   if (r.entry < 0 || !g_.flush) return refuse(r, id, Status::Unregistered);
   Entry& e = table_[r.entry];
   const uint32_t n = g_.clean ? e.dirty : e.res_len;
-  for (uint32_t o = 0; o < n; ++o) dram_write(e.id, e.base + o, track_data_ ? sram_[slot_of(e, o)] : 0);
+  for (uint32_t o = 0; o < n; ++o) dram_write(e.id, e.base + o, sram_word(slot_of(e, o)));
   e.dirty = 0;
   return r;
 }
@@ -304,7 +321,7 @@ void ChordModel::take(int w, const Steal& s) {
     uint32_t first = src.res_len - s.count;
     uint32_t upto = g_.clean ? std::max(first, std::min(src.res_len, src.dirty)) : src.res_len;
     for (uint32_t i = 0; first + i < upto; ++i)
-      dram_write(src.id, src.base + first + i, track_data_ ? sram_[region + i] : 0);
+      dram_write(src.id, src.base + first + i, sram_word(region + i));
     src.res_len = first;
     src.dirty = std::min(src.dirty, first);
     st(src.id).evictions += s.count;
@@ -321,17 +338,21 @@ void ChordModel::take(int w, const Steal& s) {
   }
 }
 
-Access ChordModel::write(uint32_t id, uint64_t addr, uint64_t data) { return store(id, addr, data, true); }
+Access ChordModel::write(uint32_t id, uint64_t addr, const Word& data, const ByteMask& be) {
+  return store(id, addr, {data, g_.byte_enables ? be : ByteMask{}, true});
+}
 
-Access ChordModel::fill(uint32_t id, uint64_t addr, uint64_t data) { return store(id, addr, data, !g_.clean); }
+Access ChordModel::fill(uint32_t id, uint64_t addr, const Word& data, const ByteMask& be) {
+  return store(id, addr, {data, g_.byte_enables ? be : ByteMask{}, !g_.clean});
+}
 
-Access ChordModel::store(uint32_t id, uint64_t addr, uint64_t data, bool dirty) {
+Access ChordModel::store(uint32_t id, uint64_t addr, const Store& w) {
   Access a;
-  data &= word_mask_;
+  const bool dirty = w.dirty;
   a.entry = find(id);
   if (a.entry < 0) return refuse(a, id, Status::Unregistered);
   Entry& W = table_[a.entry];
-  if (W.claimed) return store_claimed(a, W, addr, data, dirty);
+  if (W.claimed) return store_claimed(a, W, addr, w);
   if (addr != W.wptr || W.wptr >= W.end) return refuse(a, id, Status::OutOfOrder);
   uint64_t wofs = W.wptr - W.base;
   bool prefix_intact = W.res_len == wofs;  // everything written so far is resident
@@ -341,7 +362,7 @@ Access ChordModel::store(uint32_t id, uint64_t addr, uint64_t data, bool dirty) 
     // word at this address, read already; overwrite it, whatever the rank.
     a.outcome = Outcome::Hit;
     a.slot = slot_of(W, static_cast<uint32_t>(wofs));
-    if (track_data_) sram_[a.slot] = data;
+    sram_put(a.slot, w.data, w.be);
     if (dirty) W.dirty = std::max(W.dirty, static_cast<uint32_t>(wofs + 1));
     ++st(id).write_hits;
     ++W.wptr;
@@ -361,13 +382,13 @@ Access ChordModel::store(uint32_t id, uint64_t addr, uint64_t data, bool dirty) 
   if (store) {
     a.outcome = a.victim_entry >= 0 ? Outcome::Evict : Outcome::Hit;
     a.slot = slot_of(W, W.res_len);
-    if (track_data_) sram_[a.slot] = data;
+    sram_put(a.slot, w.data, w.be);
     ++W.res_len;
     if (dirty) W.dirty = W.res_len;
     ++st(id).write_hits;
   } else {
     a.outcome = Outcome::Spill;
-    if (dirty) dram_write(id, addr, data);  // a clean word is in DRAM already
+    if (dirty) dram_write(id, addr, w.data, w.be);  // a clean word is in DRAM already
     ++st(id).spills;
   }
   ++W.wptr;
@@ -386,19 +407,20 @@ bool ChordModel::claim_stores(const Entry& W) const {
 // resident prefix (in place), in the claimed space past it, or (beyond the
 // space, or bypassed) in DRAM. Neither the prefix nor the write pointer moves
 // until commit(), so the order of the op's writes changes nothing.
-Access ChordModel::store_claimed(Access& a, Entry& W, uint64_t addr, uint64_t data, bool dirty) {
+Access ChordModel::store_claimed(Access& a, Entry& W, uint64_t addr, const Store& w) {
+  const bool dirty = w.dirty;
   if (addr < W.base || addr >= W.end) return refuse(a, W.id, Status::OutOfOrder);
   const uint64_t wofs = addr - W.base;
   if (wofs < W.res_len || (claim_stores(W) && wofs < W.capacity())) {
     a.outcome = Outcome::Hit;
     a.slot = slot_of(W, static_cast<uint32_t>(wofs));
-    if (track_data_) sram_[a.slot] = data;
+    sram_put(a.slot, w.data, w.be);
     if (dirty && wofs < W.res_len) W.dirty = std::max(W.dirty, static_cast<uint32_t>(wofs + 1));
     if (dirty && wofs >= W.res_len) W.claim_dirty = true;
     ++st(W.id).write_hits;
   } else {
     a.outcome = Outcome::Spill;
-    if (dirty) dram_write(W.id, addr, data);
+    if (dirty) dram_write(W.id, addr, w.data, w.be);
     ++st(W.id).spills;
   }
   W.written = std::max(W.written, wofs + 1);
@@ -415,7 +437,7 @@ Access ChordModel::read(uint32_t id, uint64_t addr) {
   if (addr < e.resident_end()) {
     a.outcome = Outcome::Hit;
     a.slot = slot_of(e, static_cast<uint32_t>(addr - e.base));
-    if (track_data_) a.data = sram_[a.slot];
+    a.data = sram_word(a.slot);
     ++st(id).read_hits;
   } else {
     a.outcome = Outcome::Miss;
@@ -438,7 +460,7 @@ Access ChordModel::read(uint32_t id, uint64_t addr) {
       if (ok) {
         a.refilled = true;
         a.slot = slot_of(e, e.res_len);
-        if (track_data_) sram_[a.slot] = a.data;
+        sram_put(a.slot, a.data);
         ++e.res_len;
         ++st(id).refills;
       }

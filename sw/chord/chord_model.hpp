@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "sw/chord/chord_word.hpp"
+
 namespace cello::chord {
 
 // Which resident tensor RIFF shrinks (docs/chord.md, "Priority function").
@@ -45,10 +47,7 @@ struct Geometry {
   uint32_t entries = 64;           // RIFF index table entries (tensors tracked at once)
   uint32_t extents = 4;            // runs (contiguous SRAM extents) per entry, 1..8
   unsigned addr_bits = 32;         // global word-address width
-  // Data word width, 1..2048 (a word is the top's granule when CHORD is on its
-  // datapath). The model's data is a word's low 64 bits (all of a word up to
-  // 64 bits); the testbench makes a wider word's higher bits from them.
-  unsigned word_bits = 32;
+  unsigned word_bits = 32;         // data word width, 1..2048 (chord_word.hpp)
   unsigned id_bits = 16;           // tensor id width
   unsigned dist_bits = 16;         // next-use distance width
   unsigned uses_bits = 8;          // remaining-uses width
@@ -94,6 +93,13 @@ struct Geometry {
   // Also in the RTL (gen/chord, chords[].flush, which needs riff: it writes
   // back through RIFF's write-back engine).
   bool flush = false;
+  // Byte enables on writes (word_bits a multiple of 8): a write names the
+  // bytes it writes, and is decided as a whole-word write. A stored word keeps
+  // its other bytes; a spill writes only its bytes to DRAM. The top's store
+  // path writes a granule two columns of a column-major result share in two
+  // parts. Not a policy: no decision changes. Also in the RTL (gen/chord,
+  // chords[].byte_enables: wr_be, dram_req_be, byte-enabled SRAM writes).
+  bool byte_enables = false;
 
   // Checks ranges; throws std::invalid_argument naming the bad field.
   void validate() const;
@@ -140,7 +146,7 @@ struct Access {
   uint32_t victim_id = 0;  // Evict: that tensor's id
   uint32_t evicted = 0;    // Evict: words evicted (written back to DRAM if dirty)
   bool refilled = false;   // read Miss (refill on): the fetched word was stored at `slot`
-  uint64_t data = 0;       // read: the word returned (data tracking on)
+  Word data;               // read: the word returned (data tracking on; zero without)
 };
 
 // The result of one command.
@@ -167,8 +173,9 @@ struct TensorStats {
 struct DramOp {
   bool write = false;
   uint64_t addr = 0;
-  uint64_t data = 0;
+  Word data;
   uint32_t id = 0;  // the tensor the word belongs to
+  ByteMask be;      // write: the bytes written (option byte_enables; empty = the whole word)
 };
 
 // Where read misses get their data and spills / write-backs put it. Optional:
@@ -176,8 +183,9 @@ struct DramOp {
 class DramBacking {
  public:
   virtual ~DramBacking() = default;
-  virtual uint64_t read(uint64_t addr) = 0;
-  virtual void write(uint64_t addr, uint64_t data) = 0;
+  virtual Word read(uint64_t addr) = 0;
+  // be: the bytes to write (empty = the whole word).
+  virtual void write(uint64_t addr, const Word& data, const ByteMask& be) = 0;
 };
 
 // One SRAM extent of an entry: slots [start, start + len) hold the entry's
@@ -268,11 +276,14 @@ class ChordModel {
   // opcodes): refused with IllegalOpcode, counted as an error of `id`, and
   // nothing else changes.
   CommandResult illegal_command(uint32_t id);
-  Access write(uint32_t id, uint64_t addr, uint64_t data = 0);
+  // With option `byte_enables`, `be` names the bytes written (empty = all):
+  // the decision is a whole-word write's, the SRAM word keeps its other
+  // bytes, and a spill writes only those bytes to DRAM.
+  Access write(uint32_t id, uint64_t addr, const Word& data = {}, const ByteMask& be = {});
   // A write of a word DRAM already holds (an input streamed in on its first
   // read): as write(), but with `clean` on the word is clean and a spill costs
   // no DRAM write. With `clean` off it is exactly write().
-  Access fill(uint32_t id, uint64_t addr, uint64_t data = 0);
+  Access fill(uint32_t id, uint64_t addr, const Word& data = {}, const ByteMask& be = {});
   Access read(uint32_t id, uint64_t addr);
 
   // Called for every DRAM word the controller moves, in issue order.
@@ -302,14 +313,22 @@ class ChordModel {
   uint32_t giveable(const Entry& e) const;
   Steal choose_source(int w) const;  // the writer's need: end - wptr
   Steal choose_source(int w, uint64_t need, bool may_evict) const;
-  Access store(uint32_t id, uint64_t addr, uint64_t data, bool dirty);
-  Access store_claimed(Access& a, Entry& W, uint64_t addr, uint64_t data, bool dirty);
+  // A write or fill: its data, byte enables and whether it makes the word dirty.
+  struct Store {
+    const Word& data;
+    const ByteMask& be;
+    bool dirty;
+  };
+  Access store(uint32_t id, uint64_t addr, const Store& w);
+  Access store_claimed(Access& a, Entry& W, uint64_t addr, const Store& w);
+  void sram_put(uint32_t slot, const Word& data, const ByteMask& be = {});
+  Word sram_word(uint32_t slot) const;
   bool claim_stores(const Entry& W) const;
   void take(int w, const Steal& s);
   // The same for access `a` (its entry is the taker), recording the victim in `a`.
   void take(Access& a, const Steal& s);
-  void dram_write(uint32_t id, uint64_t addr, uint64_t data);
-  uint64_t dram_read(uint32_t id, uint64_t addr);
+  void dram_write(uint32_t id, uint64_t addr, const Word& data, const ByteMask& be = {});
+  Word dram_read(uint32_t id, uint64_t addr);
   TensorStats& st(uint32_t id) { return stats_[id]; }
   // Fails an access or command on tensor `id` with status `s`, counted as one of its errors.
   template <class Result>
@@ -323,10 +342,9 @@ class ChordModel {
   bool track_data_;
   DramBacking* dram_;
   std::vector<Entry> table_;
-  std::vector<uint64_t> sram_;
+  std::vector<uint64_t> sram_;  // data tracking: word_limbs(word_bits) limbs per slot
   std::map<uint32_t, TensorStats> stats_;
   std::function<void(const DramOp&)> sink_;
-  uint64_t word_mask_;
 };
 
 }  // namespace cello::chord

@@ -242,7 +242,10 @@ Access apply(ChordModel& m, const TraceOp& op) {
     case OpKind::Commit: c = m.commit(op.id); break;
     case OpKind::Flush: c = m.flush(op.id); break;
     case OpKind::Illegal: c = m.illegal_command(op.id); break;
-    case OpKind::Write: return op.fill ? m.fill(op.id, op.addr, op.data) : m.write(op.id, op.addr, op.data);
+    case OpKind::Write: {
+      const Word data = expand_word(op.data, m.geometry().word_bits);
+      return op.fill ? m.fill(op.id, op.addr, data, op.be) : m.write(op.id, op.addr, data, op.be);
+    }
     case OpKind::Read: return m.read(op.id, op.addr);
   }
   a.status = c.status;
@@ -295,6 +298,18 @@ class RandomMixer {
   bool chance(double p) { return real() < p; }
   Live& any_live() { return live_[uni(0, live_.size() - 1)]; }
   uint64_t word() { return rng_() & low_mask(g_.word_bits); }
+
+  // A random nonempty byte mask of a word (possibly all of it).
+  ByteMask part_of_bytes() {
+    const unsigned bytes = g_.word_bits / 8;
+    ByteMask be;
+    be.limbs.assign((bytes + 63) / 64, 0);
+    for (unsigned b = 0; b < bytes; ++b)
+      if (chance(0.5)) be.limbs[b / 64] |= uint64_t{1} << (b % 64);
+    const unsigned one = static_cast<unsigned>(uni(0, bytes - 1));
+    be.limbs[one / 64] |= uint64_t{1} << (one % 64);
+    return be;
+  }
 
   ReuseMeta meta() {
     ReuseMeta m;
@@ -430,9 +445,15 @@ class RandomMixer {
   // written plainly, which makes its prefix dirty up to there). A fill
   // carries what memory holds: the last value the trace wrote there, else
   // the DRAM image's initial word.
+  //
+  // With byte_enables a quarter of the plain writes write a random nonempty
+  // part of the word's bytes (the trace's memory then takes the whole word,
+  // so a later fill may carry a word DRAM does not hold: the model and the
+  // RTL still see the same data).
   TraceOp store(const Live& l, uint64_t addr) {
     TraceOp op = wr(l.id, addr, word());
     op.fill = l.input && !chance(0.05);
+    if (g_.byte_enables && !op.fill && chance(0.25)) op.be = part_of_bytes();
     if (!g_.clean) return op;
     auto it = memory_.try_emplace(addr, MapDram::initial(addr) & low_mask(g_.word_bits)).first;
     if (op.fill) op.data = it->second;

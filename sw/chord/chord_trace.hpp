@@ -21,7 +21,8 @@ struct TraceOp {
   uint64_t base = 0, end = 0;  // Register
   ReuseMeta meta{};            // Register, Update
   uint64_t addr = 0;           // Write, Read
-  uint64_t data = 0;           // Write
+  uint64_t data = 0;           // Write: the seed of its data (expand_word)
+  ByteMask be;                 // Write, option byte_enables: the bytes written (empty = all)
   bool fill = false;           // Write: a fill (the first read of an input; DRAM holds the word),
                                // clean with option `clean` (ChordModel::fill)
   uint32_t new_id = 0;         // Rewrite: the tensor written in place of `id`
@@ -83,18 +84,23 @@ std::vector<TraceOp> chain_trace(const Geometry& g, uint64_t seed, size_t ops);
 // Number of reads + writes in a trace.
 size_t access_count(const std::vector<TraceOp>& t);
 
-// DRAM image whose untouched words hold a hash of the address.
+// DRAM image of `word_bits`-bit words whose untouched words are made from a
+// hash of the address (expand_word(initial(addr), word_bits)).
 class MapDram : public DramBacking {
  public:
+  explicit MapDram(unsigned word_bits = 64) : bits_(word_bits) {}
   static uint64_t initial(uint64_t addr) { return (addr * 0x9e3779b97f4a7c15ull) >> 32; }
-  uint64_t read(uint64_t addr) override {
+  Word read(uint64_t addr) override {
     auto it = mem_.find(addr);
-    return it == mem_.end() ? initial(addr) : it->second;
+    return it == mem_.end() ? expand_word(initial(addr), bits_) : it->second;
   }
-  void write(uint64_t addr, uint64_t data) override { mem_[addr] = data; }
+  void write(uint64_t addr, const Word& data, const ByteMask& be) override {
+    mem_[addr] = merge_bytes(read(addr), data, be, bits_);
+  }
 
  private:
-  std::unordered_map<uint64_t, uint64_t> mem_;
+  unsigned bits_;
+  std::unordered_map<uint64_t, Word> mem_;
 };
 
 }  // namespace cello::chord

@@ -35,24 +35,20 @@
 
 namespace cello::tb {
 
-// A CHORD word of `bits` bits as 32-bit port words. The model tracks a word's
-// low 64 bits (the whole word up to 64 bits); in a wider word each further
-// 64-bit limb is a fixed mix of the low one, so the testbench can drive and
-// check every bit the RTL moves against the model's 64. Word 0 is all zeros
-// (the data of an illegal read).
-inline std::vector<uint32_t> chord_word(uint64_t low, unsigned bits) {
-  std::vector<uint32_t> w((bits + 31) / 32);
-  for (size_t i = 0; i < w.size(); ++i) {
-    uint64_t limb = low;
-    if (i >= 2 && low != 0) {  // limb i / 2: a splitmix64 step of low, distinct per limb
-      limb = low + (i / 2) * 0x9e3779b97f4a7c15ull;
-      limb = (limb ^ (limb >> 30)) * 0xbf58476d1ce4e5b9ull;
-      limb = (limb ^ (limb >> 27)) * 0x94d049bb133111ebull;
-      limb ^= limb >> 31;
-    }
-    w[i] = static_cast<uint32_t>(limb >> (32 * (i % 2)));
-  }
-  if (bits % 32) w.back() &= (1u << (bits % 32)) - 1;
+// A CHORD word as the 32-bit words of a Verilator port of `bits` bits.
+inline std::vector<uint32_t> port_words(const chord::Word& w, unsigned bits) {
+  std::vector<uint32_t> out((bits + 31) / 32);
+  for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint32_t>(w.limb(i / 2) >> (32 * (i % 2)));
+  return out;
+}
+
+// The word a Verilator port of `bits` bits holds.
+template <class P>
+chord::Word port_word(const P& port, unsigned bits) {
+  chord::Word w;
+  w.limbs.assign(chord::word_limbs(bits), 0);
+  const std::vector<uint32_t> v = get_words(port, (bits + 31) / 32);
+  for (size_t i = 0; i < v.size(); ++i) w.limbs[i / 2] |= uint64_t{v[i]} << (32 * (i % 2));
   return w;
 }
 
@@ -71,15 +67,17 @@ struct ChordRunStats {
 };
 
 struct ChordRsp {
-  uint64_t data;
+  chord::Word data;
   bool hit, err;
   bool operator==(const ChordRsp& o) const { return data == o.data && hit == o.hit && err == o.err; }
 };
 struct ChordDramReq {
   bool write;
-  uint64_t addr, data;
+  uint64_t addr;
+  chord::Word data;
+  chord::ByteMask be;  // write, option byte_enables: every byte enable, set or not
   bool operator==(const ChordDramReq& o) const {
-    return write == o.write && addr == o.addr && (!write || data == o.data);
+    return write == o.write && addr == o.addr && (!write || (data == o.data && be == o.be));
   }
 };
 
@@ -88,14 +86,16 @@ struct ChordDramReq {
 template <>
 struct fmt::formatter<cello::tb::ChordRsp> : fmt::formatter<std::string> {
   auto format(const cello::tb::ChordRsp& r, format_context& ctx) const {
-    return fmt::format_to(ctx.out(), "{{data {:#x}, hit {}, err {}}}", r.data, r.hit, r.err);
+    return fmt::format_to(ctx.out(), "{{data {}, hit {}, err {}}}", cello::chord::to_hex(r.data), r.hit, r.err);
   }
 };
 template <>
 struct fmt::formatter<cello::tb::ChordDramReq> : fmt::formatter<std::string> {
   auto format(const cello::tb::ChordDramReq& r, format_context& ctx) const {
     return fmt::format_to(ctx.out(), "{{{} {:#x}{}}}", r.write ? "write" : "read", r.addr,
-                          r.write ? fmt::format(" data {:#x}", r.data) : std::string());
+                          r.write ? fmt::format(" data {}{}", cello::chord::to_hex(r.data),
+                                                r.be.limbs.empty() ? "" : " bytes " + cello::chord::to_hex(r.be))
+                                  : std::string());
   }
 };
 
@@ -105,10 +105,12 @@ template <class V>
 class ChordBench {
  public:
   ChordBench(const chord::Geometry& g, unsigned counter_width, uint64_t seed)
-      : g_(g), counter_width_(counter_width), rng_(seed), model_(g, true, &model_dram_), cmd_(rng_, 1), wr_(rng_, 1), rd_(rng_, 1),
-        rsp_sink_(rng_, 1), req_sink_(rng_, 1), rsp_sb_("read response"),
-        rsp_hold_("rd_rsp"), req_hold_("dram_req"), word_mask_(g.word_bits >= 64 ? ~0ull : (1ull << g.word_bits) - 1) {
-    model_.on_dram([this](const chord::DramOp& op) { dram_model_.push_back({op.write, op.addr, op.data}); });
+      : g_(g), counter_width_(counter_width), rng_(seed), model_dram_(g.word_bits), model_(g, true, &model_dram_),
+        cmd_(rng_, 1), wr_(rng_, 1), rd_(rng_, 1), rsp_sink_(rng_, 1), req_sink_(rng_, 1), rsp_sb_("read response"),
+        rsp_hold_("rd_rsp"), req_hold_("dram_req"), dut_dram_(g.word_bits) {
+    model_.on_dram([this](const chord::DramOp& op) {
+      dram_model_.push_back({op.write, op.addr, op.data, all_bytes(op.be)});
+    });
     idle_inputs();
     sim_.reset();
   }
@@ -233,7 +235,9 @@ class ChordBench {
     if (wr_.valid()) {
       d.wr_id = wr_.item().id;
       d.wr_addr = wr_.item().addr;
-      put_words(d.wr_data, chord_word(wr_.item().data & word_mask_, g_.word_bits));
+      put_words(d.wr_data, port_words(chord::expand_word(wr_.item().data, g_.word_bits), g_.word_bits));
+      // Option byte_enables: the bytes written (all of them unless the trace says).
+      if constexpr (requires { d.wr_be; }) put_words(d.wr_be, port_words(all_bytes(wr_.item().be), g_.word_bits / 8));
       // Option clean: a fill is clean (without clean the model stores it as a write).
       if constexpr (requires { d.wr_fill; }) d.wr_fill = wr_.item().fill;
     }
@@ -249,19 +253,23 @@ class ChordBench {
         rng_.chance(rates_.dram_rsp))
       dram_rsp_valid_ = true;
     d.dram_rsp_valid = dram_rsp_valid_;
-    if (dram_rsp_valid_) put_words(d.dram_rsp_data, chord_word(dram_rsp_.front().second, g_.word_bits));
+    if (dram_rsp_valid_) put_words(d.dram_rsp_data, port_words(dram_rsp_.front().second, g_.word_bits));
   }
 
-  // The low 64 bits of a data port; with `checked` (a word the testbench takes)
-  // the higher bits must be those chord_word() makes from them.
-  template <class P>
-  uint64_t word(const P& port, const char* checked = nullptr) {
-    std::vector<uint32_t> w = get_words(port, (g_.word_bits + 31) / 32);
-    uint64_t low = w[0] | (w.size() > 1 ? uint64_t{w[1]} << 32 : 0);
-    if (checked && w != chord_word(low, g_.word_bits))
-      fail(fmt::format("{} {:#x}...: bits 64 and up are not the word's (the RTL mixed up the parts of a word)", checked,
-                       low));
-    return low;
+  // A write's byte enables as the RTL sees them: with byte_enables every
+  // byte's enable (an empty mask writes all); without, none.
+  chord::ByteMask all_bytes(const chord::ByteMask& be) const {
+    if (!g_.byte_enables || !be.limbs.empty()) return be;
+    chord::ByteMask all;
+    for (unsigned b = 0; b < g_.word_bits / 8; b += 64) all.limbs.push_back(low_mask(std::min(64u, g_.word_bits / 8 - b)));
+    return all;
+  }
+
+  // The DRAM request the RTL offers.
+  ChordDramReq dram_req(V& d) const {
+    ChordDramReq q{bool(d.dram_req_write), uint64_t(d.dram_req_addr), port_word(d.dram_req_data, g_.word_bits), {}};
+    if constexpr (requires { d.dram_req_be; }) q.be = port_word(d.dram_req_be, g_.word_bits / 8);
+    return q;
   }
 
   static chord::Outcome rd_kind(unsigned k) {
@@ -300,9 +308,9 @@ class ChordBench {
   bool sample(ChordRunStats& st) {
     auto& d = sim_.dut();
     bool moved = false;
-    rsp_hold_.sample(d.rd_rsp_valid, d.rd_rsp_ready, ChordRsp{word(d.rd_rsp_data), bool(d.rd_rsp_hit), bool(d.rd_rsp_err)});
-    req_hold_.sample(d.dram_req_valid, d.dram_req_ready,
-                     ChordDramReq{bool(d.dram_req_write), uint64_t(d.dram_req_addr), word(d.dram_req_data)});
+    const ChordRsp rsp{port_word(d.rd_rsp_data, g_.word_bits), bool(d.rd_rsp_hit), bool(d.rd_rsp_err)};
+    rsp_hold_.sample(d.rd_rsp_valid, d.rd_rsp_ready, rsp);
+    req_hold_.sample(d.dram_req_valid, d.dram_req_ready, dram_req(d));
 
     bool cmd_fire = d.cmd_valid && d.cmd_ready;
     bool rd_fire = d.rd_req_valid && d.rd_req_ready;
@@ -329,7 +337,7 @@ class ChordBench {
       chord::Access a = model_.read(op.id, op.addr);
       note_status(op.kind, a.status);
       check_decision("read", op, a, rd_kind(d.mon_rd_kind), int(d.mon_rd_entry), uint64_t(d.mon_rd_slot));
-      rsp_sb_.expect({a.outcome == chord::Outcome::Error ? 0 : a.data, a.outcome == chord::Outcome::Hit,
+      rsp_sb_.expect({a.outcome == chord::Outcome::Error ? chord::Word{} : a.data, a.outcome == chord::Outcome::Hit,
                       a.outcome == chord::Outcome::Error});
       count(st, a.outcome);
       rd_.complete(true);
@@ -355,21 +363,20 @@ class ChordBench {
       model_.check_invariants();
     }
     if (d.rd_rsp_valid && d.rd_rsp_ready) {
-      rsp_sb_.check(ChordRsp{word(d.rd_rsp_data, "rd_rsp_data"), bool(d.rd_rsp_hit), bool(d.rd_rsp_err)});
+      rsp_sb_.check(rsp);
       ++st.responses;
       moved = true;
     }
     if (d.dram_req_valid && d.dram_req_ready) {
-      ChordDramReq q{bool(d.dram_req_write), uint64_t(d.dram_req_addr),
-                     d.dram_req_write ? word(d.dram_req_data, "dram_req_data") : 0};
+      ChordDramReq q = dram_req(d);
       dram_rtl_.push_back(q);
       if (q.write) {
-        dut_dram_.write(q.addr, q.data);
+        dut_dram_.write(q.addr, q.data, q.be);
       } else {
         uint64_t lat = rates_.lat_min + rng_.below(rates_.lat_max - rates_.lat_min + 1);
         uint64_t when = std::max(last_rsp_time_, sim_.cycle() + lat);
         last_rsp_time_ = when;
-        dram_rsp_.push_back({when, dut_dram_.read(q.addr) & word_mask_});
+        dram_rsp_.push_back({when, dut_dram_.read(q.addr)});
       }
       ++st.dram_words;
       moved = true;
@@ -419,19 +426,6 @@ class ChordBench {
       fail(fmt::format("status_err: RTL {:#x}, model {:#x}", uint32_t(d.status_err), status_));
   }
 
-  // DRAM image of the DUT side (the model keeps its own, updated at decision time).
-  class DutDram {
-   public:
-    uint64_t read(uint64_t a) {
-      auto it = mem_.find(a);
-      return it == mem_.end() ? chord::MapDram::initial(a) : it->second;
-    }
-    void write(uint64_t a, uint64_t v) { mem_[a] = v; }
-
-   private:
-    std::unordered_map<uint64_t, uint64_t> mem_;
-  };
-
   chord::Geometry g_;
   unsigned counter_width_;
   Rng rng_;
@@ -445,13 +439,12 @@ class ChordBench {
   uint64_t dram_matched_ = 0;
   HoldChecker<ChordRsp> rsp_hold_;
   HoldChecker<ChordDramReq> req_hold_;
-  DutDram dut_dram_;
-  std::deque<std::pair<uint64_t, uint64_t>> dram_rsp_;  // (ready cycle, data)
+  chord::MapDram dut_dram_;  // the DUT's DRAM (the model keeps its own, updated at decision time)
+  std::deque<std::pair<uint64_t, chord::Word>> dram_rsp_;  // (ready cycle, data)
   bool dram_rsp_valid_ = false;
   uint64_t last_rsp_time_ = 0;
   ChordRates rates_;
   uint32_t status_ = 0;
-  uint64_t word_mask_;
   unsigned ops_since_check_ = 0;
 };
 

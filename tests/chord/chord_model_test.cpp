@@ -829,3 +829,63 @@ TEST_CASE("flush: a tensor's resident words go back to DRAM in order and stay re
     REQUIRE_NOTHROW(f.check_invariants());
   }
 }
+
+TEST_CASE("words: wide words keep every limb, merge_bytes takes only the enabled bytes", "[chord]") {
+  const Word w = expand_word(0x1234, 200);
+  REQUIRE(w.limbs.size() == 4);
+  CHECK(w.low() == 0x1234);
+  CHECK(w.limbs[3] >> 8 == 0);  // 200 bits: the top limb keeps 8
+  CHECK(w.limbs[1] != w.limbs[2]);
+  CHECK(expand_word(0, 200) == Word{});
+  CHECK(expand_word(0xabcd, 12) == 0xbcd);
+  // Bytes 0 and 9 of a 128-bit word (limb 0 bits 0..7, limb 1 bits 8..15).
+  ByteMask be;
+  be.limbs = {(1ull << 0) | (1ull << 9)};
+  Word old, data;
+  old.limbs = {0x1111111111111111ull, 0x2222222222222222ull};
+  data.limbs = {0xaaaaaaaaaaaaaaaaull, 0xbbbbbbbbbbbbbbbbull};
+  Word want;
+  want.limbs = {0x11111111111111aaull, 0x222222222222bb22ull};
+  CHECK(merge_bytes(old, data, be, 128) == want);
+  CHECK(merge_bytes(old, data, {}, 128) == data);
+}
+
+TEST_CASE("byte enables: a stored word keeps its other bytes and a spill writes only its own", "[chord]") {
+  Geometry g = tiny(4, 4, 2);
+  g.word_bits = 32;
+  g.byte_enables = true;
+  MapDram dram(32);
+  ChordModel m(g, true, &dram);
+  REQUIRE(m.register_tensor(1, 0, 8, kNear).status == Status::Ok);
+  ByteMask low_half;
+  low_half.limbs = {0x3};
+  std::vector<DramOp> writes;
+  m.on_dram([&](const DramOp& op) {
+    if (op.write) writes.push_back(op);
+  });
+  for (uint64_t a = 0; a < 8; ++a) m.write(1, a, 0xaabbccdd, low_half);
+  // Words 0..3 fit: the SRAM held zeros, so the high half stays zero.
+  for (uint64_t a = 0; a < 4; ++a) {
+    Access r = m.read(1, a);
+    CHECK(r.outcome == Outcome::Hit);
+    CHECK(r.data == 0xccdd);
+  }
+  // Words 4..7 spill with their byte enables: DRAM keeps its own high half.
+  REQUIRE(writes.size() == 4);
+  for (uint64_t a = 4; a < 8; ++a) {
+    CHECK(writes[a - 4].be == low_half);
+    Access r = m.read(1, a);
+    CHECK(r.outcome == Outcome::Miss);
+    CHECK(r.data == ((MapDram::initial(a) & 0xffff0000u) | 0xccdd));
+  }
+  // Without the option a write's byte enables are ignored.
+  g.byte_enables = false;
+  ChordModel whole(g, true);
+  REQUIRE(whole.register_tensor(1, 0, 8, kNear).status == Status::Ok);
+  whole.write(1, 0, 0xaabbccdd, low_half);
+  CHECK(whole.read(1, 0).data == 0xaabbccdd);
+  Geometry odd = tiny(4);
+  odd.word_bits = 12;
+  odd.byte_enables = true;
+  CHECK_THROWS_AS(odd.validate(), std::invalid_argument);
+}
