@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "gen/sv_module.hpp"
+#include "gen/top/chord_dram_gen.hpp"
 #include "gen/top/cmd_decoder_gen.hpp"
 #include "gen/top/counters_gen.hpp"
 #include "gen/top/dram_arbiter_gen.hpp"
@@ -91,6 +92,9 @@ TopShapes add_top_parts(Design& d, const TopConfig& t, const arch::Arch& a) {
   arb.addr_bits = mem.addr_bits;
   arb.tag_bits = bits_for(mem.lines - 1);  // the load unit's line tags are the widest
   add_dram_arbiter(d, n + "_dram_arb", arb);
+  // CHORD's DRAM port as an arbiter client, as many requests in flight as a
+  // load unit (generated and tested on its own; not yet on the datapath).
+  if (a.has_chord()) add_chord_dram(d, n + "_chord_dram", {mem.granule_bytes, mem.addr_bits, mem.lines});
   SequencerShape seq;
   seq.addr_bits = mem.addr_bits;
   seq.granule_bytes = mem.granule_bytes;

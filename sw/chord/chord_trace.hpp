@@ -22,7 +22,7 @@ struct TraceOp {
   ReuseMeta meta{};            // Register, Update
   uint64_t addr = 0;           // Write, Read
   uint64_t data = 0;           // Write: the seed of its data (expand_word)
-  ByteMask be;                 // Write, option byte_enables: the bytes written (empty = all)
+  ByteMask be{};               // Write, option byte_enables: the bytes written (empty = all)
   bool fill = false;           // Write: a fill (the first read of an input; DRAM holds the word),
                                // clean with option `clean` (ChordModel::fill)
   uint32_t new_id = 0;         // Rewrite: the tensor written in place of `id`
