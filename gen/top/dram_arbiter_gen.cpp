@@ -69,24 +69,11 @@ void arbiter_signals(SvModule& m, const ArbDims& d) {
 // Round-robin grant and the clients' ready signals.
 void grant_section(SvModule& m, const ArbDims& d) {
   const int N = d.N, CB = d.CB;
-  // Round robin: the first valid client after last_q, in the order last+1 .. last+N
-  // (the assignments run from the farthest to the nearest, so the nearest wins).
-  std::string pick = "  case (last_q)\n";
-  for (int last = 0; last < N; ++last) {
-    pick += fmt::format("    {}: begin\n", sv_const(CB, last));
-    for (int k = N; k >= 1; --k) {
-      const int c = (last + k) % N;
-      pick += fmt::format("      if (c_req_valid[{0}]) grant = {1};\n", c, sv_const(CB, c));
-    }
-    pick += "    end\n";
-  }
-  if ((1 << CB) != N) pick += "    default: ;\n";
-  pick += "  endcase\n";
+  const std::string pick = top_parts::round_robin_pick(N, CB, "c_req_valid", "last_q", "grant");
   m.section("Grant", fmt::format(R"(
 assign slot_free = !slot_valid_q || dram_req_ready;
 assign grant_any = slot_free && (c_req_valid != '0);
 always_comb begin
-  grant = last_q;
 {PICK}end
 always_comb begin
   c_req_ready = '0;

@@ -28,6 +28,10 @@ struct LoadUnitShape {
   int pins = 4;         // granules a pinned read keeps a copy of (SPMM's row starts, one per row of a group)
 };
 
+// The top's load units (operand port A, SPMM's row-pointer, column-index and
+// value streams, operand port B): the DRAM arbiter's and CHORD's read clients.
+constexpr int kTopReadUnits = 5;
+
 // log2 of a power of two >= 2 (the sizes above).
 inline int log2_pow2(int v) { return bits_for(v - 1); }
 

@@ -47,6 +47,10 @@ const T* find_named(const std::vector<T>& v, const std::string& name) {
 
 }  // namespace
 
+const ChordConfig* top_chord(const HwConfig& cfg) {
+  return !cfg.top || cfg.top->chord.empty() ? nullptr : find_named(cfg.chords, cfg.top->chord);
+}
+
 void check_top(const HwConfig& cfg, const std::string& file) {
   if (!cfg.top) return;
   const TopConfig& t = *cfg.top;
@@ -84,7 +88,7 @@ arch::Arch arch_of(const HwConfig& cfg, const std::string& file) {
   a.rf_rows = m.rf_rows;
   a.gram = m.gram;
   a.spmm = m.spmm;
-  if (const ChordConfig* c = t.chord.empty() ? nullptr : find_named(cfg.chords, t.chord)) {
+  if (const ChordConfig* c = top_chord(cfg)) {
     const chord::Geometry g = c->geometry();  // the config as the CHORD model sees it
     a.chord_bytes = uint64_t{g.sram_words} * g.word_bits / 8;
     a.chord_entries = g.entries;

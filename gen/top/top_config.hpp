@@ -14,6 +14,7 @@
 namespace cello::gen {
 
 struct HwConfig;
+struct ChordConfig;
 
 struct TopConfig {
   std::string name;             // module name of the top (default: <config name>_top)
@@ -43,6 +44,9 @@ struct TopConfig {
 // Checks that the blocks `top` names exist and fit together; throws cello::Error
 // naming the key ("top.chord" ...) and the reason.
 void check_top(const HwConfig& cfg, const std::string& file);
+
+// The CHORD entry a config's top names (nullptr: no top, or a CHORD-less top).
+const ChordConfig* top_chord(const HwConfig& cfg);
 
 // The architecture of a config with a `top` section (throws cello::Error without one).
 arch::Arch arch_of(const HwConfig& cfg, const std::string& file);

@@ -7,6 +7,7 @@
 
 #include "gen/sv_module.hpp"
 #include "gen/top/chord_dram_gen.hpp"
+#include "gen/top/chord_port_gen.hpp"
 #include "gen/top/cmd_decoder_gen.hpp"
 #include "gen/top/counters_gen.hpp"
 #include "gen/top/dram_arbiter_gen.hpp"
@@ -32,6 +33,7 @@ struct ReadUnit {
 };
 constexpr ReadUnit kReadUnits[] = {
     {"ld", false, false}, {"rp", false, false}, {"col", true, false}, {"val", true, true}, {"lb", false, false}};
+static_assert(std::size(kReadUnits) == kTopReadUnits);
 
 // The DRAM port of the top, passed straight through to the arbiter.
 constexpr const char* kDramPorts[] = {"dram_req_valid", "dram_req_ready", "dram_req_addr",  "dram_req_write",
@@ -76,7 +78,8 @@ struct TopShapes {
 
 // Generates every part of the top (decoder, memory units, arbiter, sequencer,
 // engine, counters) and returns their shapes.
-TopShapes add_top_parts(Design& d, const TopConfig& t, const arch::Arch& a) {
+TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
+  const TopConfig& t = *cfg.top;
   TopShapes sh;
   sh.n = t.name;
   const std::string& n = sh.n;
@@ -95,6 +98,9 @@ TopShapes add_top_parts(Design& d, const TopConfig& t, const arch::Arch& a) {
   // CHORD's DRAM port as an arbiter client, as many requests in flight as a
   // load unit (generated and tested on its own; not yet on the datapath).
   if (a.has_chord()) add_chord_dram(d, n + "_chord_dram", {mem.granule_bytes, mem.addr_bits, mem.lines});
+  // The units' side of CHORD: the load units read, the store unit and the
+  // fill path write (generated and tested on its own; not yet on the datapath).
+  if (top_chord(cfg)) add_chord_port(d, n + "_chord_port", chord_port_shape(cfg));
   SequencerShape seq;
   seq.addr_bits = mem.addr_bits;
   seq.granule_bytes = mem.granule_bytes;
@@ -353,7 +359,7 @@ assign arb_dram_fire_w = dram_req_valid && dram_req_ready && dram_req_write;)");
 void add_top(Design& d, const HwConfig& cfg) {
   const TopConfig& t = *cfg.top;
   const arch::Arch a = arch_of(cfg, "<config>");
-  const TopShapes sh = add_top_parts(d, t, a);
+  const TopShapes sh = add_top_parts(d, cfg, a);
   const std::string& n = sh.n;
   const int AW = sh.mem.addr_bits, G = sh.mem.granule_bytes, TW = sh.arb.tag_bits,
             DT = TW + bits_for(sh.arb.clients - 1);

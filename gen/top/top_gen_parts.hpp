@@ -128,6 +128,27 @@ end)",
                      fmt::arg("tag", t.tag), fmt::arg("key", t.key), fmt::arg("hv", t.hit_value), fmt::arg("sv", t.sel_value));
 }
 
+// Round-robin pick among `n` requesters (a CB-bit index): SV for an
+// always_comb body that sets `grant` to the first requester whose bit of
+// `valid` is set after `last`, in the order last+1 .. last+n (the assignments
+// run from the farthest to the nearest, so the nearest wins); `grant` stays
+// `last` when none is.
+inline std::string round_robin_pick(int n, int cb, const std::string& valid, const std::string& last,
+                                    const std::string& grant) {
+  std::string pick = fmt::format("  {} = {};\n  case ({})\n", grant, last, last);
+  for (int l = 0; l < n; ++l) {
+    pick += fmt::format("    {}: begin\n", sv_const(cb, l));
+    for (int k = n; k >= 1; --k) {
+      const int c = (l + k) % n;
+      pick += fmt::format("      if ({}[{}]) {} = {};\n", valid, c, grant, sv_const(cb, c));
+    }
+    pick += "    end\n";
+  }
+  if ((1 << cb) != n) pick += "    default: ;\n";
+  pick += "  endcase\n";
+  return pick;
+}
+
 // Records the part in the design: its block entry (kind, params), then the module.
 inline void finish_part(Design& design, SvModule& m, const std::string& kind, const nlohmann::json& params) {
   design.blocks.push_back(block_entry(m, kind, params));

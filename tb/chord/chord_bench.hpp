@@ -31,7 +31,7 @@
 #include "tb/harness/scoreboard.hpp"
 #include "tb/harness/sim.hpp"
 #include "tb/harness/stream.hpp"
-#include "tb/mac_array/port_words.hpp"
+#include "tb/harness/port_words.hpp"
 
 namespace cello::tb {
 

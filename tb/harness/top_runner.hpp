@@ -18,7 +18,7 @@
 #include "tb/harness/host_loop.hpp"
 #include "tb/harness/rng.hpp"
 #include "tb/harness/sim.hpp"
-#include "tb/mac_array/port_words.hpp"
+#include "tb/harness/port_words.hpp"
 #include "sw/stream/format.hpp"
 
 namespace cello::tb {

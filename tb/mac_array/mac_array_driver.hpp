@@ -14,7 +14,7 @@
 #include "tb/harness/sim.hpp"
 #include "tb/harness/stream.hpp"
 #include "sw/mac/mac_stream.hpp"
-#include "tb/mac_array/port_words.hpp"
+#include "tb/harness/port_words.hpp"
 
 namespace cello::tb {
 

@@ -15,7 +15,7 @@
 #include "tb/harness/sim.hpp"
 #include "tb/harness/tb_config.hpp"
 #include "tb/harness/stream.hpp"
-#include "tb/mac_array/port_words.hpp"
+#include "tb/harness/port_words.hpp"
 
 using namespace cello::tb;
 

@@ -32,7 +32,7 @@
 #include "tb/harness/dram_model.hpp"
 #include "tb/harness/rng.hpp"
 #include "tb/harness/sim.hpp"
-#include "tb/mac_array/port_words.hpp"
+#include "tb/harness/port_words.hpp"
 
 using namespace cello;
 using namespace cello::tb;

@@ -25,7 +25,7 @@
 #include "tb/harness/rng.hpp"
 #include "tb/harness/sim.hpp"
 #include "tb/harness/stream.hpp"
-#include "tb/mac_array/port_words.hpp"
+#include "tb/harness/port_words.hpp"
 #include "gen/top/load_unit_gen.hpp"
 #include "gen/top/top_config.hpp"
 

@@ -35,4 +35,14 @@ std::vector<uint32_t> get_words(const P& port, size_t n) {
   return out;
 }
 
+// Sets bits [lo, lo + width) of a packed vector of 32-bit words to the low
+// `width` bits of v: one client's slice of a packed port.
+inline void put_slice(std::vector<uint32_t>& w, size_t lo, size_t width, const std::vector<uint32_t>& v) {
+  for (size_t b = 0; b < width; ++b) {
+    const size_t at = lo + b;
+    const uint32_t bit = b / 32 < v.size() ? (v[b / 32] >> (b % 32)) & 1u : 0u;
+    w[at / 32] = (w[at / 32] & ~(1u << (at % 32))) | (bit << (at % 32));
+  }
+}
+
 }  // namespace cello::tb
