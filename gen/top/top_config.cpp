@@ -98,6 +98,7 @@ arch::Arch arch_of(const HwConfig& cfg, const std::string& file) {
     a.chord_reserve = g.reserve;
     a.chord_inplace = g.inplace;
     a.chord_claim = g.claim;
+    a.chord_clean = g.clean;
   }
   const PipelineBufferConfig& p = *find_named(cfg.pipeline_buffers, t.pipeline_buffer);
   a.pipeline_buffer_words = p.depth();

@@ -20,6 +20,7 @@ traffic::ModelParams model_params_of(const Arch& a) {
           .chord_extents = a.chord_extents,
           .chord_riff = a.riff,
           .chord_victim = a.chord_victim,
+          .chord_clean = a.chord_clean,
           .chord_reserve = a.chord_reserve,
           .chord_inplace = a.chord_inplace,
           .chord_claim = a.chord_claim};

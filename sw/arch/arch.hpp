@@ -31,6 +31,7 @@ struct Arch {
   bool chord_reserve = chord::Geometry{}.reserve;         // writers keep their own spare space
   bool chord_inplace = chord::Geometry{}.inplace;         // in-place updates take over the old entry
   bool chord_claim = chord::Geometry{}.claim;             // an op's tensors take their space when it starts
+  bool chord_clean = chord::Geometry{}.clean;             // fills are clean: no write-back of an input's words
 
   // Pipeline buffer (pipeline_buffers entry named by top.pipeline_buffer).
   int64_t pipeline_buffer_words = 128;  // words it holds (tile x (hold_tiles + 2))

@@ -60,6 +60,32 @@ void ModelParams::validate(unsigned word_bytes) const {
     throw Error("", "model", fmt::format("SRAM of {} B gives {} CHORD words; 2..2^24 are supported", sram_bytes, words));
 }
 
+chord::Geometry walk_geometry(const ModelParams& p, bool riff, uint64_t granules) {
+  chord::Geometry g;
+  g.sram_words = static_cast<uint32_t>(p.sram_bytes / p.line_bytes);
+  g.entries = p.chord_entries;
+  g.extents = p.chord_extents;
+  g.riff = riff && p.chord_riff;
+  if (riff) {  // CELLO's CHORD as configured (a PRELUDE-only build included)
+    g.victim = p.chord_victim;
+    g.refill = p.chord_refill;
+    g.clean = p.chord_clean;
+    g.reserve = p.chord_reserve;
+    g.inplace = p.chord_inplace;
+    g.claim = p.chord_claim;
+  } else {  // the PRELUDE-only baseline: the paper's plan without the options
+    g.reserve = false;
+    g.inplace = false;
+  }
+  const uint64_t top = std::max<uint64_t>({granules, g.sram_words, 2});
+  g.addr_bits = 1;
+  while (g.addr_bits < 48 && (1ull << g.addr_bits) <= top) ++g.addr_bits;
+  g.id_bits = 32;
+  g.dist_bits = 16;
+  g.uses_bits = 16;
+  return g;
+}
+
 namespace {
 
 bool pipelined(EdgeClass c) {
@@ -258,28 +284,7 @@ class ChordSink : public Sink {
   ChordSink(const Workload& w, const Footprint& f, const Layout& L, const ModelParams& p, bool riff, ChordPlan plan,
             const ChordHooks* hooks, OptTrace* rec = nullptr)
       : w_(w), f_(f), L_(L), k_(w.tensors.size()), plan_(std::move(plan)), hooks_(hooks), rec_(rec) {
-    chord::Geometry g;
-    g.sram_words = static_cast<uint32_t>(p.sram_bytes / p.line_bytes);
-    g.entries = p.chord_entries;
-    g.extents = p.chord_extents;
-    g.riff = riff && p.chord_riff;
-    if (riff) {  // CELLO's CHORD as configured (a PRELUDE-only build included)
-      g.victim = p.chord_victim;
-      g.refill = p.chord_refill;
-      g.clean = p.chord_clean;
-      g.reserve = p.chord_reserve;
-      g.inplace = p.chord_inplace;
-      g.claim = p.chord_claim;
-    } else {  // the PRELUDE-only baseline: the paper's plan without the options
-      g.reserve = false;
-      g.inplace = false;
-    }
-    const uint64_t top = std::max<uint64_t>({L.total, g.sram_words, 2});
-    g.addr_bits = 1;
-    while (g.addr_bits < 48 && (1ull << g.addr_bits) <= top) ++g.addr_bits;
-    g.id_bits = 32;
-    g.dist_bits = 16;
-    g.uses_bits = 16;
+    const chord::Geometry g = walk_geometry(p, riff, L.total);
     model_ = std::make_unique<chord::ChordModel>(g);
     if (hooks_ && hooks_->dram_write)
       model_->on_dram([this](const chord::DramOp& d) {
@@ -307,12 +312,16 @@ class ChordSink : public Sink {
           for (unsigned q = 0; q < parts(t); ++q)
             if (model_->find(id(t, q)) >= 0) {
               model_->claim(id(t, q));
+              record({.kind = chord::OpKind::Claim, .id = id(t, q)});
               claimed_.push_back(id(t, q));
             }
       }
   }
   void op_end(size_t op) override {
-    for (uint32_t c : claimed_) model_->commit(c);
+    for (uint32_t c : claimed_) {
+      model_->commit(c);
+      record({.kind = chord::OpKind::Commit, .id = c});
+    }
     for (const auto& c : plan_.post[op]) apply(c);
     if (hooks_) {
       auto [rd, wr] = dram_so_far();
@@ -344,11 +353,17 @@ class ChordSink : public Sink {
     if (x.input && !filled_[t]) {
       // First read: the words come from DRAM and are written into CHORD.
       k_.rd[t] += hi - lo;
-      for (uint64_t g = lo; g < hi; ++g) model_->fill(tid, base + g);
+      for (uint64_t g = lo; g < hi; ++g) {
+        model_->fill(tid, base + g);
+        record({.kind = chord::OpKind::Write, .id = tid, .addr = base + g, .data = base + g, .fill = true});
+      }
       if (rec_)
         for (uint64_t g = lo; g < hi; ++g) rec_->fill(static_cast<uint32_t>(t), base + g);
     } else {
-      for (uint64_t g = lo; g < hi; ++g) model_->read(tid, base + g);
+      for (uint64_t g = lo; g < hi; ++g) {
+        model_->read(tid, base + g);
+        record({.kind = chord::OpKind::Read, .id = tid, .addr = base + g});
+      }
       if (rec_)
         for (uint64_t g = lo; g < hi; ++g) rec_->read(static_cast<uint32_t>(t), base + g);
     }
@@ -365,7 +380,10 @@ class ChordSink : public Sink {
     }
     const uint64_t base = L_.base[t];
     const uint32_t tid = id(t, part(t, lo));
-    for (uint64_t g = lo; g < hi; ++g) model_->write(tid, base + g);
+    for (uint64_t g = lo; g < hi; ++g) {
+      model_->write(tid, base + g);
+      record({.kind = chord::OpKind::Write, .id = tid, .addr = base + g, .data = base + g});
+    }
     if (rec_)
       for (uint64_t g = lo; g < hi; ++g) rec_->write(static_cast<uint32_t>(t), base + g);
     accesses_ += hi - lo;
@@ -447,7 +465,7 @@ class ChordSink : public Sink {
     switch (c.action) {
       case RiffCmd::Action::Register: {
         if (state_[t] == State::Live) {
-          for (unsigned q = 0; q < parts(t); ++q) model_->update(id(t, q), meta(c));
+          update(t, meta(c));
           break;
         }
         if (take_over(t, meta(c))) break;
@@ -458,20 +476,26 @@ class ChordSink : public Sink {
           if (lo == hi) continue;
           ok = model_->register_tensor(id(t, q), L_.base[t] + lo, L_.base[t] + hi, meta(c)).status ==
                chord::Status::Ok;
-          if (ok) done = q + 1;
+          if (ok) {
+            done = q + 1;
+            record({.kind = chord::OpKind::Register, .id = id(t, q), .base = L_.base[t] + lo, .end = L_.base[t] + hi,
+                    .meta = meta(c)});
+          }
         }
         if (ok) {
           state_[t] = State::Live;
         } else {
-          for (unsigned q = 0; q < done; ++q) model_->release(id(t, q));
+          for (unsigned q = 0; q < done; ++q) {
+            model_->release(id(t, q));
+            record({.kind = chord::OpKind::Release, .id = id(t, q)});
+          }
           state_[t] = State::Bypass;
           ++bypass_count_;
         }
         break;
       }
       case RiffCmd::Action::Update:
-        if (state_[t] == State::Live)
-          for (unsigned q = 0; q < parts(t); ++q) model_->update(id(t, q), meta(c));
+        if (state_[t] == State::Live) update(t, meta(c));
         if (w_.tensors[t].input) filled_[t] = true;
         break;
       case RiffCmd::Action::Release:
@@ -488,6 +512,7 @@ class ChordSink : public Sink {
         parts(static_cast<size_t>(s)) != 1 || f_.granules[t] != f_.granules[static_cast<size_t>(s)])
       return false;
     if (model_->rewrite(id(static_cast<size_t>(s), 0), id(t, 0), m).status != chord::Status::Ok) return false;
+    record({.kind = chord::OpKind::Rewrite, .id = id(static_cast<size_t>(s), 0), .meta = m, .new_id = id(t, 0)});
     state_[t] = State::Live;
     state_[static_cast<size_t>(s)] = State::Done;
     moved_to_[static_cast<size_t>(s)] = static_cast<int>(t);
@@ -501,14 +526,27 @@ class ChordSink : public Sink {
       const auto& en = model_->table()[static_cast<size_t>(e)];
       if (w_.tensors[t].output && !rec_) {
         k_.wr[t] += model_->geometry().clean ? en.dirty : en.res_len;
+        record({.kind = chord::OpKind::Flush, .id = id(t, q)});
         if (hooks_ && hooks_->dram_write && en.res_len) {
           const uint64_t lo = range(t, q).first;
           hooks_->dram_write(static_cast<int>(t), lo, lo + en.res_len);
         }
       }
-      if (release) model_->release(id(t, q));
+      if (release) {
+        model_->release(id(t, q));
+        record({.kind = chord::OpKind::Release, .id = id(t, q)});
+      }
     }
     state_[t] = State::Done;
+  }
+  void update(size_t t, const chord::ReuseMeta& m) {
+    for (unsigned q = 0; q < parts(t); ++q) {
+      model_->update(id(t, q), m);
+      record({.kind = chord::OpKind::Update, .id = id(t, q), .meta = m});
+    }
+  }
+  void record(const chord::TraceOp& op) {
+    if (hooks_ && hooks_->trace) hooks_->trace->push_back(op);
   }
   // Granules of traffic so far, counted as finish_run() counts them.
   std::pair<uint64_t, uint64_t> dram_so_far() const {

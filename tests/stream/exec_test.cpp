@@ -15,6 +15,7 @@
 #include "tests/stream/exec_checks.hpp"
 #include "tests/stream/stream_test_util.hpp"
 #include "sw/traffic/from_score.hpp"
+#include "sw/traffic/models.hpp"
 
 using namespace cello;
 using stream::Opcode;
@@ -58,10 +59,14 @@ TEST_CASE("the architecture carries the CHORD config's policy to the traffic mod
   CHECK(def.chord_reserve);  // the default policy (docs/chord.md)
   CHECK(def.chord_inplace);
   CHECK_FALSE(def.chord_claim);
+  CHECK_FALSE(def.chord_clean);
   CHECK(def.chord_victim == chord::Victim::Distance);
   j["chords"][0]["claim"] = true;
   CHECK(params_of(j).chord_claim);
   j["chords"][0].erase("claim");
+  j["chords"][0]["clean"] = true;
+  CHECK(params_of(j).chord_clean);
+  j["chords"][0].erase("clean");
   j["chords"][0]["victim"] = "uses";
   j["chords"][0]["reserve"] = false;
   j["chords"][0]["inplace"] = false;
@@ -76,6 +81,78 @@ TEST_CASE("the architecture carries the CHORD config's policy to the traffic mod
   CHECK_FALSE(pre.chord_riff);
   CHECK_FALSE(pre.chord_reserve);
   CHECK_FALSE(pre.chord_inplace);
+}
+
+// The walk's CHORD trace (traffic::ChordHooks::trace) is what a CHORD on the
+// top's datapath must see: replayed on a fresh model with the walk's geometry
+// (plus `flush`, for the write-backs the walk counts), every operation is legal
+// and the counters come out as the walk's.
+TEST_CASE("the traffic walk's CHORD trace replays to the walk's CHORD counters", "[exec][chord]") {
+  const std::pair<const char*, nlohmann::json> variants[] = {
+      {"default CHORD (CG fits)", nlohmann::json::object()},
+      {"2 KB CHORD, 16 entries", {{"chords", {{{"name", "chord"}, {"depth", 512}, {"entries", 16}}}}}},
+      {"2 KB CHORD with claim", {{"chords", {{{"name", "chord"}, {"depth", 512}, {"entries", 16}, {"claim", true}}}}}},
+      {"2 KB CHORD with claim and clean",
+       {{"chords", {{{"name", "chord"}, {"depth", 512}, {"entries", 16}, {"claim", true}, {"clean", true}}}}}},
+      {"1 KB CHORD, 4 entries, victim uses",
+       {{"chords", {{{"name", "chord"}, {"depth", 256}, {"entries", 4}, {"victim", "uses"}}}}}},
+      {"2 KB PRELUDE-only", {{"chords", {{{"name", "chord"}, {"depth", 512}, {"riff", false}}}}}}};
+  const stream::Problem pr = stream::make_problem({.workload = "cg", .grid = 4, .n = 2, .iters = 3});
+  uint64_t evicted = 0, spills = 0, unbypassed = 0;
+  for (const auto& [what, patch] : variants) {
+    INFO(what);
+    const arch::Arch a = arch_from(patch);
+    const exec::Prepared prep = exec::prepare(pr, a);
+    const traffic::Workload w = traffic::from_schedule(prep.schedule, pr.pattern, a.word_bytes);
+    const traffic::ModelParams mp = arch::model_params_of(a);
+    std::vector<chord::TraceOp> trace;
+    traffic::ChordHooks hooks;
+    hooks.trace = &trace;
+    const traffic::Traffic t = traffic::run_model(w, traffic::MemorySystem::CELLO, mp, &hooks);
+    chord::Geometry g = traffic::walk_geometry(mp, true, uint64_t{1} << 40);
+    g.flush = true;
+    chord::ChordModel m(g);
+    uint64_t kinds[static_cast<size_t>(chord::OpKind::Illegal) + 1] = {};
+    for (size_t i = 0; i < trace.size(); ++i) {
+      const chord::Access r = chord::apply(m, trace[i]);
+      if (r.status != chord::Status::Ok) FAIL("operation " << i << " of the trace is refused");
+      ++kinds[static_cast<size_t>(trace[i].kind)];
+    }
+    const chord::TensorStats tot = m.totals();
+    CHECK(chord::access_count(trace) == t.chord.accesses);
+    CHECK(tot.read_hits == t.chord.read_hits);
+    CHECK(tot.read_misses == t.chord.read_misses);
+    CHECK(tot.write_hits == t.chord.write_hits);
+    CHECK(tot.spills == t.chord.spills);
+    CHECK(tot.evictions == t.chord.evicted_words);
+    // What reaches DRAM from the outputs and temporaries (spills, write-backs,
+    // flushes; the walk leaves inputs' write-backs out, and with `clean` the
+    // inputs' filled words are never written back) is the walk's every write
+    // when no tensor found the table full (its writes bypass CHORD).
+    if (t.chord.bypass_tensors == 0) {
+      uint64_t writes = 0;
+      for (size_t k = 0; k < w.tensors.size(); ++k)
+        for (uint32_t q = 1; q <= 3; ++q)
+          if (!w.tensors[k].input || mp.chord_clean) writes += m.stats(static_cast<uint32_t>(4 * k + q)).dram_writes;
+      CHECK(writes * mp.line_bytes == t.write_bytes);
+      ++unbypassed;
+    }
+    // Every kind the walk makes shows up: registrations, releases, reads,
+    // writes and fills, the outputs' flushes; claims and commits with claim.
+    CHECK(kinds[static_cast<size_t>(chord::OpKind::Register)] > 0);
+    CHECK(kinds[static_cast<size_t>(chord::OpKind::Release)] > 0);
+    CHECK(kinds[static_cast<size_t>(chord::OpKind::Read)] > 0);
+    CHECK(kinds[static_cast<size_t>(chord::OpKind::Write)] > 0);
+    CHECK(kinds[static_cast<size_t>(chord::OpKind::Flush)] > 0);
+    CHECK((kinds[static_cast<size_t>(chord::OpKind::Claim)] > 0) == mp.chord_claim);
+    CHECK(kinds[static_cast<size_t>(chord::OpKind::Commit)] == kinds[static_cast<size_t>(chord::OpKind::Claim)]);
+    evicted += t.chord.evicted_words;
+    spills += t.chord.spills;
+  }
+  // The small CHORDs overflow: the replay covers spills and evictions.
+  CHECK(evicted > 0);
+  CHECK(spills > 0);
+  CHECK(unbypassed >= 3);
 }
 
 TEST_CASE("a top without CHORD moves every operand through DRAM (Flexagon-like)", "[exec]") {
