@@ -47,14 +47,18 @@ bool parse_system(const std::string& s, MemorySystem& out) {
   return false;
 }
 
-void ModelParams::validate(unsigned word_bytes) const {
+void ModelParams::validate(unsigned word_bytes, bool caches) const {
   if (line_bytes == 0 || word_bytes == 0 || line_bytes % word_bytes != 0)
     throw Error("", "model", fmt::format("line size {} B is not a multiple of the {} B word", line_bytes, word_bytes));
-  cache::CacheConfig c;
-  c.capacity_bytes = sram_bytes;
-  c.line_bytes = line_bytes;
-  c.ways = ways;
-  c.validate();
+  if (sram_bytes % line_bytes != 0)
+    throw Error("", "model", fmt::format("SRAM of {} B is not a whole number of {} B lines", sram_bytes, line_bytes));
+  if (caches) {
+    cache::CacheConfig c;
+    c.capacity_bytes = sram_bytes;
+    c.line_bytes = line_bytes;
+    c.ways = ways;
+    c.validate();
+  }
   const uint64_t words = sram_bytes / line_bytes;
   if (words < 2 || words > (1u << 24))
     throw Error("", "model", fmt::format("SRAM of {} B gives {} CHORD words; 2..2^24 are supported", sram_bytes, words));
@@ -601,7 +605,7 @@ Traffic chord_model(const Workload& w, MemorySystem c, const ModelParams& p, con
 
 Traffic run_model(const Workload& w, MemorySystem c, const ModelParams& p, const ChordHooks* hooks) {
   w.validate();
-  p.validate(w.word_bytes);
+  p.validate(w.word_bytes, c == MemorySystem::FlexLRU || c == MemorySystem::FlexBRRIP);
   auto t0 = std::chrono::steady_clock::now();
   const double c0 = thread_cpu_seconds();
   const Analysis a = analyze(w);

@@ -68,7 +68,9 @@ struct ModelParams {
   bool chord_reserve = chord::Geometry{}.reserve;
   bool chord_inplace = chord::Geometry{}.inplace;
   bool chord_claim = chord::Geometry{}.claim;
-  void validate(unsigned word_bytes) const;  // throws cello::Error
+  // Throws cello::Error; `caches`: also the set-associative geometry (ways x
+  // line dividing sram_bytes), which only the cache baselines need.
+  void validate(unsigned word_bytes, bool caches = true) const;
   // CELLO's CHORD policy in words: "victim distance, refill off, clean off, reserve on, inplace on, claim off".
   std::string chord_policy() const;
 };

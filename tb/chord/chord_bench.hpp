@@ -118,6 +118,11 @@ class ChordBench {
   Rng& rng() { return rng_; }
   uint64_t seed() const { return rng_.seed(); }
   const chord::ChordModel& model() const { return model_; }
+  // In order: an access waits until every earlier access on the other port
+  // was accepted, so the RTL and the model see the trace's order (the
+  // traffic walk's, for its counters); otherwise the ports run independently
+  // between commands.
+  void set_in_order(bool v) { in_order_ = v; }
   Sim<V>& sim() { return sim_; }
 
   // Runs the trace to completion: every operation accepted, every response and
@@ -143,7 +148,8 @@ class ChordBench {
         } else {
           if (cmd_.pending()) break;
           auto& port = op.kind == chord::OpKind::Write ? wr_ : rd_;
-          if (port.pending() >= 8) break;
+          auto& other = op.kind == chord::OpKind::Write ? rd_ : wr_;
+          if (port.pending() >= 8 || (in_order_ && other.pending())) break;
           port.push(op);
         }
         ++next;
@@ -428,6 +434,7 @@ class ChordBench {
 
   chord::Geometry g_;
   unsigned counter_width_;
+  bool in_order_ = false;
   Rng rng_;
   Sim<V> sim_;
   chord::MapDram model_dram_;

@@ -224,5 +224,8 @@ TEST_CASE("malformed workloads are rejected with a one-line error", "[traffic]")
   w.ops[0].in[0].tensor = C;  // reads C before it is produced
   CHECK_THROWS_AS(run_model(w, MemorySystem::Flexagon, p), cello::Error);
   w.ops[0].in[0].tensor = A;
-  CHECK_THROWS_AS(run_model(w, MemorySystem::Flexagon, params(1000)), cello::Error);  // not a cache geometry
+  CHECK_THROWS_AS(run_model(w, MemorySystem::Flexagon, params(1000)), cello::Error);  // not a whole number of lines
+  // 63 lines: a CHORD of 63 words, but no 8-way cache geometry.
+  CHECK_NOTHROW(run_model(w, MemorySystem::CELLO, params(1008)));
+  CHECK_THROWS_AS(run_model(w, MemorySystem::FlexLRU, params(1008)), cello::Error);
 }
