@@ -91,14 +91,7 @@ arch::Arch arch_of(const HwConfig& cfg, const std::string& file) {
   if (const ChordConfig* c = top_chord(cfg)) {
     const chord::Geometry g = c->geometry();  // the config as the CHORD model sees it
     a.chord_bytes = uint64_t{g.sram_words} * g.word_bits / 8;
-    a.chord_entries = g.entries;
-    a.chord_extents = g.extents;
-    a.riff = g.riff;
-    a.chord_victim = g.victim;
-    a.chord_reserve = g.reserve;
-    a.chord_inplace = g.inplace;
-    a.chord_claim = g.claim;
-    a.chord_clean = g.clean;
+    arch::set_chord_policy(a, g);
   }
   const PipelineBufferConfig& p = *find_named(cfg.pipeline_buffers, t.pipeline_buffer);
   a.pipeline_buffer_words = p.depth();

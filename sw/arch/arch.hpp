@@ -69,4 +69,19 @@ inline int spmm_block_cols(uint64_t rows, uint64_t gather_words) {
 score::Target target_of(const Arch& a);
 traffic::ModelParams model_params_of(const Arch& a);
 
+// Takes a CHORD's table and policy from its geometry: entries, runs, RIFF, the
+// victim key, reserve, inplace, claim and clean (not its size, which depends
+// on the word the caller maps to a granule).
+// (Inline: the generator, which builds without sw/arch's sources, uses it.)
+inline void set_chord_policy(Arch& a, const chord::Geometry& g) {
+  a.chord_entries = g.entries;
+  a.chord_extents = g.extents;
+  a.riff = g.riff;
+  a.chord_victim = g.victim;
+  a.chord_reserve = g.reserve;
+  a.chord_inplace = g.inplace;
+  a.chord_claim = g.claim;
+  a.chord_clean = g.clean;
+}
+
 }  // namespace cello::arch

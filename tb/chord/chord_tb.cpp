@@ -160,14 +160,7 @@ TEST_CASE("CG compiled by SCORE: the traffic walk's CHORD trace", "[chord][cg][p
   const chord::Geometry g = geometry();
   arch::Arch a = cello::gen::load_arch("");
   a.chord_bytes = uint64_t{g.sram_words} * a.granule_bytes;
-  a.chord_entries = g.entries;
-  a.chord_extents = g.extents;
-  a.riff = g.riff;
-  a.chord_victim = g.victim;
-  a.chord_reserve = g.reserve;
-  a.chord_inplace = g.inplace;
-  a.chord_claim = g.claim;
-  a.chord_clean = g.clean;
+  arch::set_chord_policy(a, g);
   const stream::Problem pr = stream::make_problem({.workload = "cg", .grid = 4, .n = 2, .iters = 3});
   exec::Prepared prep;
   try {
