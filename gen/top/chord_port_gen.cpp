@@ -6,8 +6,6 @@
 #include <stdexcept>
 
 #include "gen/sv_module.hpp"
-#include "gen/top/load_unit_gen.hpp"
-#include "gen/top/top_config.hpp"
 #include "gen/top/top_gen_parts.hpp"
 #include "sw/common/bits.hpp"
 
@@ -167,11 +165,8 @@ end)",
 
 }  // namespace
 
-ChordPortShape chord_port_shape(const HwConfig& cfg) {
-  const ChordConfig* c = top_chord(cfg);
-  if (!c) throw std::logic_error("chord_port_shape: the config's top has no CHORD");
-  const LoadUnitShape mem = load_unit_shape(arch_of(cfg, "<config>"));
-  return {kTopReadUnits, mem.granule_bytes, mem.addr_bits, bits_for(mem.lines - 1), c->id_width, c->read_queue};
+ChordPortShape chord_port_shape(const ChordConfig& c, const LoadUnitShape& mem) {
+  return {kTopReadUnits, mem.granule_bytes, mem.addr_bits, bits_for(mem.lines - 1), c.id_width, c.read_queue};
 }
 
 void add_chord_port(Design& design, const std::string& module, const ChordPortShape& s) {

@@ -15,6 +15,7 @@
 
 #include "gen/design.hpp"
 #include "gen/hw_config.hpp"
+#include "gen/top/load_unit_gen.hpp"
 
 namespace cello::gen {
 
@@ -27,9 +28,9 @@ struct ChordPortShape {
   int reads = 4;          // reads in CHORD (a power of two, >= 2): the routing FIFO's depth
 };
 
-// The top's port (a config whose top has CHORD): its load units as clients,
-// their line tags, CHORD's id width and read queue.
-ChordPortShape chord_port_shape(const HwConfig& cfg);
+// The top's port: its load units (of shape `mem`) as clients, their line
+// tags, and the id width and read queue of the top's CHORD `c`.
+ChordPortShape chord_port_shape(const ChordConfig& c, const LoadUnitShape& mem);
 
 void add_chord_port(Design& design, const std::string& module, const ChordPortShape& s);
 

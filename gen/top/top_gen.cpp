@@ -95,12 +95,14 @@ TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
   arb.addr_bits = mem.addr_bits;
   arb.tag_bits = bits_for(mem.lines - 1);  // the load unit's line tags are the widest
   add_dram_arbiter(d, n + "_dram_arb", arb);
-  // CHORD's DRAM port as an arbiter client, as many requests in flight as a
-  // load unit (generated and tested on its own; not yet on the datapath).
-  if (a.has_chord()) add_chord_dram(d, n + "_chord_dram", {mem.granule_bytes, mem.addr_bits, mem.lines});
-  // The units' side of CHORD: the load units read, the store unit and the
-  // fill path write (generated and tested on its own; not yet on the datapath).
-  if (top_chord(cfg)) add_chord_port(d, n + "_chord_port", chord_port_shape(cfg));
+  // With CHORD (each part generated and tested on its own; not yet on the
+  // datapath): its DRAM port as an arbiter client, as many requests in flight
+  // as a load unit; and the units' side, where the load units read and the
+  // store unit and the fill path write.
+  if (const ChordConfig* c = top_chord(cfg)) {
+    add_chord_dram(d, n + "_chord_dram", {mem.granule_bytes, mem.addr_bits, mem.lines});
+    add_chord_port(d, n + "_chord_port", chord_port_shape(*c, mem));
+  }
   SequencerShape seq;
   seq.addr_bits = mem.addr_bits;
   seq.granule_bytes = mem.granule_bytes;

@@ -105,14 +105,14 @@ struct ChordHooks {
   // Granules [lo, hi) of produced tensor t (relative to its first granule) that
   // reach DRAM (bypass writes, spills, evictions, write-backs), in issue order.
   std::function<void(int t, uint64_t lo, uint64_t hi)> dram_write;
-  // CELLO only: every operation the walk applies to its CHORD model, in order,
+  // Every operation the walk applies to its CHORD model, in order,
   // as a CHORD trace (chord::apply replays it; the CHORD testbench runs it on
   // the RTL): registrations (a tensor that finds the table full leaves only
   // the registrations of its parts that succeeded and their releases), updates,
   // in-place rewrites, claims, commits, fills, reads and writes (a write's data
   // seed is its address), and a flush of each output's resident words where
-  // the walk counts their write-back (at its release and at the end), when the
-  // geometry has `flush`. Addresses are granules; a tensor's CHORD ids are
+  // the walk counts their write-back (at its release and at the end; a replay
+  // needs a geometry with `flush`). Addresses are granules; a tensor's CHORD ids are
   // 4t + 1 (dense) or 4t + 1..3 (a CSR tensor's row pointers, indices, values).
   std::vector<chord::TraceOp>* trace = nullptr;
 };

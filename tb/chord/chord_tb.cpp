@@ -182,21 +182,18 @@ TEST_CASE("CG compiled by SCORE: the traffic walk's CHORD trace", "[chord][cg][p
               clamped ? " (metadata clamped to the build's widths: not compared)" : "");
   CHECK(rtl.read_hits + rtl.read_misses + rtl.write_hits + rtl.spills > 0);
   if (clamped) return;
-  CHECK(rtl.read_hits == walk.chord.read_hits);
-  CHECK(rtl.read_misses == walk.chord.read_misses);
-  CHECK(rtl.write_hits == walk.chord.write_hits);
-  CHECK(rtl.spills == walk.chord.spills);
-  CHECK(rtl.evictions == walk.chord.evicted_words);
+  auto equals_walk = [&](const chord::TensorStats& s) {
+    CHECK(s.read_hits == walk.chord.read_hits);
+    CHECK(s.read_misses == walk.chord.read_misses);
+    CHECK(s.write_hits == walk.chord.write_hits);
+    CHECK(s.spills == walk.chord.spills);
+    CHECK(s.evictions == walk.chord.evicted_words);
+  };
+  equals_walk(rtl);
   // With `claim` the order of reads against writes between commands does not
   // change a decision (docs/top.md): the ports running independently give the
   // same counters.
-  if (!g.claim) return;
-  const chord::TensorStats free_order = differential("compiled CG, ports independent", 18, [&](uint64_t) { return trace; }, true);
-  CHECK(free_order.read_hits == walk.chord.read_hits);
-  CHECK(free_order.read_misses == walk.chord.read_misses);
-  CHECK(free_order.write_hits == walk.chord.write_hits);
-  CHECK(free_order.spills == walk.chord.spills);
-  CHECK(free_order.evictions == walk.chord.evicted_words);
+  if (g.claim) equals_walk(differential("compiled CG, ports independent", 18, [&](uint64_t) { return trace; }, true));
 }
 
 TEST_CASE("illegal operations are reported and never hang", "[chord][errors]") {

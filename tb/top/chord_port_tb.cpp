@@ -28,6 +28,7 @@
 #include "Vchord_port.h"
 #include "gen/hw_config.hpp"
 #include "gen/top/chord_port_gen.hpp"
+#include "gen/top/top_config.hpp"
 #include "tb/harness/checked.hpp"
 #include "tb/harness/port_words.hpp"
 #include "tb/harness/rng.hpp"
@@ -336,7 +337,8 @@ class Segment {
 };
 
 void run(uint64_t seed, int segments) {
-  const gen::ChordPortShape s = gen::chord_port_shape(gen::load_hw_config(TOP_CONFIG));
+  const gen::HwConfig cfg = gen::load_hw_config(TOP_CONFIG);
+  const gen::ChordPortShape s = gen::chord_port_shape(*gen::top_chord(cfg), gen::load_unit_shape(gen::arch_of(cfg, TOP_CONFIG)));
   CELLO_SEEDED_RNG(rng, seed);
   Sim<Vchord_port> sim;
   Totals all;
