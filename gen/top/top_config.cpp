@@ -4,6 +4,7 @@
 
 #include <bit>
 
+#include "sw/common/bits.hpp"
 #include "sw/common/error.hpp"
 #include "gen/design.hpp"
 #include "gen/hw_config.hpp"
@@ -64,6 +65,12 @@ void check_top(const HwConfig& cfg, const std::string& file) {
       throw Error(file, "top.chord",
                   fmt::format("CHORD \"{}\" holds {} bits, not a whole number of {}-byte granules", t.chord, bits,
                               t.granule_bytes));
+    // A tensor's CHORD ids are 4t + 1 .. 4t + 3 (a CSR tensor's three arrays).
+    const int id_bits = bits_for(t.tensor_table - 1) + 2;
+    if (c->id_width < id_bits)
+      throw Error(file, "top.chord",
+                  fmt::format("CHORD \"{}\" has {}-bit ids; {} tensors (top.tensor_table) need {} bits (ids 4t + 1 .. 4t + 3)",
+                              t.chord, c->id_width, t.tensor_table, id_bits));
   }
   if (!find_named(cfg.pipeline_buffers, t.pipeline_buffer))
     throw Error(file, "top.pipeline_buffer",

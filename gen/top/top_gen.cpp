@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "gen/sv_module.hpp"
+#include "gen/top/chord_cmd_gen.hpp"
 #include "gen/top/chord_dram_gen.hpp"
 #include "gen/top/chord_port_gen.hpp"
 #include "gen/top/cmd_decoder_gen.hpp"
@@ -97,11 +98,13 @@ TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
   add_dram_arbiter(d, n + "_dram_arb", arb);
   // With CHORD (each part generated and tested on its own; not yet on the
   // datapath): its DRAM port as an arbiter client, as many requests in flight
-  // as a load unit; and the units' side, where the load units read and the
-  // store unit and the fill path write.
+  // as a load unit; the units' side, where the load units read and the
+  // store unit and the fill path write; and the command unit, which turns the
+  // stream's RIFF records into CHORD's commands.
   if (const ChordConfig* c = top_chord(cfg)) {
     add_chord_dram(d, n + "_chord_dram", {mem.granule_bytes, mem.addr_bits, mem.lines});
     add_chord_port(d, n + "_chord_port", chord_port_shape(*c, mem));
+    add_chord_cmd(d, n + "_chord_cmd", chord_cmd_shape(*c, mem, t.tensor_table));
   }
   SequencerShape seq;
   seq.addr_bits = mem.addr_bits;

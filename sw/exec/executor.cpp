@@ -75,8 +75,9 @@ mac::Matrix as_matrix(const std::vector<float>& v, const TensorDesc& t) {
 
 class Runner {
  public:
-  Runner(const stream::Stream& s, const std::string& file, const arch::Arch& a, Result& r, const std::string& image_file)
-      : s_(s), file_(file), a_(a), r_(r), image_file_(image_file), g_(a.granule_bytes) {}
+  Runner(const stream::Stream& s, const std::string& file, const arch::Arch& a, Result& r, const std::string& image_file,
+         const traffic::ChordHooks* observe)
+      : s_(s), file_(file), a_(a), r_(r), image_file_(image_file), g_(a.granule_bytes), observe_(observe) {}
 
   void run() {
     const ExecProgram& p = r_.program;
@@ -315,6 +316,10 @@ class Runner {
       traffic::ModelParams mp = arch::model_params_of(a_);
       traffic::ChordHooks hooks;
       hooks.dram_write = [this](int t, uint64_t lo, uint64_t hi) { dram_write(t, lo, hi); };
+      if (observe_) {
+        hooks.trace = observe_->trace;
+        hooks.op_starts = observe_->op_starts;
+      }
       const traffic::Traffic t = traffic::run_model(w, traffic::MemorySystem::CELLO, mp, &hooks);
       r_.tensor_read_bytes = t.tensor_read_bytes;
       r_.tensor_write_bytes = t.tensor_write_bytes;
@@ -523,6 +528,7 @@ class Runner {
   Result& r_;
   std::string image_file_;
   unsigned g_;
+  const traffic::ChordHooks* observe_;
   std::vector<mtx::CsrF32> csr_;
 };
 
@@ -548,12 +554,12 @@ std::vector<float> host_value(stream::HostFn fn, const std::vector<float>& a, co
 }
 
 Result execute(const stream::Stream& s, const std::string& file, const arch::Arch& a, std::vector<uint8_t> image,
-               const std::string& image_file) {
+               const std::string& image_file, const traffic::ChordHooks* observe) {
   const auto t0 = std::chrono::steady_clock::now();
   Result r;
   r.program = check_stream(s, file, a);
   r.image = std::move(image);
-  Runner(s, file, a, r, image_file).run();
+  Runner(s, file, a, r, image_file, observe).run();
   r.seconds = seconds_since(t0);
   return r;
 }

@@ -52,8 +52,11 @@ struct Result {
   double seconds = 0;            // wall time of the run
 };
 
+// `observe` (optional): its trace and op_starts receive the traffic walk's
+// CHORD operations (traffic::ChordHooks), for testbenches of the RTL that
+// must issue the same commands.
 Result execute(const stream::Stream& s, const std::string& file, const arch::Arch& a, std::vector<uint8_t> image,
-               const std::string& image_file = "image");
+               const std::string& image_file = "image", const traffic::ChordHooks* observe = nullptr);
 
 // The initial DRAM image of a compiled program: the CSR matrix (row pointers and
 // column indices as 32-bit words, values as fp32) and every dense input.

@@ -320,6 +320,7 @@ class ChordSink : public Sink {
               claimed_.push_back(id(t, q));
             }
       }
+    if (hooks_ && hooks_->trace && hooks_->op_starts) hooks_->op_starts->push_back(hooks_->trace->size());
   }
   void op_end(size_t op) override {
     for (uint32_t c : claimed_) {
@@ -488,6 +489,7 @@ class ChordSink : public Sink {
         }
         if (ok) {
           state_[t] = State::Live;
+          filled_[t] = false;  // a fresh registration: its first reads fill it again
         } else {
           for (unsigned q = 0; q < done; ++q) {
             model_->release(id(t, q));

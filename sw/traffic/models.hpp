@@ -115,6 +115,9 @@ struct ChordHooks {
   // needs a geometry with `flush`). Addresses are granules; a tensor's CHORD ids are
   // 4t + 1 (dense) or 4t + 1..3 (a CSR tensor's row pointers, indices, values).
   std::vector<chord::TraceOp>* trace = nullptr;
+  // With trace: per op, the trace's length when the op's accesses begin
+  // (after its registrations and claims).
+  std::vector<size_t>* op_starts = nullptr;
 };
 
 // The CHORD geometry the walk runs for a CHORD-backed system (riff: CELLO,
