@@ -509,14 +509,24 @@ class ChordSink : public Sink {
         break;
     }
   }
-  // Option inplace: t is written in place of a live tensor this op reads for
-  // the last time (the layout's in-place update, same range): t takes over its
-  // entry, and that tensor's reads in this op go through t's id.
+  // Option inplace: t is written over the region of a dense tensor still live
+  // in CHORD (the same first granule and size): the layout's in-place update,
+  // since only there do a live tensor's bytes become another's (a stream whose
+  // tensors stay registered past their last read has more such cases, and
+  // the old words are dead there too). t takes over its entry, and that
+  // tensor's reads in this op go through t's id. The top's CHORD command unit
+  // finds the same tensor the same way.
+  int live_over(size_t t) const {
+    for (size_t s = 0; s < w_.tensors.size(); ++s)
+      if (s != t && state_[s] == State::Live && parts(s) == 1 && L_.base[s] == L_.base[t] &&
+          f_.granules[s] == f_.granules[t])
+        return static_cast<int>(s);
+    return -1;
+  }
   bool take_over(size_t t, const chord::ReuseMeta& m) {
-    const int s = L_.inplace_of[t];
-    if (!model_->geometry().inplace || s < 0 || state_[static_cast<size_t>(s)] != State::Live || parts(t) != 1 ||
-        parts(static_cast<size_t>(s)) != 1 || f_.granules[t] != f_.granules[static_cast<size_t>(s)])
-      return false;
+    if (!model_->geometry().inplace || parts(t) != 1) return false;
+    const int s = live_over(t);
+    if (s < 0) return false;
     if (model_->rewrite(id(static_cast<size_t>(s), 0), id(t, 0), m).status != chord::Status::Ok) return false;
     record({.kind = chord::OpKind::Rewrite, .id = id(static_cast<size_t>(s), 0), .meta = m, .new_id = id(t, 0)});
     state_[t] = State::Live;

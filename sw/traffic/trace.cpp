@@ -38,7 +38,6 @@ Layout layout(const Workload& w, const Analysis& a, const Footprint& f) {
   Layout L;
   const size_t T = w.tensors.size();
   L.base.assign(T, 0);
-  L.inplace_of.assign(T, -1);
   struct Region {
     uint64_t base, size;
   };
@@ -73,7 +72,6 @@ Layout layout(const Workload& w, const Analysis& a, const Footprint& f) {
             w.tensors[t].output || w.tensors[t].input || handed_over[t] || region[t].size < need || t == out)
           continue;
         region[out] = region[t];
-        L.inplace_of[out] = static_cast<int>(t);
         handed_over[t] = true;
         done = true;
         break;

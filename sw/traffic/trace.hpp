@@ -29,7 +29,6 @@ Footprint footprint(const Workload& w, unsigned granule_words);
 // kills), otherwise it gets a fresh one.
 struct Layout {
   std::vector<uint64_t> base;
-  std::vector<int> inplace_of;  // per tensor: the tensor whose region it updates in place, or -1
   uint64_t total = 0;
 };
 Layout layout(const Workload& w, const Analysis& a, const Footprint& f);
