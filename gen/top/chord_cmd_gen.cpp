@@ -211,117 +211,35 @@ assign err         = err_q;)",
                                                                                      fmt::arg("IW", d.IW), fmt::arg("META", meta)));
 }
 
-// What the unit does in each state (docs/top.md, "CHORD's command unit").
-void fsm_section(SvModule& m, const ChordCmdDims& d, const ChordCmdShape& s) {
+// S_IDLE takes an event; S_LOOK decides what it sends, from the mirror.
+std::string take_and_look(const ChordCmdDims& d, const ChordCmdShape& s) {
   const std::string meta =
       d.DB ? fmt::format(R"(
-      // The walk's metadata: no distance once no reads remain; both saturated.
-      e_dist_q <= (ev_remaining == '0) ? '1 : (ev_dist > 32'd{DCAP}) ? {DB}'({DCAP}) : {DB}'(ev_dist);
-      e_uses_q <= (ev_remaining > 32'd{UCAP}) ? {UB}'({UCAP}) : {UB}'(ev_remaining);)",
+        // The walk's metadata: no distance once no reads remain; both saturated.
+        e_dist_q   <= (ev_remaining == '0) ? '1 : (ev_dist > 32'd{DCAP}) ? {DB}'({DCAP}) : {DB}'(ev_dist);
+        e_uses_q   <= (ev_remaining > 32'd{UCAP}) ? {UB}'({UCAP}) : {UB}'(ev_remaining);)",
                          fmt::arg("DB", d.DB), fmt::arg("UB", d.UB),
                          fmt::arg("DCAP", std::min<long long>(0xfffe, (1LL << d.DB) - 2)),
                          fmt::arg("UCAP", std::min<long long>(0xffff, (1LL << d.UB) - 1)))
            : "";
-  const std::string rewrite_look = s.inplace ? R"(
+  const std::string rewrite = s.inplace ? R"(
           end else if (rw_hit) begin
             p_op_q     <= OP_REWRITE;
             p_row_q    <= rw_row;
             p_tensor_q <= row_tensor_q[rw_row];
             p_mask_q   <= 3'b001;)"
-                                             : "";
-  const std::string rewrite_fin =
-      s.inplace ? fmt::format(R"(
-          if (p_op_q == OP_REWRITE) begin
-            row_alias_valid_q[p_row_q] <= 1'b1;
-            row_alias_q[p_row_q]       <= row_tensor_q[p_row_q];
-            row_tensor_q[p_row_q]      <= e_tensor_q;
-            row_input_q[p_row_q]       <= e_input_q;{OUT}
-            row_filled_q[p_row_q]      <= 1'b0;
-          end)",
-                              fmt::arg("OUT", s.flush ? "\n            row_output_q[p_row_q]      <= e_output_q;" : ""))
-                : "";
-  const std::string row_region = s.inplace ? R"(
-            row_dense_q[free_row]       <= !e_sparse_q;
-            row_base_q[free_row]        <= e_base_q;
-            row_size_q[free_row]        <= e_b3_q;)"
-                                           : "";
-  const std::string push = s.claim ? fmt::format(R"(
-          // Option claim: the row claims when the op starts.
-          if (list_n_q == {NB}'({R})) err_q <= 1'b1;
-          else begin
-            list_q[list_n_q[{RB1}:0]] <= (p_op_q == OP_REGISTER) ? free_row : p_row_q;
-            list_n_q <= list_n_q + {NB}'(1);
-          end)",
-                                                 fmt::arg("NB", d.NB), fmt::arg("R", d.R), fmt::arg("RB1", d.RB - 1))
-                                   : "";
-  const std::string list_look = s.claim ? R"(
-        EV_BEGIN, EV_DONE: begin
-          state_q  <= S_LIST;
-          list_i_q <= '0;
-        end)"
                                         : "";
-  const std::string end_look = s.flush ? R"(
-        EV_END: begin
-          state_q <= S_END;
-          scan_q  <= '0;
-        end)"
-                                       : "";
-  const std::string rel_op = s.flush ? R"(
+  const std::string release = s.flush ? R"(
             p_flush_q <= row_output_q[hit_row];
             p_op_q    <= row_output_q[hit_row] ? OP_FLUSH : OP_RELEASE;)"
-                                     : R"(
+                                      : R"(
             p_op_q    <= OP_RELEASE;)";
-  // The events with nothing to send on this CHORD.
-  std::string quiet = s.claim ? "" : "EV_BEGIN, EV_DONE";
-  if (!s.flush) quiet += quiet.empty() ? "EV_END" : ", EV_END";
-  if (!quiet.empty()) quiet = "\n        " + quiet + ": ;";
-  const std::string flush_then_release = s.flush ? R"(
-        if (p_op_q == OP_FLUSH && e_kind_q == EV_REL) p_op_q <= OP_RELEASE;
-        else begin)"
-                                                 : R"(
-        begin)";
-  const std::string list_state = s.claim ? fmt::format(R"(
-    // Claims (a launch starts) or commits (it has drained), row by row.
-    S_LIST:
-      if (list_i_q == list_n_q) begin
-        state_q <= S_IDLE;
-        if (e_kind_q == EV_DONE) list_n_q <= '0;
-      end else begin
-        state_q    <= S_PARTS;
-        p_row_q    <= list_q[list_i_q[{RB1}:0]];
-        p_tensor_q <= row_tensor_q[list_q[list_i_q[{RB1}:0]]];
-        p_mask_q   <= row_parts_q[list_q[list_i_q[{RB1}:0]]];
-        p_op_q     <= (e_kind_q == EV_BEGIN) ? OP_CLAIM : OP_COMMIT;
-        list_i_q   <= list_i_q + {NB}'(1);
-      end)",
-                                                       fmt::arg("RB1", d.RB - 1), fmt::arg("NB", d.NB))
-                                         : "";
-  const std::string end_state = s.flush ? fmt::format(R"(
-    // END: every output still live flushes its arrays, in tensor id order.
-    S_END:
-      if (scan_q == {SB}'({TT})) state_q <= S_IDLE;
-      else begin
-        scan_q <= scan_q + {SB}'(1);
-        if (hit && row_output_q[hit_row]) begin
-          state_q    <= S_PARTS;
-          p_op_q     <= OP_FLUSH;
-          p_tensor_q <= key;
-          p_mask_q   <= row_parts_q[hit_row];
-        end
-      end)",
-                                                      fmt::arg("SB", d.SB), fmt::arg("TT", d.TT))
-                                        : "";
-  m.section("Events", fmt::format(R"(
-always_ff @(posedge clk) begin
-  if (!rst_n) begin
-    state_q     <= S_IDLE;
-    free_q      <= {NB}'({R});
-    row_valid_q <= '0;
-    err_q       <= 1'b0;{LISTRST}
-  end else begin
-    if (cmd_fire && cmd_op == OP_REGISTER) free_q <= free_q - {NB}'(1);
-    if (cmd_fire && cmd_op == OP_RELEASE) free_q <= free_q + {NB}'(1);
-    case (state_q)
+  std::string others;  // launches and END: a list to claim or commit, outputs to flush, or nothing
+  others += s.claim ? "\n        EV_BEGIN, EV_DONE: begin\n          state_q  <= S_LIST;\n          list_i_q <= '0;\n        end"
+                    : "\n        EV_BEGIN, EV_DONE: ;";
+  others += s.flush ? "\n        EV_END: begin\n          state_q <= S_END;\n          scan_q  <= '0;\n        end"
+                    : "\n        EV_END: ;";
+  return fmt::format(R"(
     S_IDLE:
       if (ev_valid) begin
         state_q    <= S_LOOK;
@@ -346,7 +264,7 @@ always_ff @(posedge clk) begin
         EV_REG: begin
           state_q <= S_PARTS;
           if (hit) begin
-            p_op_q <= OP_UPDATE;{RWLOOK}
+            p_op_q <= OP_UPDATE;{RW}
           end else begin
             p_op_q   <= OP_REGISTER;
             p_mask_q <= e_parts;
@@ -360,19 +278,60 @@ always_ff @(posedge clk) begin
           end
         EV_REL:
           if (hit) begin
-            state_q   <= S_PARTS;{RELOP}
-          end{LISTLOOK}{ENDLOOK}{QUIET}
+            state_q   <= S_PARTS;{REL}
+          end{OTHERS}
         default: err_q <= 1'b1;
       endcase
-    end
+    end)",
+                     fmt::arg("META", meta), fmt::arg("RW", rewrite), fmt::arg("REL", release),
+                     fmt::arg("OTHERS", others),
+                     fmt::arg("EVSPARSE", s.inplace ? "        e_sparse_q <= ev_sparse;\n" : ""),
+                     fmt::arg("EVOUT", s.flush ? "\n        e_output_q <= ev_output;" : ""),
+                     fmt::arg("FLUSHRST", s.flush ? "\n      p_flush_q  <= 1'b0;" : ""));
+}
+
+// S_PARTS sends a command per array, S_UNDO releases a failed registration's
+// arrays, S_FIN updates the mirror.
+std::string send_and_finish(const ChordCmdDims& d, const ChordCmdShape& s) {
+  const std::string rewrite = s.inplace ? fmt::format(R"(
+          if (p_op_q == OP_REWRITE) begin
+            row_alias_valid_q[p_row_q] <= 1'b1;
+            row_alias_q[p_row_q]       <= row_tensor_q[p_row_q];
+            row_tensor_q[p_row_q]      <= e_tensor_q;
+            row_input_q[p_row_q]       <= e_input_q;{OUT}
+            row_filled_q[p_row_q]      <= 1'b0;
+          end)",
+                                                      fmt::arg("OUT", s.flush ? "\n            row_output_q[p_row_q]      <= e_output_q;" : ""))
+                                        : "";
+  const std::string region = s.inplace ? R"(
+            row_alias_valid_q[free_row] <= 1'b0;
+            row_dense_q[free_row]       <= !e_sparse_q;
+            row_base_q[free_row]        <= e_base_q;
+            row_size_q[free_row]        <= e_b3_q;)"
+                                       : "";
+  const std::string push = s.claim ? fmt::format(R"(
+          // Option claim: the row claims when the op starts.
+          if (list_n_q == {NB}'({R})) err_q <= 1'b1;
+          else begin
+            list_q[list_n_q[{RB1}:0]] <= (p_op_q == OP_REGISTER) ? free_row : p_row_q;
+            list_n_q <= list_n_q + {NB}'(1);
+          end)",
+                                                 fmt::arg("NB", d.NB), fmt::arg("R", d.R), fmt::arg("RB1", d.RB - 1))
+                                   : "";
+  const std::string flush_then_release = s.flush ? R"(
+        if (p_op_q == OP_FLUSH && e_kind_q == EV_REL) p_op_q <= OP_RELEASE;
+        else begin)"
+                                                 : R"(
+        begin)";
+  return fmt::format(R"(
     // One command per array in p_mask_q; a release after its flush.
     S_PARTS:
       if (p_mask_q == '0) state_q <= (e_kind_q == EV_BEGIN || e_kind_q == EV_DONE) ? S_LIST : (e_kind_q == EV_END) ? S_END : S_FIN;
       else if (reg_blocked) state_q <= S_UNDO;
       else if (cmd_fire) begin{FLUSHREL}
           p_mask_q <= p_mask_q & ~cur_bit;
-          if (p_op_q == OP_REGISTER) p_done_q <= p_done_q | cur_bit;
-{REFLUSH}        end
+          if (p_op_q == OP_REGISTER) p_done_q <= p_done_q | cur_bit;{REFLUSH}
+        end
       end
     // The table was full: the arrays already registered are released, and
     // the tensor stays in DRAM.
@@ -387,31 +346,79 @@ always_ff @(posedge clk) begin
           if (p_op_q == OP_REGISTER) begin
             row_valid_q[free_row]       <= 1'b1;
             row_tensor_q[free_row]      <= e_tensor_q;
-{ALIASCLR}            row_parts_q[free_row]       <= p_done_q;
+            row_parts_q[free_row]       <= p_done_q;
             row_input_q[free_row]       <= e_input_q;
             row_filled_q[free_row]      <= 1'b0;{OUTREG}{REGION}
-          end{RWFIN}{PUSH}
+          end{RW}{PUSH}
         end
         EV_REL: row_valid_q[p_row_q] <= 1'b0;
         default: ;
       endcase
-    end{LISTSTATE}{ENDSTATE}
+    end)",
+                     fmt::arg("FLUSHREL", flush_then_release),
+                     fmt::arg("REFLUSH", s.flush ? "\n          if (p_flush_q) p_op_q <= OP_FLUSH;" : ""),
+                     fmt::arg("OUTREG", s.flush ? "\n            row_output_q[free_row]      <= e_output_q;" : ""),
+                     fmt::arg("REGION", region), fmt::arg("RW", rewrite), fmt::arg("PUSH", push));
+}
+
+// S_LIST claims or commits the op's rows; S_END flushes the live outputs.
+std::string list_and_end(const ChordCmdDims& d, const ChordCmdShape& s) {
+  std::string out;
+  if (s.claim)
+    out += fmt::format(R"(
+    // Claims (a launch starts) or commits (it has drained), row by row.
+    S_LIST:
+      if (list_i_q == list_n_q) begin
+        state_q <= S_IDLE;
+        if (e_kind_q == EV_DONE) list_n_q <= '0;
+      end else begin
+        state_q    <= S_PARTS;
+        p_row_q    <= list_q[list_i_q[{RB1}:0]];
+        p_tensor_q <= row_tensor_q[list_q[list_i_q[{RB1}:0]]];
+        p_mask_q   <= row_parts_q[list_q[list_i_q[{RB1}:0]]];
+        p_op_q     <= (e_kind_q == EV_BEGIN) ? OP_CLAIM : OP_COMMIT;
+        list_i_q   <= list_i_q + {NB}'(1);
+      end)",
+                       fmt::arg("RB1", d.RB - 1), fmt::arg("NB", d.NB));
+  if (s.flush)
+    out += fmt::format(R"(
+    // END: every output still live flushes its arrays, in tensor id order.
+    S_END:
+      if (scan_q == {SB}'({TT})) state_q <= S_IDLE;
+      else begin
+        scan_q <= scan_q + {SB}'(1);
+        if (hit && row_output_q[hit_row]) begin
+          state_q    <= S_PARTS;
+          p_op_q     <= OP_FLUSH;
+          p_tensor_q <= key;
+          p_mask_q   <= row_parts_q[hit_row];
+        end
+      end)",
+                       fmt::arg("SB", d.SB), fmt::arg("TT", d.TT));
+  return out;
+}
+
+// What the unit does in each state (docs/top.md, "CHORD's command unit").
+void fsm_section(SvModule& m, const ChordCmdDims& d, const ChordCmdShape& s) {
+  m.section("Events", fmt::format(R"(
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    state_q     <= S_IDLE;
+    free_q      <= {NB}'({R});
+    row_valid_q <= '0;
+    err_q       <= 1'b0;{LISTRST}
+  end else begin
+    if (cmd_fire && cmd_op == OP_REGISTER) free_q <= free_q - {NB}'(1);
+    if (cmd_fire && cmd_op == OP_RELEASE) free_q <= free_q + {NB}'(1);
+    case (state_q){TAKE}{SEND}{LISTEND}
     default: state_q <= S_IDLE;
     endcase
   end
 end)",
-                                  fmt::arg("NB", d.NB), fmt::arg("R", d.R), fmt::arg("META", meta),
+                                  fmt::arg("NB", d.NB), fmt::arg("R", d.R),
                                   fmt::arg("LISTRST", s.claim ? "\n    list_n_q    <= '0;" : ""),
-                                  fmt::arg("RWLOOK", rewrite_look), fmt::arg("RELOP", rel_op),
-                                  fmt::arg("LISTLOOK", list_look), fmt::arg("ENDLOOK", end_look),
-                                  fmt::arg("REGION", row_region), fmt::arg("RWFIN", rewrite_fin),
-                                  fmt::arg("ALIASCLR", s.inplace ? "            row_alias_valid_q[free_row] <= 1'b0;\n" : ""),
-                                  fmt::arg("EVSPARSE", s.inplace ? "        e_sparse_q <= ev_sparse;\n" : ""),
-                                  fmt::arg("EVOUT", s.flush ? "\n        e_output_q <= ev_output;" : ""),
-                                  fmt::arg("OUTREG", s.flush ? "\n            row_output_q[free_row]      <= e_output_q;" : ""), fmt::arg("PUSH", push),
-                                  fmt::arg("LISTSTATE", list_state), fmt::arg("ENDSTATE", end_state),
-                                  fmt::arg("QUIET", quiet), fmt::arg("FLUSHRST", s.flush ? "\n      p_flush_q  <= 1'b0;" : ""),
-                                  fmt::arg("REFLUSH", s.flush ? "          if (p_flush_q) p_op_q <= OP_FLUSH;\n" : ""), fmt::arg("FLUSHREL", flush_then_release)));
+                                  fmt::arg("TAKE", take_and_look(d, s)), fmt::arg("SEND", send_and_finish(d, s)),
+                                  fmt::arg("LISTEND", list_and_end(d, s))));
 }
 
 }  // namespace
