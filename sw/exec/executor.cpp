@@ -195,6 +195,7 @@ class Runner {
     w.score = true;
     for (size_t t = 0; t < p.tensors.size(); ++t) {
       const TensorDesc& d = p.tensors[t];
+      w.base.push_back(d.base / g_);  // the stream's placement (CHORD's addresses are its granules)
       traffic::Tensor y;
       y.name = d.name.empty() ? fmt::format("t{}", t) : d.name;
       y.storage = y.name.substr(0, y.name.find('.'));

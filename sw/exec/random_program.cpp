@@ -38,6 +38,7 @@ class Generator {
         default: eltw(); break;
       }
     }
+    if (o_.chord) add_chord_records();
     s_.records.push_back(Record::make(Opcode::End));
     s_.header.granule_bytes = static_cast<uint16_t>(a_.granule_bytes);
     s_.header.word_bytes = 4;
@@ -252,6 +253,79 @@ class Generator {
     r.set_field("flags", chance(0.3) ? stream::kLaunchRelu : 0);
     s_.records.push_back(r);
     produced();
+  }
+
+  // Option chord: flags, bindings and RIFF records on the finished program.
+  // An op is a launch, or the passes of one GEMM with their RF_LOADs.
+  void add_chord_records() {
+    std::vector<bool> chord(static_cast<size_t>(o_.max_tensors), false);
+    for (Record& r : s_.records)
+      if (r.op() == Opcode::Tensor && chance(0.7)) {
+        r.set_field("flags", r.field("flags") | stream::kTensorChord);
+        chord[r.field("id")] = true;
+      }
+    std::vector<Record> out;
+    std::vector<bool> live(chord.size(), false);
+    auto riff = [&](Opcode op, uint64_t id) {
+      Record c = Record::make(op);
+      c.set_field("id", id);
+      if (op != Opcode::ChordRel) {
+        c.set_field("distance", static_cast<uint64_t>(pick(0, 5)));
+        c.set_field("remaining", static_cast<uint64_t>(pick(0, 4)));
+      }
+      out.push_back(c);
+    };
+    const auto is_launch = [](Opcode op) {
+      return op == Opcode::Gemm || op == Opcode::Gram || op == Opcode::Spmm || op == Opcode::Eltw;
+    };
+    for (size_t i = 0; i < s_.records.size();) {
+      const Opcode op = s_.records[i].op();
+      if (op != Opcode::RfLoad && !is_launch(op)) {
+        out.push_back(s_.records[i++]);
+        continue;
+      }
+      // The op's records: its passes (RF_LOAD + GEMM) or its one launch.
+      size_t end = i;
+      do end += s_.records[end].op() == Opcode::RfLoad ? 2 : 1;
+      while (end < s_.records.size() &&
+             (s_.records[end].op() == Opcode::RfLoad || (is_launch(s_.records[end].op()) &&
+                                                         (s_.records[end].field("flags") & stream::kLaunchCont))));
+      std::vector<uint64_t> ids;
+      for (size_t k = i; k < end; ++k)
+        if (is_launch(s_.records[k].op()))
+          for (const char* f : {"out", "a", "b", "c"}) {
+            const uint64_t id = s_.records[k].field(f);
+            if (id && chord[id] && std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+          }
+      for (uint64_t id : ids)
+        if (!live[id] || chance(0.2)) {
+          riff(Opcode::ChordReg, id);
+          live[id] = true;
+        }
+      for (size_t k = i; k < end; ++k) {
+        Record r = s_.records[k];
+        if (is_launch(r.op())) {
+          uint64_t binds = r.field("binds");
+          for (int slot = 0; slot < 4; ++slot) {
+            const uint64_t id = r.field(slot == 0 ? "out" : slot == 1 ? "a" : slot == 2 ? "b" : "c");
+            const uint64_t b = (binds >> (4 * slot)) & 0xf;
+            if (id && chord[id] && b == static_cast<uint64_t>(Bind::Dram) && chance(0.8))
+              binds = (binds & ~(uint64_t{0xf} << (4 * slot))) | static_cast<uint64_t>(Bind::Chord) << (4 * slot);
+          }
+          r.set_field("binds", binds);
+        }
+        out.push_back(r);
+      }
+      for (uint64_t id : ids)
+        if (chance(0.5)) riff(Opcode::ChordUpd, id);
+      for (uint64_t id : ids)
+        if (chance(0.3)) {
+          riff(Opcode::ChordRel, id);
+          live[id] = false;
+        }
+      i = end;
+    }
+    s_.records = std::move(out);
   }
 
   std::mt19937_64 rng_;

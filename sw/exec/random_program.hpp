@@ -25,6 +25,13 @@ struct RandomProgramOptions {
   int max_tensors = 60;  // tensor ids used: 1 .. max_tensors (id 0 means "absent")
   bool spmm_only = false;  // every launch an SPMM (its dense operand row- or column-major)
   int band = 0;            // > 0: a CSR row r holds only columns r .. r+band-1 (the gather's rows come in order)
+  // Tensors flagged `chord` at random (inputs, CSR matrices and results alike),
+  // their launch bindings `chord` most of the time, and random RIFF records
+  // around the launches that use them: CHORD_REG before (sometimes again for a
+  // tensor still registered), CHORD_UPD after, CHORD_REL after some uses (so
+  // that some are registered again later, and some stay to END), with random
+  // distance and remaining. Needs a top with CHORD.
+  bool chord = false;
 };
 
 struct RandomProgram {

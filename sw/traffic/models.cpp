@@ -557,6 +557,7 @@ class ChordSink : public Sink {
   }
   void update(size_t t, const chord::ReuseMeta& m) {
     for (unsigned q = 0; q < parts(t); ++q) {
+      if (model_->find(id(t, q)) < 0) continue;  // an empty array (a CSR tensor without entries) has no entry
       model_->update(id(t, q), m);
       record({.kind = chord::OpKind::Update, .id = id(t, q), .meta = m});
     }

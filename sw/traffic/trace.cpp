@@ -37,6 +37,11 @@ Footprint footprint(const Workload& w, unsigned granule_words) {
 Layout layout(const Workload& w, const Analysis& a, const Footprint& f) {
   Layout L;
   const size_t T = w.tensors.size();
+  if (!w.base.empty()) {  // placed by a command stream
+    L.base = w.base;
+    for (size_t t = 0; t < T; ++t) L.total = std::max(L.total, L.base[t] + f.granules[t]);
+    return L;
+  }
   L.base.assign(T, 0);
   struct Region {
     uint64_t base, size;

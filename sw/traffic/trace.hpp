@@ -23,10 +23,11 @@ struct Footprint {
 };
 Footprint footprint(const Workload& w, unsigned granule_words);
 
-// Base granule of every tensor in one global address space. Inputs get their
-// own regions; a produced tensor reuses a dead region of the same storage (or
-// updates in place the region of a same-storage tensor its op streams and
-// kills), otherwise it gets a fresh one.
+// Base granule of every tensor in one global address space: the workload's own
+// placement when it has one (Workload::base, a command stream's), else this:
+// inputs get their own regions; a produced tensor reuses a dead region of the
+// same storage (or updates in place the region of a same-storage tensor its op
+// streams and kills), otherwise it gets a fresh one.
 struct Layout {
   std::vector<uint64_t> base;
   uint64_t total = 0;

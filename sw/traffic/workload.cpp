@@ -34,6 +34,8 @@ void Workload::validate() const {
   const std::string file = name.empty() ? "workload" : name;
   auto bad_tensor = [&](int t) { return t < 0 || static_cast<size_t>(t) >= tensors.size(); };
   if (word_bytes == 0) throw Error(file, "", "word size is 0 bytes");
+  if (!base.empty() && base.size() != tensors.size())
+    throw Error(file, "", fmt::format("{} tensor bases for {} tensors", base.size(), tensors.size()));
   for (const auto& t : tensors) {
     if (t.sparse()) {
       const auto& c = *t.csr;

@@ -96,6 +96,9 @@ struct Workload {
   // True when bindings, mem_reads and RIFF commands come from a SCORE
   // schedule; CELLO then follows them instead of deriving its own.
   bool score = false;
+  // Per tensor: its first granule where a command stream placed it (the
+  // executor's workload); empty: traffic::layout places the tensors itself.
+  std::vector<uint64_t> base;
 
   // Throws cello::Error naming the workload and the broken rule: indices in
   // range, every produced tensor produced once and before use, inputs never

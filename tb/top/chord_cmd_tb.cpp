@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <vector>
 
@@ -30,6 +31,7 @@
 #include "gen/top/top_config.hpp"
 #include "sw/exec/executor.hpp"
 #include "sw/exec/prepare.hpp"
+#include "sw/exec/random_program.hpp"
 #include "sw/stream/problem.hpp"
 #include "tb/harness/checked.hpp"
 #include "tb/harness/port_words.hpp"
@@ -101,18 +103,18 @@ struct Counts {
 
 class Run {
  public:
-  Run(Sim<Vchord_cmd>& sim, Rng& rng, const exec::Prepared& prep, Counts& n)
+  Run(Sim<Vchord_cmd>& sim, Rng& rng, const stream::Stream& st, const std::vector<uint8_t>& image, Counts& n)
       : sim_(sim), d_(sim.dut()), rng_(rng), s_(top().shape), g_(top().arch.granule_bytes), n_(n) {
     traffic::ChordHooks observe;
     observe.trace = &trace_;
     observe.op_starts = &starts_;
-    want_ = exec::execute(prep.compiled.stream, "<stream>", top().arch, prep.image, "image", &observe);
+    want_ = exec::execute(st, "<stream>", top().arch, image, "image", &observe);
     expected_ = expected_commands(trace_, s_);
     n_.bypassed += want_.chord.bypass_tensors;
     const exec::ExecProgram& p = want_.program;
     REQUIRE(starts_.size() == p.ops.size());
     auto riff = [&](size_t rec) {
-      const stream::Record& r = prep.compiled.stream.records[rec];
+      const stream::Record& r = st.records[rec];
       Event e{r.op() == stream::Opcode::ChordReg ? kReg : r.op() == stream::Opcode::ChordUpd ? kUpd : kRel,
               static_cast<uint32_t>(r.field("id"))};
       if (e.kind != kRel) {
@@ -153,6 +155,8 @@ class Run {
       sim_.settle();
       REQUIRE(static_cast<bool>(d_.ev_ready) == static_cast<bool>(d_.idle));
       if (d_.cmd_valid && d_.cmd_ready) take_command();
+      if (offering && d_.ev_ready && std::getenv("CELLO_CMD_LOG"))
+        std::fprintf(stderr, "event %zu: kind %d tensor %u\n", next, events_[next].kind, events_[next].tensor);
       if (offering && d_.ev_ready) {
         offering = false;
         sim_.note("ev", next);
@@ -210,6 +214,7 @@ class Run {
     }
     if (c.kind == OpKind::Rewrite) c.new_id = new_id(d_);
     sim_.note("cmd", c.id);
+    if (std::getenv("CELLO_CMD_LOG")) std::fprintf(stderr, "cmd %zu: %s\n", sent_, describe(c).c_str());
     INFO("command " << sent_ << " at cycle " << sim_.cycle() << ": the unit sends " << describe(c));
     REQUIRE(sent_ < expected_.size());
     chord::TraceOp w = expected_[sent_];
@@ -306,6 +311,28 @@ exec::Prepared compiled(const char* workload, int grid, int n, int iters) {
   return exec::prepare(stream::make_problem(spec), top().arch);
 }
 
+// Prints and records what a test case covered; every command kind this
+// CHORD has was sent.
+void report(const char* what, const Counts& n, bool rewrites) {
+  const auto kind = [&](OpKind k) { return n.kinds[static_cast<size_t>(k)]; };
+  const std::string summary = fmt::format(
+      "{}: {} events, {} commands ({} register, {} update, {} release, {} rewrite, {} claim, {} commit, {} flush), {} "
+      "tensors left in DRAM by a full table, {} routed operands, {} accesses checked",
+      what, n.events, n.commands, kind(OpKind::Register), kind(OpKind::Update), kind(OpKind::Release),
+      kind(OpKind::Rewrite), kind(OpKind::Claim), kind(OpKind::Commit), kind(OpKind::Flush), n.bypassed, n.routed,
+      n.accesses);
+  std::printf("%s: %s\n", TOP_CONFIG, summary.c_str());
+  INFO(summary);
+  CHECK(kind(OpKind::Register) > 0);
+  CHECK(kind(OpKind::Update) > 0);
+  CHECK(kind(OpKind::Release) > 0);
+  CHECK(n.routed > 0);
+  CHECK(n.accesses > 0);
+  if (rewrites && top().shape.inplace) CHECK(kind(OpKind::Rewrite) > 0);
+  if (top().shape.claim) CHECK(kind(OpKind::Commit) > 0);
+  if (top().shape.flush) CHECK(kind(OpKind::Flush) > 0);
+}
+
 }  // namespace
 
 TEST_CASE("chord_cmd: CHORD's commands and routing equal the executor's walk on compiled solvers", "[top]") {
@@ -320,29 +347,34 @@ TEST_CASE("chord_cmd: CHORD's commands and routing equal the executor's walk on 
   for (const Job& j : jobs) {
     INFO(fmt::format("{} grid {} N {} {} iterations", j.workload, j.grid, j.n, j.iters));
     exec::Prepared prep = compiled(j.workload, j.grid, j.n, j.iters);
-    run_checked(sim, [&] { Run(sim, rng, prep, n).run(); });
+    run_checked(sim, [&] { Run(sim, rng, prep.compiled.stream, prep.image, n).run(); });
     // The same stream without its CHORD_REL records: tensors stay live to
     // END (inputs and temporaries too), the table fills and later
     // registrations find it full.
     auto& recs = prep.compiled.stream.records;
     std::erase_if(recs, [](const stream::Record& r) { return r.op() == stream::Opcode::ChordRel; });
     INFO("without CHORD_REL records");
-    run_checked(sim, [&] { Run(sim, rng, prep, n).run(); });
+    run_checked(sim, [&] { Run(sim, rng, prep.compiled.stream, prep.image, n).run(); });
   }
-  const auto kind = [&](OpKind k) { return n.kinds[static_cast<size_t>(k)]; };
-  const std::string summary = fmt::format(
-      "{} events, {} commands ({} register, {} update, {} release, {} rewrite, {} claim, {} commit, {} flush), {} tensors "
-      "left in DRAM by a full table, {} routed operands, {} accesses checked",
-      n.events, n.commands, kind(OpKind::Register), kind(OpKind::Update), kind(OpKind::Release), kind(OpKind::Rewrite),
-      kind(OpKind::Claim), kind(OpKind::Commit), kind(OpKind::Flush), n.bypassed, n.routed, n.accesses);
-  std::printf("%s: %s\n", TOP_CONFIG, summary.c_str());
-  INFO(summary);
-  CHECK(n.kinds[static_cast<size_t>(OpKind::Register)] > 0);
-  CHECK(n.kinds[static_cast<size_t>(OpKind::Update)] > 0);
-  CHECK(n.kinds[static_cast<size_t>(OpKind::Release)] > 0);
-  CHECK(n.routed > 0);
-  CHECK(n.accesses > 0);
-  if (top().shape.inplace) CHECK(n.kinds[static_cast<size_t>(OpKind::Rewrite)] > 0);
-  if (top().shape.claim) CHECK(n.kinds[static_cast<size_t>(OpKind::Commit)] > 0);
-  if (top().shape.flush) CHECK(n.kinds[static_cast<size_t>(OpKind::Flush)] > 0);
+  report("compiled solvers", n, true);
+}
+
+// Random legal programs with random RIFF records (exec::random_program's
+// `chord` option): CSR matrices with few entries, GEMMs of several passes,
+// tensors registered again while live or after their release, or never
+// released.
+TEST_CASE("chord_cmd: CHORD's commands and routing equal the executor's walk on random programs", "[top]") {
+  CELLO_SEEDED_RNG(rng, 29);
+  Sim<Vchord_cmd> sim;
+  Counts n;
+  exec::RandomProgramOptions o;
+  o.launches = 12;
+  o.chord = true;
+  for (int k = 0; k < 40; ++k) {
+    const uint64_t seed = rng.bits(32);
+    INFO("random program " << seed);
+    const exec::RandomProgram p = exec::random_program(seed, top().arch, o);
+    run_checked(sim, [&] { Run(sim, rng, p.stream, p.image, n).run(); });
+  }
+  report("random programs", n, false);
 }
