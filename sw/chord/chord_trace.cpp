@@ -230,6 +230,14 @@ class ProgramRunner {
 
 }  // namespace
 
+ReuseMeta in_widths(const ReuseMeta& m, unsigned dist_bits, unsigned uses_bits) {
+  const uint64_t dist_max = (uint64_t{1} << dist_bits) - 1, uses_max = (uint64_t{1} << uses_bits) - 1;
+  ReuseMeta r;
+  r.next_use = static_cast<uint32_t>(m.next_use == 0xffff ? dist_max : std::min<uint64_t>(m.next_use, dist_max - 1));
+  r.uses = static_cast<uint32_t>(std::min<uint64_t>(m.uses, uses_max));
+  return r;
+}
+
 Access apply(ChordModel& m, const TraceOp& op) {
   Access a;
   CommandResult c;

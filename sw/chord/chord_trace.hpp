@@ -33,6 +33,11 @@ struct TraceOp {
   bool is_command() const { return kind != OpKind::Write && kind != OpKind::Read; }
 };
 
+// The walk's 16-bit reuse metadata (a distance of 0xffff = none) in a build's
+// narrower widths, as the top's CHORD command unit sends it: none stays all
+// ones, other distances saturate one below, uses saturate.
+ReuseMeta in_widths(const ReuseMeta& m, unsigned dist_bits, unsigned uses_bits);
+
 // Applies one trace operation to the model; returns the access result
 // (commands report their status in Access::status and entry).
 Access apply(ChordModel& m, const TraceOp& op);

@@ -18,7 +18,8 @@ namespace {
 
 class Generator {
  public:
-  Generator(uint64_t seed, const arch::Arch& a, const RandomProgramOptions& o) : rng_(seed), a_(a), o_(o) {
+  Generator(uint64_t seed, const arch::Arch& a, const RandomProgramOptions& o)
+      : rng_(seed), a_(a), o_(o), chord_(static_cast<size_t>(o.max_tensors)), live_(chord_.size()) {
     // A few shared sizes, so that operands of later launches often exist already.
     for (int k = 0; k < 2; ++k) rows_.push_back(pick(1, o_.max_rows));
     for (int k = 0; k < 3; ++k) small_.push_back(pick(1, o_.max_small));
@@ -31,14 +32,15 @@ class Generator {
     RandomProgram p;
     for (int l = 0; l < o_.launches && next_id_ + 8 <= o_.max_tensors; ++l) {
       if (chance(0.15)) s_.records.push_back(Record::make(Opcode::Fence));
+      const size_t first = s_.records.size();
       switch (o_.spmm_only ? 2 : pick(0, 3)) {
         case 0: gemm(); break;
         case 1: gram(); break;
         case 2: spmm(); break;
         default: eltw(); break;
       }
+      if (o_.chord) riff_around(first);
     }
-    if (o_.chord) add_chord_records();
     s_.records.push_back(Record::make(Opcode::End));
     s_.header.granule_bytes = static_cast<uint16_t>(a_.granule_bytes);
     s_.header.word_bytes = 4;
@@ -84,6 +86,10 @@ class Generator {
   // A TENSOR record in a fresh granule-aligned region; inputs get their values.
   TensorDesc describe(int id, bool csr, uint8_t flags, uint32_t rows, uint32_t cols, uint32_t nnz) {
     if (id >= o_.max_tensors) throw std::logic_error("random_program: out of tensor ids");
+    if (o_.chord && chance(0.7)) {
+      flags |= stream::kTensorChord;
+      chord_[static_cast<size_t>(id)] = true;
+    }
     Record r = Record::make(Opcode::Tensor);
     r.set_field("format", csr ? 1 : 0);
     r.set_field("id", static_cast<uint64_t>(id));
@@ -255,17 +261,27 @@ class Generator {
     produced();
   }
 
-  // Option chord: flags, bindings and RIFF records on the finished program.
-  // An op is a launch, or the passes of one GEMM with their RF_LOADs.
-  void add_chord_records() {
-    std::vector<bool> chord(static_cast<size_t>(o_.max_tensors), false);
-    for (Record& r : s_.records)
-      if (r.op() == Opcode::Tensor && chance(0.7)) {
-        r.set_field("flags", r.field("flags") | stream::kTensorChord);
-        chord[r.field("id")] = true;
+  // Option chord: RIFF records around the op whose records start at `first`
+  // (its new TENSOR records, then its launch, or its GEMM passes with their
+  // RF_LOADs), and CHORD bindings for its operands flagged chord.
+  void riff_around(size_t first) {
+    size_t at = first;
+    while (s_.records[at].op() == Opcode::Tensor) ++at;
+    std::vector<uint64_t> ids;
+    for (size_t k = at; k < s_.records.size(); ++k) {
+      Record& r = s_.records[k];
+      if (r.op() == Opcode::RfLoad) continue;
+      uint64_t binds = r.field("binds");
+      for (int slot = 0; slot < 4; ++slot) {
+        const uint64_t id = r.field(kSlots[slot]);
+        if (!id || !chord_[id]) continue;
+        if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+        const uint64_t shift = 4 * static_cast<uint64_t>(slot);
+        if (((binds >> shift) & 0xf) == static_cast<uint64_t>(Bind::Dram) && chance(0.8))
+          binds = (binds & ~(uint64_t{0xf} << shift)) | static_cast<uint64_t>(Bind::Chord) << shift;
       }
-    std::vector<Record> out;
-    std::vector<bool> live(chord.size(), false);
+      r.set_field("binds", binds);
+    }
     auto riff = [&](Opcode op, uint64_t id) {
       Record c = Record::make(op);
       c.set_field("id", id);
@@ -273,59 +289,22 @@ class Generator {
         c.set_field("distance", static_cast<uint64_t>(pick(0, 5)));
         c.set_field("remaining", static_cast<uint64_t>(pick(0, 4)));
       }
-      out.push_back(c);
+      return c;
     };
-    const auto is_launch = [](Opcode op) {
-      return op == Opcode::Gemm || op == Opcode::Gram || op == Opcode::Spmm || op == Opcode::Eltw;
-    };
-    for (size_t i = 0; i < s_.records.size();) {
-      const Opcode op = s_.records[i].op();
-      if (op != Opcode::RfLoad && !is_launch(op)) {
-        out.push_back(s_.records[i++]);
-        continue;
+    std::vector<Record> regs;
+    for (uint64_t id : ids)
+      if (!live_[id] || chance(0.2)) {
+        regs.push_back(riff(Opcode::ChordReg, id));
+        live_[id] = true;
       }
-      // The op's records: its passes (RF_LOAD + GEMM) or its one launch.
-      size_t end = i;
-      do end += s_.records[end].op() == Opcode::RfLoad ? 2 : 1;
-      while (end < s_.records.size() &&
-             (s_.records[end].op() == Opcode::RfLoad || (is_launch(s_.records[end].op()) &&
-                                                         (s_.records[end].field("flags") & stream::kLaunchCont))));
-      std::vector<uint64_t> ids;
-      for (size_t k = i; k < end; ++k)
-        if (is_launch(s_.records[k].op()))
-          for (const char* f : {"out", "a", "b", "c"}) {
-            const uint64_t id = s_.records[k].field(f);
-            if (id && chord[id] && std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
-          }
-      for (uint64_t id : ids)
-        if (!live[id] || chance(0.2)) {
-          riff(Opcode::ChordReg, id);
-          live[id] = true;
-        }
-      for (size_t k = i; k < end; ++k) {
-        Record r = s_.records[k];
-        if (is_launch(r.op())) {
-          uint64_t binds = r.field("binds");
-          for (int slot = 0; slot < 4; ++slot) {
-            const uint64_t id = r.field(slot == 0 ? "out" : slot == 1 ? "a" : slot == 2 ? "b" : "c");
-            const uint64_t b = (binds >> (4 * slot)) & 0xf;
-            if (id && chord[id] && b == static_cast<uint64_t>(Bind::Dram) && chance(0.8))
-              binds = (binds & ~(uint64_t{0xf} << (4 * slot))) | static_cast<uint64_t>(Bind::Chord) << (4 * slot);
-          }
-          r.set_field("binds", binds);
-        }
-        out.push_back(r);
+    s_.records.insert(s_.records.begin() + static_cast<long>(at), regs.begin(), regs.end());
+    for (uint64_t id : ids)
+      if (chance(0.5)) s_.records.push_back(riff(Opcode::ChordUpd, id));
+    for (uint64_t id : ids)
+      if (chance(0.3)) {
+        s_.records.push_back(riff(Opcode::ChordRel, id));
+        live_[id] = false;
       }
-      for (uint64_t id : ids)
-        if (chance(0.5)) riff(Opcode::ChordUpd, id);
-      for (uint64_t id : ids)
-        if (chance(0.3)) {
-          riff(Opcode::ChordRel, id);
-          live[id] = false;
-        }
-      i = end;
-    }
-    s_.records = std::move(out);
   }
 
   std::mt19937_64 rng_;
@@ -337,6 +316,8 @@ class Generator {
   T pending_{};
   std::vector<int> rows_, small_;
   int next_id_ = 1;
+  std::vector<bool> chord_, live_;  // option chord: per id, flagged chord; registered
+  static constexpr const char* kSlots[] = {"out", "a", "b", "c"};
 };
 
 }  // namespace

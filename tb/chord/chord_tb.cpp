@@ -105,7 +105,6 @@ chord::TensorStats differential(const char* what, uint64_t seed, Make make, bool
 // Returns whether any metadata changed (the walk's RIFF keys then differ from
 // the build's); skips the test when an id or address does not fit.
 bool fit_to_build(std::vector<chord::TraceOp>& trace, const chord::Geometry& g) {
-  const uint64_t dist_max = (uint64_t{1} << g.dist_bits) - 1, uses_max = (uint64_t{1} << g.uses_bits) - 1;
   bool clamped = false;
   std::vector<chord::TraceOp> out;
   for (chord::TraceOp op : trace) {
@@ -114,8 +113,7 @@ bool fit_to_build(std::vector<chord::TraceOp>& trace, const chord::Geometry& g) 
     if (op.id >> g.id_bits || op.new_id >> g.id_bits || (g.addr_bits < 64 && addr >> g.addr_bits))
       cello::skip_test("the compiled program's CHORD ids or addresses do not fit this build");
     const chord::ReuseMeta m = op.meta;
-    op.meta.next_use = static_cast<uint32_t>(m.next_use == 0xffff ? dist_max : std::min<uint64_t>(m.next_use, dist_max - 1));
-    op.meta.uses = static_cast<uint32_t>(std::min<uint64_t>(m.uses, uses_max));
+    op.meta = chord::in_widths(m, g.dist_bits, g.uses_bits);
     clamped = clamped || op.meta.next_use != m.next_use || op.meta.uses != m.uses;
     out.push_back(op);
   }

@@ -45,4 +45,12 @@ inline void put_slice(std::vector<uint32_t>& w, size_t lo, size_t width, const s
   }
 }
 
+// Bits [lo, lo + width) of a packed vector of 32-bit words (width <= 64): one
+// client's slice of a packed port.
+inline uint64_t get_slice(const std::vector<uint32_t>& w, size_t lo, size_t width) {
+  uint64_t v = 0;
+  for (size_t b = 0; b < width; ++b) v |= uint64_t{(w[(lo + b) / 32] >> ((lo + b) % 32)) & 1u} << b;
+  return v;
+}
+
 }  // namespace cello::tb

@@ -15,7 +15,8 @@
 //    live, under the unit's id, and is a fill exactly when the unit says so;
 //    every operand the op binds to CHORD that the unit calls live is accessed;
 //  - the unit ends idle, without error.
-// Built for each top config with CHORD (Vchord_cmd).
+// Built for each top config with CHORD (Vchord_cmd). CELLO_CMD_LOG=1 prints
+// every event and command on stderr.
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
@@ -79,12 +80,10 @@ struct Event {
 // The walk's commands as this build's CHORD takes them: flushes only with
 // `flush`, metadata in the build's widths (a distance of "none" all ones).
 std::vector<chord::TraceOp> expected_commands(const std::vector<chord::TraceOp>& trace, const gen::ChordCmdShape& s) {
-  const uint64_t dmax = low_mask(static_cast<unsigned>(s.dist_bits)), umax = low_mask(static_cast<unsigned>(s.uses_bits));
   std::vector<chord::TraceOp> out;
   for (chord::TraceOp op : trace) {
     if (!op.is_command() || (op.kind == OpKind::Flush && !s.flush)) continue;
-    op.meta.next_use = static_cast<uint32_t>(op.meta.next_use == 0xffff ? dmax : std::min<uint64_t>(op.meta.next_use, dmax - 1));
-    op.meta.uses = static_cast<uint32_t>(std::min<uint64_t>(op.meta.uses, umax));
+    op.meta = chord::in_widths(op.meta, static_cast<unsigned>(s.dist_bits), static_cast<unsigned>(s.uses_bits));
     out.push_back(op);
   }
   return out;
@@ -155,7 +154,7 @@ class Run {
       sim_.settle();
       REQUIRE(static_cast<bool>(d_.ev_ready) == static_cast<bool>(d_.idle));
       if (d_.cmd_valid && d_.cmd_ready) take_command();
-      if (offering && d_.ev_ready && std::getenv("CELLO_CMD_LOG"))
+      if (offering && d_.ev_ready && log_)
         std::fprintf(stderr, "event %zu: kind %d tensor %u\n", next, events_[next].kind, events_[next].tensor);
       if (offering && d_.ev_ready) {
         offering = false;
@@ -214,7 +213,7 @@ class Run {
     }
     if (c.kind == OpKind::Rewrite) c.new_id = new_id(d_);
     sim_.note("cmd", c.id);
-    if (std::getenv("CELLO_CMD_LOG")) std::fprintf(stderr, "cmd %zu: %s\n", sent_, describe(c).c_str());
+    if (log_) std::fprintf(stderr, "cmd %zu: %s\n", sent_, describe(c).c_str());
     INFO("command " << sent_ << " at cycle " << sim_.cycle() << ": the unit sends " << describe(c));
     REQUIRE(sent_ < expected_.size());
     chord::TraceOp w = expected_[sent_];
@@ -237,7 +236,6 @@ class Run {
   void check_routing(size_t i) {
     const exec::ExecOp& op = want_.program.ops[i];
     const int ids[4] = {op.out, op.a, op.b, op.c};
-    std::vector<uint32_t> q(4, 0);
     const unsigned TB = static_cast<unsigned>(bits_for(s_.tensor_table - 1));
     std::vector<uint32_t> packed((4 * TB + 31) / 32, 0);
     for (int k = 0; k < 4; ++k) put_slice(packed, k * TB, TB, {static_cast<uint32_t>(std::max(ids[k], 0))});
@@ -250,23 +248,18 @@ class Run {
       bool used = false;
     };
     Answer ans[4];
-    for (unsigned k = 0; k < 4; ++k) {
-      uint64_t id = 0;
-      for (unsigned b = 0; b < static_cast<unsigned>(s_.id_bits); ++b) {
-        const unsigned at = k * static_cast<unsigned>(s_.id_bits) + b;
-        id |= uint64_t{(qid[at / 32] >> (at % 32)) & 1u} << b;
-      }
-      ans[k] = {ids[k] >= 0 && ((d_.q_live >> k) & 1u), ids[k] >= 0 && ((d_.q_fill >> k) & 1u), id};
-    }
+    for (unsigned k = 0; k < 4; ++k)
+      ans[k] = {ids[k] >= 0 && ((d_.q_live >> k) & 1u), ids[k] >= 0 && ((d_.q_fill >> k) & 1u),
+                get_slice(qid, k * static_cast<size_t>(s_.id_bits), static_cast<size_t>(s_.id_bits))};
     size_t end = i + 1 < starts_.size() ? starts_[i + 1] : trace_.size();
     for (size_t x = starts_[i]; x < end; ++x) {
       const chord::TraceOp& a = trace_[x];
       if (a.is_command()) break;  // the op's commits and releases follow its accesses
       ++n_.accesses;
-      const bool fill = a.kind == OpKind::Write && a.fill;
-      bool found = false;
       // A write goes through the result (slot 0), a read or a fill through an operand.
+      const bool fill = a.kind == OpKind::Write && a.fill;
       const bool write = a.kind == OpKind::Write && !fill;
+      bool found = false;
       for (int k = 0; k < 4; ++k) {
         Answer& an = ans[k];
         if (an.live && (k == 0) == write && (a.id - 1) / 4 == (an.id - 1) / 4 && an.fill == fill) found = an.used = true;
@@ -300,6 +293,7 @@ class Run {
   std::vector<Event> events_;
   size_t sent_ = 0;
   double ev_rate_ = 1, cmd_rate_ = 1;
+  const bool log_ = std::getenv("CELLO_CMD_LOG") != nullptr;  // events and commands on stderr
 };
 
 exec::Prepared compiled(const char* workload, int grid, int n, int iters) {
