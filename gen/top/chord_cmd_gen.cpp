@@ -31,7 +31,7 @@ struct ChordCmdDims {
 
 void chord_cmd_ports(SvModule& m, const ChordCmdDims& d, const ChordCmdShape& s) {
   m.clock_reset();
-  std::vector<Field> ev = {{"kind", 3, "0 CHORD_REG, 1 CHORD_UPD, 2 CHORD_REL, 3 a launch starts, 4 it has drained, 5 END"},
+  std::vector<Field> ev = {{"kind", 3, "0 CHORD_REG, 1 CHORD_UPD, 2 CHORD_REL, 3 a launch starts, 4 it has drained, 5 END, 6 a continuation pass starts (claims the last list again)"},
                            {"tensor", d.TB, "REG / UPD / REL: the tensor id"}};
   if (d.DB) {
     ev.push_back({"dist", 32, "REG / UPD: the record's distance"});
@@ -117,6 +117,8 @@ void chord_cmd_signals(SvModule& m, const ChordCmdDims& d, const ChordCmdShape& 
   if (s.claim) {
     m.array("list_q", d.RB, d.R, "rows the op registered, in order: they claim at its start and commit at its end");
     m.signal("list_n_q", d.NB, "rows in the list");
+    m.signal("last_n_q", d.NB, "rows in the last launch's list (claimed again by a continuation pass)");
+    m.signal("row_claim_q", d.R, "row r: claimed by the running launch (an input's reads fill CHORD only then)");
     m.signal("list_i_q", d.NB, "the next row to claim or commit");
   }
   if (s.flush) m.signal("scan_q", d.SB, "END: the tensor id being checked");
@@ -176,7 +178,7 @@ always_comb begin
     for (int r = 0; r < {R}; r++)
       if (row_valid_q[r] && row_tensor_q[r] == q_tensor[{TB}*k +: {TB}]) begin
         q_live[k] = 1'b1;
-        q_fill[k] = row_input_q[r] && !row_filled_q[r];
+        q_fill[k] = row_input_q[r] && !row_filled_q[r]{CLAIMED};
         q_id[{IW}*k +: {IW}] = {IW}'({{row_tensor_q[r], 2'b00}}) + {IW}'(1);
       end{ALIAS}
   end
@@ -184,7 +186,8 @@ end)",
                                           fmt::arg("KEY", s.flush ? fmt::format("(state_q == S_END) ? scan_q[{}:0] : e_tensor_q", d.TB - 1)
                                                                   : std::string("e_tensor_q")),
                                           fmt::arg("R", d.R), fmt::arg("RB", d.RB), fmt::arg("TB", d.TB),
-                                          fmt::arg("IW", d.IW), fmt::arg("RW", rw), fmt::arg("ALIAS", alias)));
+                                          fmt::arg("IW", d.IW), fmt::arg("RW", rw), fmt::arg("ALIAS", alias),
+                                          fmt::arg("CLAIMED", s.claim ? " && row_claim_q[r]" : "")));
 }
 
 // The command CHORD sees: one per array of the tensor being worked on.
@@ -236,6 +239,7 @@ std::string take_and_look(const ChordCmdDims& d, const ChordCmdShape& s) {
             p_op_q    <= OP_RELEASE;)";
   std::string others;  // launches and END: a list to claim or commit, outputs to flush, or nothing
   others += s.claim ? "\n        EV_BEGIN, EV_DONE: begin\n          state_q  <= S_LIST;\n          list_i_q <= '0;\n        end"
+                      "\n        EV_PASS: begin\n          state_q  <= S_LIST;\n          list_i_q <= '0;\n          list_n_q <= last_n_q;\n        end"
                     : "\n        EV_BEGIN, EV_DONE: ;";
   others += s.flush ? "\n        EV_END: begin\n          state_q <= S_END;\n          scan_q  <= '0;\n        end"
                     : "\n        EV_END: ;";
@@ -326,7 +330,7 @@ std::string send_and_finish(const ChordCmdDims& d, const ChordCmdShape& s) {
   return fmt::format(R"(
     // One command per array in p_mask_q; a release after its flush.
     S_PARTS:
-      if (p_mask_q == '0) state_q <= (e_kind_q == EV_BEGIN || e_kind_q == EV_DONE) ? S_LIST : (e_kind_q == EV_END) ? S_END : S_FIN;
+      if (p_mask_q == '0) state_q <= (e_kind_q == EV_BEGIN || e_kind_q == EV_DONE || e_kind_q == EV_PASS) ? S_LIST : (e_kind_q == EV_END) ? S_END : S_FIN;
       else if (reg_blocked) state_q <= S_UNDO;
       else if (cmd_fire) begin{FLUSHREL}
           p_mask_q <= p_mask_q & ~cur_bit;
@@ -370,13 +374,18 @@ std::string list_and_end(const ChordCmdDims& d, const ChordCmdShape& s) {
     S_LIST:
       if (list_i_q == list_n_q) begin
         state_q <= S_IDLE;
-        if (e_kind_q == EV_DONE) list_n_q <= '0;
+        if (e_kind_q == EV_DONE) begin
+          last_n_q    <= list_n_q;
+          list_n_q    <= '0;
+          row_claim_q <= '0;
+        end
       end else begin
         state_q    <= S_PARTS;
         p_row_q    <= list_q[list_i_q[{RB1}:0]];
         p_tensor_q <= row_tensor_q[list_q[list_i_q[{RB1}:0]]];
         p_mask_q   <= row_parts_q[list_q[list_i_q[{RB1}:0]]];
-        p_op_q     <= (e_kind_q == EV_BEGIN) ? OP_CLAIM : OP_COMMIT;
+        p_op_q     <= (e_kind_q == EV_DONE) ? OP_COMMIT : OP_CLAIM;
+        if (e_kind_q != EV_DONE) row_claim_q[list_q[list_i_q[{RB1}:0]]] <= 1'b1;
         list_i_q   <= list_i_q + {NB}'(1);
       end)",
                        fmt::arg("RB1", d.RB - 1), fmt::arg("NB", d.NB));
@@ -416,7 +425,7 @@ always_ff @(posedge clk) begin
   end
 end)",
                                   fmt::arg("NB", d.NB), fmt::arg("R", d.R),
-                                  fmt::arg("LISTRST", s.claim ? "\n    list_n_q    <= '0;" : ""),
+                                  fmt::arg("LISTRST", s.claim ? "\n    list_n_q    <= '0;\n    last_n_q    <= '0;\n    row_claim_q <= '0;" : ""),
                                   fmt::arg("TAKE", take_and_look(d, s)), fmt::arg("SEND", send_and_finish(d, s)),
                                   fmt::arg("LISTEND", list_and_end(d, s))));
 }
@@ -471,7 +480,8 @@ void add_chord_cmd(Design& design, const std::string& module, const ChordCmdShap
   for (const auto& [n, v] : ops)
     if (has_op[v]) m.localparam(n, sv_const(d.OPW, v), "CHORD's cmd_op");
   const std::vector<std::pair<const char*, int>> evs = {{"EV_REG", 0},   {"EV_UPD", 1},  {"EV_REL", 2},
-                                                        {"EV_BEGIN", 3}, {"EV_DONE", 4}, {"EV_END", 5}};
+                                                        {"EV_BEGIN", 3}, {"EV_DONE", 4}, {"EV_END", 5},
+                                                        {"EV_PASS", 6}};
   for (const auto& [n, v] : evs) m.localparam(n, sv_const(3, v), "event kind");
   chord_cmd_ports(m, d, s);
   chord_cmd_signals(m, d, s);

@@ -33,6 +33,9 @@ struct SeqDims {
   int TT;  // tensor table entries
   int TB;  // tensor table address
   int EW;  // tensor table entry
+  bool CJ; // CHORD on the datapath (docs/top.md, "CHORD on the datapath")
+  int GA;  // granule address
+  int GWB; // log2 of the words per granule
 };
 
 SeqDims seq_dims(const SequencerShape& s) {
@@ -44,8 +47,39 @@ SeqDims seq_dims(const SequencerShape& s) {
   d.GW = d.G / 4;
   d.TT = s.tensor_table;
   d.TB = log2_pow2(d.TT);
-  d.EW = d.WA + 96 + 5;
+  d.CJ = s.chord_datapath;
+  d.GWB = log2_pow2(d.GW);
+  d.GA = d.WA - d.GWB;
+  // With CHORD on the datapath an entry also keeps its region's granules (top bits).
+  d.EW = d.WA + 96 + 5 + (d.CJ ? d.GA : 0);
   return d;
+}
+
+// With CHORD on the datapath: the stream's events for CHORD's command unit, the
+// launch's ids for its routing answers, and the read operands' regions.
+void chord_ports(SvModule& m, const SeqDims& d) {
+  const int GA = d.GA;
+  m.source({"ev", "", "an event for CHORD's command unit, in stream order", "taken",
+            {{"kind", 3, "0 CHORD_REG, 1 CHORD_UPD, 2 CHORD_REL, 3 a launch or HOST starts, 4 it has drained, 5 END, 6 a continuation pass starts"},
+             {"tensor", bits_for(d.TT - 1), "REG / UPD / REL: the tensor id"},
+             {"dist", 32, "REG / UPD: the record's distance"},
+             {"remaining", 32, "REG / UPD: the record's remaining"},
+             {"base", GA, "REG: the tensor's first granule"},
+             {"col_at", GA, "REG, CSR: granules of row pointers"},
+             {"val_at", GA, "REG, CSR: the values' offset in granules"},
+             {"end", GA, "REG: the tensor's granules"},
+             {"sparse", 1, "REG: a CSR tensor"},
+             {"input", 1, "REG: an application input"},
+             {"output", 1, "REG: a final output"}}});
+  m.input("ch_idle", 1, "CHORD: the command unit idle, CHORD idle with no DRAM request queued or unanswered");
+  m.input("ch_drained", 1, "CHORD: the launch's reads, writes and fills are done");
+  m.output("q_tensor", 4 * bits_for(d.TT - 1), "the record's four ids (the command unit's routing questions)");
+  m.output("rt_base", 3 * GA, "read operand k (a, b, c): first granule");
+  m.output("rt_col", 3 * GA, "read operand k, CSR: first granule of the column indices");
+  m.output("rt_val", 3 * GA, "read operand k, CSR: first granule of the values");
+  m.output("rt_end", 3 * GA, "read operand k: granule past its region");
+  m.output("rt_csr", 3, "read operand k: CSR");
+  m.output("rt_present", 3, "read operand k: named by the launch");
 }
 
 // Ports: records in, status out, the host handshake, the engine's descriptor
@@ -69,6 +103,7 @@ void sequencer_ports(SvModule& m, const SeqDims& d) {
   m.output("st_flush", 1, "store unit: send what is assembled");
   m.input("st_idle", 1, "store unit: every write landed");
   m.output("ld_inval", 1, "load units: empty the reuse window");
+  if (d.CJ) chord_ports(m, d);
 }
 
 // Constants: opcodes, bindings, the status bits raised here and the states.
@@ -101,6 +136,17 @@ void sequencer_localparams(SvModule& m, const SequencerShape& s, const SeqDims& 
   m.localparam("SQ_HOST", "4'd7", "host_req until host_ack");
   m.localparam("SQ_DONE", "4'd8", "END ran");
   m.localparam("SQ_HALT", "4'd9", "stopped at an illegal record");
+  if (!d.CJ) return;
+  m.localparam("SQ_CEV", "4'd10", "CHORD_REG / UPD / REL: the event to the command unit");
+  m.localparam("SQ_BEGIN", "4'd11", "a launch or HOST: its start event");
+  m.localparam("SQ_BWAIT", "4'd12", "the command unit and CHORD go idle (claims made, write-backs landed)");
+  m.localparam("SQ_DEV", "4'd13", "the launch's CHORD accesses done: its drained event");
+  m.localparam("SQ_EEV", "4'd14", "END: its event (flushes)");
+  m.localparam("SQ_EWAIT", "4'd15", "the flushes landed");
+  m.localparam("EV_BEGIN", "3'd3", "command-unit events");
+  m.localparam("EV_DONE", "3'd4", "");
+  m.localparam("EV_END", "3'd5", "");
+  m.localparam("EV_PASS", "3'd6", "a GEMM's continuation pass: its result claims again (it was committed after the last pass)");
 }
 
 // Registers and combinational signals of the record being run.
@@ -157,6 +203,12 @@ void sequencer_signals(SvModule& m, const SeqDims& d) {
   m.signal("retire_q", 1, "retire pulse");
   m.signal("host_q", 1, "host_req");
   m.signal("csr_col_w", WA, "SPMM: column-index array word base");
+  if (d.CJ) {
+    m.array("d_gbase", d.GA, 4, "slot k: first granule");
+    m.array("d_gran", d.GA, 4, "slot k: granules of the region");
+    m.array("d_colat", d.GA, 4, "slot k, CSR: granules of the row pointers");
+    m.array("d_valat", d.GA, 4, "slot k, CSR: granules of the row pointers and column indices");
+  }
 }
 
 // The tensor table: descriptors by id, written by TENSOR at slot 0's id.
@@ -229,7 +281,8 @@ end
 assign t_flags   = {TFLAGS4};
 assign t_base    = {TBASE};
 assign t_end     = 68'(t_base) + 68'd4 * t_words;
-assign tab_wdata = {{({TFMT} == 8'd1), t_flags[3:0], {TNNZ}, {TCOLS}, {TROWS}, t_base[{AW1}:2]}};)",
+assign tab_wdata = {{{GRAN}({TFMT} == 8'd1), t_flags[3:0], {TNNZ}, {TCOLS}, {TROWS}, t_base[{AW1}:2]}};)",
+                                           fmt::arg("GRAN", d.CJ ? fmt::format("{}'(t_words >> {}), ", d.GA, d.GWB) : std::string()),
                                            fmt::arg("TFMT", field(Opcode::Tensor, "format")),
                                            fmt::arg("TROWS", field(Opcode::Tensor, "rows")),
                                            fmt::arg("TCOLS", field(Opcode::Tensor, "cols")),
@@ -340,6 +393,54 @@ assign eng_csr_nnz      = {CW}'(d_nnz[s_slot]);)",
                                                fmt::arg("WA", WA), fmt::arg("OPERANDS", operands)));
 }
 
+// CHORD on the datapath: the events for the command unit (a RIFF record's
+// tensor and region, a launch's start and drain, END), the launch's ids for
+// its routing answers and its read operands' regions, all in granules.
+void chord_section(SvModule& m, const SeqDims& d) {
+  const int GA = d.GA, WA = d.WA, TBB = bits_for(d.TT - 1);
+  std::string slots, ids, regions;
+  for (int k = 0; k < 4; ++k) {
+    slots += fmt::format(
+        "assign d_gbase[{k}] = d_base[{k}][{WA1}:{GWB}];\n"
+        "assign d_gran[{k}]  = d_q[{k}][{EW1} -: {GA}];\n"
+        "assign d_colat[{k}] = {GA}'((34'(d_rows[{k}]) + 34'd{GW}) >> {GWB});\n"
+        "assign d_valat[{k}] = d_colat[{k}] + {GA}'((33'(d_nnz[{k}]) + 33'd{GW1}) >> {GWB});\n",
+        fmt::arg("k", k), fmt::arg("WA1", WA - 1), fmt::arg("GWB", d.GWB), fmt::arg("EW1", d.EW - 1),
+        fmt::arg("GA", GA), fmt::arg("GW", d.GW), fmt::arg("GW1", d.GW - 1));
+    ids = fmt::format("slot_id[{}][{}:0]", k, TBB - 1) + (k ? ", " : "") + ids;
+  }
+  for (int k = 1; k < 4; ++k)
+    regions += fmt::format(
+        "assign rt_base[{0} +: {1}] = d_gbase[{2}];\n"
+        "assign rt_col[{0} +: {1}]  = d_gbase[{2}] + d_colat[{2}];\n"
+        "assign rt_val[{0} +: {1}]  = d_gbase[{2}] + d_valat[{2}];\n"
+        "assign rt_end[{0} +: {1}]  = d_gbase[{2}] + d_gran[{2}];\n",
+        (k - 1) * GA, GA, k);
+  m.section("CHORD on the datapath: events and routing fields", fmt::format(R"(
+// Slot k's region in granules: the table keeps its size; a CSR tensor's row
+// pointers, column indices and values each start on a granule.
+{SLOTS}assign ev_valid     = (sq_q == SQ_CEV) || (sq_q == SQ_BEGIN) || (sq_q == SQ_DEV && ch_drained) || (sq_q == SQ_EEV);
+assign ev_kind      = (sq_q == SQ_CEV) ? 3'(op - OP_CHORD_REG) : (sq_q == SQ_BEGIN) ? ((op == OP_GEMM && l_flags[1]) ? EV_PASS : EV_BEGIN) : (sq_q == SQ_DEV) ? EV_DONE : EV_END;
+assign ev_tensor    = slot_id[0][{TBB1}:0];
+assign ev_dist      = {DIST};
+assign ev_remaining = {REM};
+assign ev_base      = d_gbase[0];
+assign ev_col_at    = d_colat[0];
+assign ev_val_at    = d_valat[0];
+assign ev_end       = d_gran[0];
+assign ev_sparse    = d_csr[0];
+assign ev_input     = d_q[0][{WA96}];
+assign ev_output    = d_q[0][{WA97}];
+assign q_tensor     = {{{IDS}}};
+{REGIONS}assign rt_csr       = d_csr[3:1];
+assign rt_present   = present[3:1];)",
+                                                                               fmt::arg("SLOTS", slots), fmt::arg("TBB1", TBB - 1),
+                                                                               fmt::arg("DIST", field(Opcode::ChordReg, "distance")),
+                                                                               fmt::arg("REM", field(Opcode::ChordReg, "remaining")),
+                                                                               fmt::arg("WA96", WA + 96), fmt::arg("WA97", WA + 97),
+                                                                               fmt::arg("IDS", ids), fmt::arg("REGIONS", regions)));
+}
+
 // Outputs driven by the state: handshakes, table access, status, pulses.
 std::string run_outputs(const SeqDims& d) {
   return fmt::format(R"(
@@ -361,6 +462,68 @@ assign host_record = idx_q;
 )",
                      fmt::arg("TB1", d.TB - 1));
 }
+
+// How a record starts once checked: a launch starts the engine; FENCE, HOST
+// and END drain first. With CHORD on the datapath, RIFF records become events
+// for the command unit, and a launch or HOST first sends its start event and
+// waits for the command unit and CHORD to go idle.
+constexpr const char* kLaunchCases = R"(            OP_GEMM, OP_GRAM, OP_SPMM, OP_ELTW: begin
+              rf_pending_q <= 1'b0;
+              start_q      <= 1'b1;
+              retire_q     <= 1'b0;
+              sq_q         <= SQ_RUN;
+            end
+            OP_FENCE, OP_HOST, OP_END: begin
+              retire_q <= 1'b0;
+              sq_q     <= SQ_DRAIN;
+            end)";
+constexpr const char* kChordLaunchCases = R"(            OP_CHORD_REG, OP_CHORD_UPD, OP_CHORD_REL: begin
+              retire_q <= 1'b0;
+              sq_q     <= SQ_CEV;
+            end
+            OP_GEMM, OP_GRAM, OP_SPMM, OP_ELTW, OP_HOST: begin
+              rf_pending_q <= 1'b0;
+              retire_q     <= 1'b0;
+              sq_q         <= SQ_BEGIN;
+            end
+            OP_FENCE, OP_END: begin
+              retire_q <= 1'b0;
+              sq_q     <= SQ_DRAIN;
+            end)";
+// After the drain: the next record, or END's finish. With CHORD on the
+// datapath a launch or HOST then sends its drained event (the commits), and END
+// its own (the flushes), waiting for them to land.
+constexpr const char* kInval = R"(      SQ_INVAL: begin
+        retire_q <= 1'b1;
+        sq_q     <= (op == OP_END) ? SQ_DONE : SQ_TAKE;
+      end
+)";
+constexpr const char* kChordInvalAndStates = R"(      SQ_INVAL: begin
+        retire_q <= (op == OP_FENCE);
+        sq_q     <= (op == OP_END) ? SQ_EEV : (op == OP_FENCE) ? SQ_TAKE : SQ_DEV;
+      end
+      SQ_CEV: if (ev_ready) begin
+        retire_q <= 1'b1;
+        sq_q     <= SQ_TAKE;
+      end
+      SQ_BEGIN: if (ev_ready) sq_q <= SQ_BWAIT;
+      SQ_BWAIT: if (ch_idle) begin
+        if (op == OP_HOST) sq_q <= SQ_DRAIN;
+        else begin
+          start_q <= 1'b1;
+          sq_q    <= SQ_RUN;
+        end
+      end
+      SQ_DEV: if (ev_valid && ev_ready) begin
+        retire_q <= 1'b1;
+        sq_q     <= SQ_TAKE;
+      end
+      SQ_EEV: if (ev_ready) sq_q <= SQ_EWAIT;
+      SQ_EWAIT: if (ch_idle) begin
+        retire_q <= 1'b1;
+        sq_q     <= SQ_DONE;
+      end
+)";
 
 // The state machine: take, fetch the slots' descriptors, check and run the record.
 std::string run_state_machine(const SeqDims& d) {
@@ -409,16 +572,7 @@ std::string run_state_machine(const SeqDims& d) {
               rf_rows_q    <= {RROWS};
               rf_scale_q   <= {RSCALE};
             end
-            OP_GEMM, OP_GRAM, OP_SPMM, OP_ELTW: begin
-              rf_pending_q <= 1'b0;
-              start_q      <= 1'b1;
-              retire_q     <= 1'b0;
-              sq_q         <= SQ_RUN;
-            end
-            OP_FENCE, OP_HOST, OP_END: begin
-              retire_q <= 1'b0;
-              sq_q     <= SQ_DRAIN;
-            end
+{LAUNCH_CASES}
             default: ;
           endcase
         end
@@ -440,17 +594,15 @@ std::string run_state_machine(const SeqDims& d) {
         host_q <= 1'b0;
         sq_q   <= SQ_INVAL;
       end
-      SQ_INVAL: begin
-        retire_q <= 1'b1;
-        sq_q     <= (op == OP_END) ? SQ_DONE : SQ_TAKE;
-      end
-      default: ;  // SQ_DONE, SQ_HALT: stay
+{INVAL_AND_CHORD}      default: ;  // SQ_DONE, SQ_HALT: stay
     endcase
   end
 end)",
                      fmt::arg("TB1", d.TB - 1), fmt::arg("RROW0", field(Opcode::RfLoad, "row0")),
                      fmt::arg("RROWS", field(Opcode::RfLoad, "rows")),
-                     fmt::arg("RSCALE", field(Opcode::RfLoad, "scale")));
+                     fmt::arg("RSCALE", field(Opcode::RfLoad, "scale")),
+                     fmt::arg("LAUNCH_CASES", d.CJ ? kChordLaunchCases : kLaunchCases),
+                     fmt::arg("INVAL_AND_CHORD", d.CJ ? kChordInvalAndStates : kInval));
 }
 
 }  // namespace
@@ -466,9 +618,10 @@ void add_sequencer(Design& design, const std::string& module, const SequencerSha
              "load units' reuse windows emptied; HOST raises host_req until host_ack; END finishes.\n"
              "The first illegal record stops it with one sticky status bit.");
   const nlohmann::json params = {{"addr_bits", AW},       {"granule_bytes", G}, {"tensor_table", TT},
-                                 {"rf_rows", s.rf_rows}, {"chord", s.chord}};
+                                 {"rf_rows", s.rf_rows}, {"chord", s.chord}, {"chord_datapath", s.chord_datapath}};
   m.record_config(params);
-  m.note("Tensor table entry: {csr, flags[3:0], nnz[31:0], cols[31:0], rows[31:0], base_word}.");
+  m.note(fmt::format("Tensor table entry: {{{}csr, flags[3:0], nnz[31:0], cols[31:0], rows[31:0], base_word}}.",
+                     d.CJ ? "granules, " : ""));
   m.note("Slot k of a record names the id in bytes 2+2k..3+2k (launch: out, a, b, c; HOST: out, a, b).");
   sequencer_ports(m, d);
   sequencer_localparams(m, s, d);
@@ -478,6 +631,7 @@ void add_sequencer(Design& design, const std::string& module, const SequencerSha
   tensor_region_section(m, d);
   checks_section(m, d);
   engine_descriptor_section(m, d);
+  if (d.CJ) chord_section(m, d);
   m.section("Run", run_outputs(d) + run_state_machine(d));
   top_parts::finish_part(design, m, "sequencer", params);
 }

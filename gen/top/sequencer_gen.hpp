@@ -22,6 +22,7 @@ struct SequencerShape {
   int tensor_table = 1024; // descriptor entries (ids 0 .. tensor_table-1)
   int rf_rows = 16;        // register-file rows (RF_LOAD limit)
   bool chord = true;       // the top has a CHORD
+  bool chord_datapath = false;  // CHORD is on the datapath: events to the command unit, routing fields
 };
 
 void add_sequencer(Design& design, const std::string& module, const SequencerShape& s);

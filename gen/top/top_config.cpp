@@ -52,6 +52,10 @@ const ChordConfig* top_chord(const HwConfig& cfg) {
   return !cfg.top || cfg.top->chord.empty() ? nullptr : find_named(cfg.chords, cfg.top->chord);
 }
 
+bool chord_on_datapath(const ChordConfig& c, int granule_bytes) {
+  return c.word_width == 8 * granule_bytes && c.riff && c.claim && c.clean && c.flush && c.byte_enables;
+}
+
 void check_top(const HwConfig& cfg, const std::string& file) {
   if (!cfg.top) return;
   const TopConfig& t = *cfg.top;
@@ -71,6 +75,12 @@ void check_top(const HwConfig& cfg, const std::string& file) {
       throw Error(file, "top.chord",
                   fmt::format("CHORD \"{}\" has {}-bit ids; {} tensors (top.tensor_table) need {} bits (ids 4t + 1 .. 4t + 3)",
                               t.chord, c->id_width, t.tensor_table, id_bits));
+    // On the datapath CHORD's word addresses are the memory's granule addresses.
+    const int granule_bits = bits_for((int64_t{t.memory_mb} << 20) - 1) - std::countr_zero(static_cast<unsigned>(t.granule_bytes));
+    if (chord_on_datapath(*c, t.granule_bytes) && c->addr_width < granule_bits)
+      throw Error(file, "top.chord",
+                  fmt::format("CHORD \"{}\" has {}-bit addresses; the {} MB memory has {}-bit granule addresses",
+                              t.chord, c->addr_width, t.memory_mb, granule_bits));
   }
   if (!find_named(cfg.pipeline_buffers, t.pipeline_buffer))
     throw Error(file, "top.pipeline_buffer",

@@ -48,6 +48,12 @@ void check_top(const HwConfig& cfg, const std::string& file);
 // The CHORD entry a config's top names (nullptr: no top, or a CHORD-less top).
 const ChordConfig* top_chord(const HwConfig& cfg);
 
+// Whether the top's CHORD `c` is on its datapath (docs/top.md, "CHORD on the
+// datapath"): its word is the top's granule and it has claim, clean, flush and
+// byte enables, so CHORD-bound granules go to it and its counters can equal the
+// executor's. A top with another CHORD runs every tensor from DRAM.
+bool chord_on_datapath(const ChordConfig& c, int granule_bytes);
+
 // The architecture of a config with a `top` section (throws cello::Error without one).
 arch::Arch arch_of(const HwConfig& cfg, const std::string& file);
 // The architecture of a hardware JSON file ("" = the embedded default design).

@@ -9,6 +9,7 @@
 #include "gen/top/chord_cmd_gen.hpp"
 #include "gen/top/chord_dram_gen.hpp"
 #include "gen/top/chord_port_gen.hpp"
+#include "gen/top/chord_route_gen.hpp"
 #include "gen/top/cmd_decoder_gen.hpp"
 #include "gen/top/counters_gen.hpp"
 #include "gen/top/dram_arbiter_gen.hpp"
@@ -16,6 +17,7 @@
 #include "gen/top/stream_engine_gen.hpp"
 #include "gen/top/sequencer_gen.hpp"
 #include "gen/top/store_unit_gen.hpp"
+#include "gen/top/top_chord.hpp"
 #include "gen/top/top_config.hpp"
 #include "gen/top/top_gen_parts.hpp"
 #include "sw/stream/format.hpp"
@@ -41,33 +43,9 @@ constexpr const char* kDramPorts[] = {"dram_req_valid", "dram_req_ready", "dram_
                                       "dram_req_wdata", "dram_req_strb",  "dram_req_tag",   "dram_rsp_valid",
                                       "dram_rsp_ready", "dram_rsp_rdata", "dram_rsp_tag"};
 
-// Connects every port of `part` to the top signal of the same name with a prefix
-// ("" keeps the name), except those given explicitly in `explicit_ports`.
-void connect_all(Instance& inst, const SvModule& part, const std::string& prefix,
-                 const std::vector<std::pair<std::string, std::string>>& explicit_ports) {
-  for (const auto& p : part.ports()) {
-    std::string expr = prefix + p.name;
-    for (const auto& [port, e] : explicit_ports)
-      if (port == p.name) expr = e;
-    inst.connect(p.name, expr);
-  }
-}
-
-const SvModule& module_named(const Design& d, const std::string& name) {
-  for (const auto& m : d.modules)
-    if (m.name() == name) return m;
-  throw std::logic_error("no generated module " + name);
-}
-
-// Declares a top signal for every port of `part` (prefixed), except those listed.
-void declare_part_signals(SvModule& top, const SvModule& part, const std::string& prefix,
-                          const std::vector<std::string>& skip) {
-  for (const auto& p : part.ports()) {
-    bool skipped = p.name == "clk" || p.name == "rst_n";
-    for (const auto& s : skip) skipped = skipped || s == p.name;
-    if (!skipped) top.signal(prefix + p.name, p.width, part.name() + "." + p.name);
-  }
-}
+using top_parts::connect_all;
+using top_parts::declare_part_signals;
+using top_parts::module_named;
 
 // The shapes the parts of the top were generated with.
 struct TopShapes {
@@ -75,7 +53,14 @@ struct TopShapes {
   LoadUnitShape mem;
   DramArbiterShape arb;
   StreamEngineShape eng;
+  const ChordConfig* chord = nullptr;  // the top's CHORD
+  bool cj = false;                     // on the datapath (chord_on_datapath)
 };
+
+// Arbiter clients: 0 the operand load unit (port A), 1 the store unit, 2..4 the
+// CSR streams' load units (rp, col, val), 5 the operand port B's (lb), and 6
+// CHORD's DRAM adapter when CHORD is on the datapath.
+constexpr int kStoreClient = 1;
 
 // Generates every part of the top (decoder, memory units, arbiter, sequencer,
 // engine, counters) and returns their shapes.
@@ -91,20 +76,26 @@ TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
   add_load_unit(d, n + "_value_load_unit", value_load_unit_shape(a));
   add_store_unit(d, n + "_store_unit", mem);
   DramArbiterShape& arb = sh.arb;
-  arb.clients = static_cast<int>(std::size(kReadUnits)) + 1;  // the load units and the store unit
+  sh.chord = top_chord(cfg);
+  sh.cj = sh.chord && chord_on_datapath(*sh.chord, mem.granule_bytes);
+  // The load units and the store unit, and CHORD's DRAM adapter on the datapath.
+  arb.clients = static_cast<int>(std::size(kReadUnits)) + 1 + (sh.cj ? 1 : 0);
   arb.granule_bytes = mem.granule_bytes;
   arb.addr_bits = mem.addr_bits;
   arb.tag_bits = bits_for(mem.lines - 1);  // the load unit's line tags are the widest
   add_dram_arbiter(d, n + "_dram_arb", arb);
-  // With CHORD (each part generated and tested on its own; not yet on the
-  // datapath): its DRAM port as an arbiter client, as many requests in flight
-  // as a load unit; the units' side, where the load units read and the
-  // store unit and the fill path write; and the command unit, which turns the
-  // stream's RIFF records into CHORD's commands.
-  if (const ChordConfig* c = top_chord(cfg)) {
+  // With CHORD (each part generated and tested on its own, and on the datapath
+  // when chord_on_datapath): its DRAM port as an arbiter client, as many
+  // requests in flight as a load unit; the units' side, where the load units
+  // read and the store unit and the fill path write; the command unit, which
+  // turns the stream's RIFF records into CHORD's commands; and the router.
+  if (const ChordConfig* c = sh.chord) {
     add_chord_dram(d, n + "_chord_dram", {mem.granule_bytes, mem.addr_bits, mem.lines});
     add_chord_port(d, n + "_chord_port", chord_port_shape(*c, mem));
     add_chord_cmd(d, n + "_chord_cmd", chord_cmd_shape(*c, mem, t.tensor_table));
+    if (sh.cj)
+      add_chord_route(d, n + "_chord_route",
+                      {kTopReadUnits, mem.addr_bits - std::countr_zero(static_cast<unsigned>(mem.granule_bytes)), c->id_width});
   }
   SequencerShape seq;
   seq.addr_bits = mem.addr_bits;
@@ -112,6 +103,7 @@ TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
   seq.tensor_table = t.tensor_table;
   seq.rf_rows = static_cast<int>(a.rf_rows);
   seq.chord = a.has_chord();
+  seq.chord_datapath = sh.cj;
   add_sequencer(d, n + "_sequencer", seq);
   StreamEngineShape& eng = sh.eng;
   eng.addr_bits = mem.addr_bits;
@@ -251,7 +243,7 @@ void connect_engine(SvModule& m, const SvModule& en) {
 }
 
 // The load units, the store unit, the DRAM arbiter on the DRAM port, and the counters.
-void connect_memory_and_counters(SvModule& m, const TopParts& p, const SvModule& counters) {
+void connect_memory_and_counters(SvModule& m, const TopParts& p, const SvModule& counters, bool cj) {
   const SvModule &ld = p.ld, &st = p.st, &ar = p.ar;
   for (const ReadUnit& u : kReadUnits) {
     const SvModule& part = u.deep_queue ? p.ldv : ld;
@@ -261,7 +253,9 @@ void connect_memory_and_counters(SvModule& m, const TopParts& p, const SvModule&
   }
   connect_all(m.instantiate(st.name(), "u_store"), st, "st_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
   std::vector<std::pair<std::string, std::string>> ar_ports = {{"clk", "clk"}, {"rst_n", "rst_n"}};
-  for (const char* port : kDramPorts) ar_ports.emplace_back(port, port);
+  // With CHORD on the datapath, DRAM responses reach the arbiter through the fill stage.
+  for (const std::string port : kDramPorts)
+    ar_ports.emplace_back(port, cj && port.rfind("dram_rsp_", 0) == 0 ? "fs_rsp_" + port.substr(9) : port);
   connect_all(m.instantiate(ar.name(), "u_dram_arb"), ar, "arb_", ar_ports);
   connect_all(m.instantiate(counters.name(), "u_counters"), counters, "",
               {{"event_pulse", "events"}, {"status_word", "status_word"}});
@@ -273,43 +267,72 @@ struct ArbiterClients {
   std::string req_valid, req_addr, req_tag, req_write, req_wdata, req_strb, rsp_ready, read_wiring;
 };
 
-// Arbiter clients: 0 the operand load unit (port A), 1 the store unit, 2..4 the
-// CSR streams' load units (rp, col, val), 5 the operand port B's (lb). Every
-// load unit takes the line tags of one shape.
-ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G) {
+// The arbiter's clients (above). Every load unit takes the line tags of one
+// shape. With CHORD on the datapath a unit's request goes to the arbiter or
+// the units port (<u>_to_chord), and its responses come from either, the
+// arbiter's first.
+ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G, bool cj) {
   const int TW = arb.tag_bits;
   ArbiterClients ac;
+  std::string chord_rsp_ready;
   for (int c = arb.clients - 1; c >= 0; --c) {
-    const bool store = c == 1;
-    const std::string u = store ? "st" : kReadUnits[c == 0 ? 0 : c - 1].name;
     const std::string sep = c ? ", " : "";
-    ac.req_valid += u + "_dram_req_valid" + sep;
+    if (cj && c == arb.clients - 1) {
+      for (auto [list, port] : {std::pair{&ac.req_valid, "req_valid"}, {&ac.req_addr, "req_addr"}, {&ac.req_tag, "req_tag"},
+                                {&ac.req_write, "req_write"}, {&ac.req_wdata, "req_wdata"}, {&ac.req_strb, "req_strb"},
+                                {&ac.rsp_ready, "rsp_ready"}})
+        *list += fmt::format("cd_d_{}", port) + sep;
+      ac.read_wiring += fmt::format("assign cd_d_req_ready = arb_c_req_ready[{0}];\nassign cd_d_rsp_valid = arb_c_rsp_valid[{0}];\n"
+                                    "assign cd_d_rsp_rdata = arb_c_rsp_rdata;\nassign cd_d_rsp_tag   = arb_c_rsp_tag;\n",
+                                    c);
+      continue;
+    }
+    const bool store = c == kStoreClient;
+    const size_t i = c == 0 ? 0 : static_cast<size_t>(c - 1);  // the read unit
+    const std::string u = store ? "st" : kReadUnits[i].name;
+    ac.req_valid += (cj ? fmt::format("{0}_dram_req_valid && !{0}_to_chord", u) : u + "_dram_req_valid") + sep;
     ac.req_addr += u + "_dram_req_addr" + sep;
     ac.req_tag += (store ? fmt::format("{}'d0", TW) : u + "_dram_req_tag") + sep;
-    ac.req_write += store ? "1" : "0";
+    ac.req_write += (store ? "1'b1" : "1'b0") + sep;
     ac.req_wdata += (store ? std::string("st_dram_req_data") : fmt::format("{}'d0", 8 * G)) + sep;
     ac.req_strb += (store ? std::string("st_dram_req_strb") : fmt::format("{}'d0", G)) + sep;
     ac.rsp_ready += u + "_dram_rsp_ready" + sep;
-    ac.read_wiring += fmt::format("assign {0}_dram_req_ready = arb_c_req_ready[{1}];\n"
-                               "assign {0}_dram_rsp_valid = arb_c_rsp_valid[{1}];\n",
-                               u, c);
-    if (!store)
-      ac.read_wiring += fmt::format("assign {0}_dram_rsp_data  = arb_c_rsp_rdata;\n"
-                                 "assign {0}_dram_rsp_tag   = arb_c_rsp_tag;\n"
-                                 "assign {0}_inval = seq_ld_inval;\n",
-                                 u);
+    if (!cj) {
+      ac.read_wiring += fmt::format("assign {0}_dram_req_ready = arb_c_req_ready[{1}];\n"
+                                    "assign {0}_dram_rsp_valid = arb_c_rsp_valid[{1}];\n",
+                                    u, c);
+      if (!store)
+        ac.read_wiring += fmt::format("assign {0}_dram_rsp_data  = arb_c_rsp_rdata;\n"
+                                      "assign {0}_dram_rsp_tag   = arb_c_rsp_tag;\n",
+                                      u);
+    } else if (store) {
+      ac.read_wiring += fmt::format("assign st_dram_req_ready = st_to_chord ? cp_w_req_ready : arb_c_req_ready[{0}];\n"
+                                    "assign st_dram_rsp_valid = arb_c_rsp_valid[{0}] || cp_w_rsp_valid;\n"
+                                    "assign cp_w_rsp_ready    = !arb_c_rsp_valid[{0}];\n",
+                                    c);
+    } else {
+      ac.read_wiring += fmt::format("assign {0}_dram_req_ready = {0}_to_chord ? cp_r_req_ready[{2}] : arb_c_req_ready[{1}];\n"
+                                    "assign {0}_dram_rsp_valid = arb_c_rsp_valid[{1}] || cp_r_rsp_valid[{2}];\n"
+                                    "assign {0}_dram_rsp_data  = arb_c_rsp_valid[{1}] ? arb_c_rsp_rdata : cp_r_rsp_rdata;\n"
+                                    "assign {0}_dram_rsp_tag   = arb_c_rsp_valid[{1}] ? arb_c_rsp_tag : cp_r_rsp_tag;\n",
+                                    u, c, i);
+      chord_rsp_ready += (chord_rsp_ready.empty() ? "" : ", ") + fmt::format("!arb_c_rsp_valid[{}]", c);  // highest unit first
+    }
+    if (!store) ac.read_wiring += fmt::format("assign {0}_inval = seq_ld_inval;\n", u);
   }
+  // CHORD's read data waits while the unit takes a DRAM response (units are always ready).
+  if (cj) ac.read_wiring += "assign cp_r_rsp_ready = {" + chord_rsp_ready + "};\n";
   return ac;
 }
 
 // Wiring between the parts: arbiter clients, flush/idle, status, counter events.
-void wiring_section(SvModule& m, const DramArbiterShape& arb, int G) {
-  const ArbiterClients ac = arbiter_clients(arb, G);
+void wiring_section(SvModule& m, const DramArbiterShape& arb, int G, bool cj) {
+  const ArbiterClients ac = arbiter_clients(arb, G, cj);
   m.section("Wiring", fmt::format(R"(
 assign arb_c_req_valid = {{{RV}}};
 assign arb_c_req_addr  = {{{RA}}};
 assign arb_c_req_tag   = {{{RT}}};
-assign arb_c_req_write = {NC}'b{WR};
+assign arb_c_req_write = {{{WR}}};
 assign arb_c_req_wdata = {{{WD}}};
 assign arb_c_req_strb  = {{{SB}}};
 assign arb_c_rsp_ready = {{{RR}}};
@@ -319,12 +342,12 @@ assign seq_st_idle = st_idle;
 // errors (a DRAM response nobody waits for, a command word withdrawn before it
 // was taken, host_ack without host_req); the first to stop wins.
 assign running    = dec_running;
-assign proto_err  = arb_proto_err || port_err_q;
-assign halted     = dec_halted || seq_halted || proto_err;
+assign proto_err  = arb_proto_err || port_err_q{CPROTO};
+assign halted     = dec_halted || seq_halted || proto_err{CHALT};
 // Done once END ran and nothing is outstanding in any memory unit.
-assign quiet      = ld_idle && lb_idle && rp_idle && col_idle && val_idle && st_idle && (st_pending == '0);
+assign quiet      = ld_idle && lb_idle && rp_idle && col_idle && val_idle && st_idle && (st_pending == '0){CQUIET};
 assign done       = seq_done && dec_done && quiet;
-assign status     = dec_status | seq_status | {{proto_err, {PB}'d0}};
+assign status     = dec_status | seq_status | {{proto_err, {PB}'d0}}{CSTATUS};
 assign err_record = dec_halted ? dec_err_record : seq_halted ? seq_err_record : proto_record_q;
 always_ff @(posedge clk) begin
   if (!rst_n) begin
@@ -333,7 +356,7 @@ always_ff @(posedge clk) begin
     port_err_q     <= 1'b0;
   end else begin
     // The record running when a protocol error was raised (frozen by it).
-    if (!proto_err) proto_record_q <= cur_record;
+    if (!proto_err{CHALT}) proto_record_q <= cur_record;
     // Ready/valid: a word offered stays offered until taken (checked until a halt).
     cmd_held_q <= cmd_valid && !cmd_ready;
     if (!halted && ((cmd_held_q && !cmd_valid) || (host_ack && !host_req))) port_err_q <= 1'b1;
@@ -345,9 +368,30 @@ assign events = {{eng_cycle_class, lb_req_valid && lb_req_ready, eng_busy, host_
                  running && !done && !halted}};)",
                                   fmt::arg("RV", ac.req_valid), fmt::arg("RA", ac.req_addr), fmt::arg("RT", ac.req_tag),
                                   fmt::arg("RR", ac.rsp_ready), fmt::arg("READS", ac.read_wiring),
-                                  fmt::arg("NC", arb.clients), fmt::arg("WR", ac.req_write),
+                                  fmt::arg("WR", ac.req_write),
+                                  fmt::arg("CPROTO", cj ? " || chord_proto" : ""), fmt::arg("CHALT", cj ? " || chord_err" : ""),
+                                  fmt::arg("CQUIET", cj ? " && chord_quiet" : ""),
+                                  fmt::arg("CSTATUS", cj ? fmt::format(" | 7'({{chord_err, {}'d0}})", static_cast<int>(stream::StatusBit::ChordError)) : ""),
                                   fmt::arg("WD", ac.req_wdata), fmt::arg("SB", ac.req_strb),
                                   fmt::arg("PB", static_cast<int>(stream::StatusBit::Protocol))));
+}
+
+// What the CHORD wiring needs from the top's shapes (gen/top/top_chord.hpp).
+ChordDatapathShape chord_datapath_shape(const TopShapes& sh, int dram_tag_bits) {
+  ChordDatapathShape c;
+  c.chord_module = sh.chord->name;
+  c.cmd_module = sh.n + "_chord_cmd";
+  c.port_module = sh.n + "_chord_port";
+  c.dram_module = sh.n + "_chord_dram";
+  c.route_module = sh.n + "_chord_route";
+  c.addr_bits = sh.mem.addr_bits;
+  c.granule_bytes = sh.mem.granule_bytes;
+  c.dram_tag_bits = dram_tag_bits;
+  c.client_bits = bits_for(sh.arb.clients - 1);
+  c.id_bits = sh.chord->id_width;
+  for (const ReadUnit& u : kReadUnits) c.read_units.push_back(u.name);
+  c.non_fill_clients = {kStoreClient, sh.arb.clients - 1};
+  return c;
 }
 
 // DRAM reads and writes accepted (counter events).
@@ -385,6 +429,7 @@ void add_top(Design& d, const HwConfig& cfg) {
                                  {"gather_words", t.gather_words}};
   m.record_config(params);
   top_ports(m, sh);
+  if (sh.cj) chord_datapath_ports(m, module_named(d, sh.chord->name));
   const TopParts p{module_named(d, n + "_cmd_decoder"), module_named(d, n + "_sequencer"),
                    module_named(d, n + "_engine"),      module_named(d, n + "_load_unit"),
                    module_named(d, n + "_value_load_unit"),
@@ -393,8 +438,9 @@ void add_top(Design& d, const HwConfig& cfg) {
   connect_decoder_and_sequencer(m, p);
   gather_buffer(d, m, p.en, sh.eng.lanes, t.gather_words);
   connect_engine(m, p.en);
-  connect_memory_and_counters(m, p, module_named(d, n + "_counters"));
-  wiring_section(m, sh.arb, G);
+  connect_memory_and_counters(m, p, module_named(d, n + "_counters"), sh.cj);
+  if (sh.cj) chord_datapath(d, m, chord_datapath_shape(sh, DT));
+  wiring_section(m, sh.arb, G, sh.cj);
   dram_events_section(m);
   top_parts::finish_part(d, m, "top", params);
 }

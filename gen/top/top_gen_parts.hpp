@@ -40,6 +40,34 @@ inline void ram_instance(Design& design, SvModule& m, const std::string& name, i
   design.primitives.insert("ram_sram");
 }
 
+// Connects every port of `part` to the top signal of the same name with a prefix
+// ("" keeps the name), except those given explicitly in `explicit_ports`.
+inline void connect_all(Instance& inst, const SvModule& part, const std::string& prefix,
+                 const std::vector<std::pair<std::string, std::string>>& explicit_ports) {
+  for (const auto& p : part.ports()) {
+    std::string expr = prefix + p.name;
+    for (const auto& [port, e] : explicit_ports)
+      if (port == p.name) expr = e;
+    inst.connect(p.name, expr);
+  }
+}
+
+inline const SvModule& module_named(const Design& d, const std::string& name) {
+  for (const auto& m : d.modules)
+    if (m.name() == name) return m;
+  throw std::logic_error("no generated module " + name);
+}
+
+// Declares a top signal for every port of `part` (prefixed), except those listed.
+inline void declare_part_signals(SvModule& top, const SvModule& part, const std::string& prefix,
+                          const std::vector<std::string>& skip) {
+  for (const auto& p : part.ports()) {
+    bool skipped = p.name == "clk" || p.name == "rst_n";
+    for (const auto& s : skip) skipped = skipped || s == p.name;
+    if (!skipped) top.signal(prefix + p.name, p.width, part.name() + "." + p.name);
+  }
+}
+
 // Interfaces that two parts of the top declare, each defined once.
 // The command port: the words of commands.bin (the top's port, the decoder's input).
 inline Bundle command_port() {

@@ -162,10 +162,15 @@ TEST_CASE("top: random legal programs equal the executor bit for bit", "[top][to
   CELLO_SEEDED_RNG(rng, 7);
   Sim<Vtop> sim;
   uint64_t records = 0, cycles = 0;
+  // On a top with CHORD every other program flags tensors for CHORD, binds
+  // them to it and registers, updates and releases them around its launches
+  // (on a top whose CHORD is on the datapath, those tensors live in CHORD).
+  exec::RandomProgramOptions chord;
+  chord.chord = the_arch().has_chord();
   for (int k = 0; k < 25; ++k) {
     const uint64_t seed = rng.bits(64);
-    INFO("program " << k << ", generator seed " << seed);
-    const exec::RandomProgram p = exec::random_program(seed, the_arch());
+    INFO("program " << k << ", generator seed " << seed << (k % 2 && chord.chord ? ", with CHORD records" : ""));
+    const exec::RandomProgram p = exec::random_program(seed, the_arch(), k % 2 ? chord : exec::RandomProgramOptions{});
     const TopRunResult got = run_and_compare(sim, rng, p.stream, p.image, "random program");
     records += p.stream.records.size();
     cycles += got.cycles;
