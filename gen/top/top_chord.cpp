@@ -193,8 +193,10 @@ assign seq_ch_drained = cp_idle && !fs_valid_q;
 assign chord_quiet    = seq_ch_idle && seq_ch_drained;
 // A launch whose result the command unit calls an input still to be read
 // whole cannot follow the sequencer's checks (a result is never an input): it
-// would mean the unit's mirror is wrong, so it stops the top.
-assign chord_err      = (cb_status_err != '0) || cc_err || (cr_load && cc_q_fill[0]);
+// would mean the unit's mirror is wrong, so it stops the top. The host reads
+// and writes DRAM only, so a HOST record naming a tensor live in CHORD is one
+// this top cannot run: it stops with chord_error rather than give wrong values.
+assign chord_err      = (cb_status_err != '0) || cc_err || (cr_load && cc_q_fill[0]) || (host_req && (cc_q_live[2:0] != '0));
 assign chord_proto    = cp_proto_err || cd_proto_err{HIGH};)",
                                                                           fmt::arg("GA1", GA - 1), fmt::arg("HIGH", high)));
 }

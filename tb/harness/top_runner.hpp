@@ -56,6 +56,8 @@ struct TopRunResult {
   uint64_t stray_record = UINT64_MAX;  // the record running when the protocol was broken (TopRunOptions::stray)
   std::vector<uint64_t> record_cycles;  // per record index: cycles it was the running record (cur_record)
   std::vector<DramRegion> regions;  // bytes per tensor region ("t<id>"), in tensor-id order
+  // CHORD's counters, on a top whose CHORD is on the datapath (empty otherwise).
+  std::vector<std::pair<std::string, uint64_t>> chord;
 };
 
 // Tensor descriptors of the TENSOR records of a stream (for the host loop; a
@@ -191,6 +193,9 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
   res.host_write_bytes = dram.host_bytes_written();
   res.hosts = host.served();
   res.regions = dram.regions();
+  if constexpr (requires { d.chord_cnt_rd_hit; })
+    res.chord = {{"rd_hit", d.chord_cnt_rd_hit},     {"rd_miss", d.chord_cnt_rd_miss}, {"wr_hit", d.chord_cnt_wr_hit},
+                 {"wr_spill", d.chord_cnt_wr_spill}, {"evict", d.chord_cnt_evict},     {"error", d.chord_cnt_error}};
   return res;
 }
 

@@ -74,6 +74,7 @@ int run(const Args& a) {
          {"dram_read_bytes", r.dram_read_bytes}, {"dram_write_bytes", r.dram_write_bytes},
          {"host_read_bytes", r.host_read_bytes}, {"host_write_bytes", r.host_write_bytes},
          {"hosts", r.hosts},       {"regions", regions}, {"record_cycles", r.record_cycles}};
+    for (const auto& [name, v] : r.chord) j["chord"][name] = v;
   } catch (const Failure& f) {
     j = {{"failure", fmt::format("{} (cycle {})", f.what(), sim.cycle())}, {"cycles", sim.cycle()}};
     rc = 1;

@@ -118,6 +118,10 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
   return got;
 }
 
+// The top has CHORD on its datapath: it shows CHORD's counters.
+template <class V>
+constexpr bool kChordOnDatapath = requires(V& v) { v.chord_cnt_rd_hit; };
+
 // Runs a stream that must stop the top: halted, not done, exactly status bit
 // `bit`, at record `record`; a hang fails through the watchdog.
 void expect_halt(Sim<Vtop>& sim, Rng& rng, const stream::Stream& s, std::vector<uint8_t> image,
@@ -359,6 +363,22 @@ TEST_CASE("top: illegal commands (every class but the RTL-only protocol bit) sto
     for (auto& r : c.s.records)
       if (r.op() == stream::Opcode::Tensor && r.field("id") == id)
         r.set_field("flags", r.field("flags") & ~uint64_t{stream::kTensorChord});
+    cases.push_back(c);
+  }
+  if constexpr (kChordOnDatapath<Vtop>) {
+    // CHORD on the datapath: the host reads and writes DRAM only, so a HOST
+    // naming a tensor live in CHORD is one this top cannot run. The first
+    // HOST's operand a gets the chord flag and a CHORD_REG just before it.
+    size_t host = 0;
+    while (host < good.records.size() && good.records[host].op() != stream::Opcode::Host) ++host;
+    REQUIRE(host < good.records.size());
+    const uint64_t a = good.records[host].field("a");
+    Case c{"HOST names a tensor live in CHORD", stream::StatusBit::ChordError, host + 1, good};
+    for (auto& r : c.s.records)
+      if (r.op() == stream::Opcode::Tensor && r.field("id") == a) r.set_field("flags", r.field("flags") | stream::kTensorChord);
+    stream::Record reg = stream::Record::make(stream::Opcode::ChordReg);
+    reg.set_field("id", a);
+    c.s.records.insert(c.s.records.begin() + static_cast<std::ptrdiff_t>(host), reg);
     cases.push_back(c);
   }
   {
