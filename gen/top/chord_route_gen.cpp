@@ -30,6 +30,7 @@ void chord_route_ports(SvModule& m, const ChordRouteShape& s) {
   m.input("r_addr", N * GA, "client c's DRAM granule address");
   m.output("r_chord", N, "client c's read goes to CHORD");
   m.output("r_id", N * IW, "client c's read: CHORD id");
+  m.output("r_fill", N, "client c's read goes to DRAM and fills CHORD");
   m.input("f_addr", GA, "a granule a load unit read from DRAM");
   m.output("f_fill", 1, "it is a fill: write it into CHORD");
   m.output("f_id", IW, "the fill's CHORD id");
@@ -81,7 +82,8 @@ void chord_route_logic(SvModule& m, const ChordRouteShape& s) {
   for (int c = 0; c < N; ++c) {
     const std::string p = fmt::format("rd{}", c);
     lookups += lookup(m, s, p, fmt::format("r_addr[{} +: {}]", c * GA, GA));
-    lookups += fmt::format("assign r_chord[{0}] = ({1}_in & live_q & ~fill_q) != '0;\nassign r_id[{0}*{2} +: {2}] = {1}_id;\n",
+    lookups += fmt::format("assign r_chord[{0}] = ({1}_in & live_q & ~fill_q) != '0;\nassign r_fill[{0}]  = ({1}_in & live_q & fill_q) != '0;\n"
+                           "assign r_id[{0}*{2} +: {2}] = {1}_id;\n",
                            c, p, IW);
   }
   lookups += lookup(m, s, "fl", "f_addr");

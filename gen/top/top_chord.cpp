@@ -40,14 +40,15 @@ std::vector<std::pair<std::string, std::string>> chord_block_ports(const SvModul
 // the read units' and the store unit's requests into the units port.
 std::string route_wiring(const ChordDatapathShape& s) {
   const int AW = s.addr_bits, GB = std::countr_zero(static_cast<unsigned>(s.granule_bytes)), IW = s.id_bits;
-  std::string addrs, valids, tags, units;
+  std::string addrs, valids, tags, units, grants;
   for (size_t i = 0; i < s.read_units.size(); ++i) {
     const std::string& u = s.read_units[i];
     const std::string sep = i ? ", " : "";
     addrs = fmt::format("{}_dram_req_addr[{}:{}]", u, AW - 1, GB) + sep + addrs;
     valids = fmt::format("{0}_dram_req_valid && {0}_to_chord", u) + sep + valids;
     tags = u + "_dram_req_tag" + sep + tags;
-    units += fmt::format("assign {}_to_chord = cr_r_chord[{}];\n", u, i);
+    units += fmt::format("assign {0}_to_chord = cr_r_chord[{1}];\nassign {0}_fill_wait = cr_r_fill[{1}] && !fc_credit;\n", u, i);
+    grants += std::string(i ? " || " : "") + fmt::format("({0}_dram_req_valid && {0}_dram_req_ready && cr_r_fill[{1}])", u, i);
   }
   return fmt::format(R"(
 // The router: the launch's read operands (regions from the sequencer, live /
@@ -65,7 +66,9 @@ assign cr_res_live = cc_q_live[0];
 assign cr_res_id   = cc_q_id[{IW1}:0];
 // A read unit's granule request goes to CHORD or to the DRAM arbiter.
 assign cr_r_addr   = {{{ADDRS}}};
-{UNITS}assign cp_r_req_valid = {{{VALIDS}}};
+{UNITS}// A fill read granted by the arbiter takes a fill credit (at most one grant a cycle).
+assign fc_grant       = {GRANTS};
+assign cp_r_req_valid = {{{VALIDS}}};
 assign cp_r_req_addr  = cr_r_addr;
 assign cp_r_req_id    = cr_r_id;
 assign cp_r_req_tag   = {{{TAGS}}};
@@ -78,14 +81,18 @@ assign cp_w_req_data  = st_dram_req_data;
 assign cp_w_req_strb  = st_dram_req_strb;
 )",
                      fmt::arg("IW4", 4 * IW - 1), fmt::arg("IW", IW), fmt::arg("IW1", IW - 1), fmt::arg("ADDRS", addrs),
-                     fmt::arg("UNITS", units), fmt::arg("VALIDS", valids), fmt::arg("TAGS", tags),
+                     fmt::arg("UNITS", units), fmt::arg("GRANTS", grants), fmt::arg("VALIDS", valids), fmt::arg("TAGS", tags),
                      fmt::arg("AW1", AW - 1), fmt::arg("GB", GB));
 }
 
 // Every DRAM response passes one register stage. The granule address of each
 // read request is kept by its tag (fa_*); a load unit's read of a granule of an
-// operand whose reads are fills is written into CHORD as the response leaves
-// the stage, and the response waits while CHORD's write port is busy.
+// operand whose reads are fills is also pushed into the fill queue, whose head
+// CHORD's write port takes. A response never waits for CHORD: CHORD's writes
+// may wait for its DRAM queue, which drains only while DRAM answers. So a
+// unit's fill read goes to the arbiter only with a fill credit (fc_q counts
+// the fill reads granted and not yet written into CHORD), and the queue always
+// has room for the answer.
 std::string fill_stage(const ChordDatapathShape& s) {
   const int AW = s.addr_bits, GB = std::countr_zero(static_cast<unsigned>(s.granule_bytes)), DT = s.dram_tag_bits,
             CB = s.client_bits;
@@ -108,16 +115,24 @@ always_ff @(posedge clk) begin
 end
 assign cr_f_addr      = fa_rdata;
 assign fs_fill        = cr_f_fill{OTHERS};
-assign cp_f_req_valid = fs_valid_q && fs_fill && fs_rsp_ready;
-assign cp_f_req_addr  = fa_rdata;
-assign cp_f_req_id    = cr_f_id;
-assign cp_f_req_data  = fs_rdata_q;
-assign fs_rsp_valid   = fs_valid_q && (!fs_fill || cp_f_req_ready);
+assign fs_rsp_valid   = fs_valid_q;
 assign fs_rsp_rdata   = fs_rdata_q;
 assign fs_rsp_tag     = fs_tag_q;
 assign fs_take        = fs_rsp_valid && fs_rsp_ready;
+assign fq_push        = fs_take && fs_fill;
+assign cp_f_req_valid = fq_valid;
+assign cp_f_req_addr  = fq_addr;
+assign cp_f_req_id    = fq_id;
+assign cp_f_req_data  = fq_data;
+assign fq_pop         = fq_valid && cp_f_req_ready;
+assign fc_credit      = fc_q != {FCB}'d{FQ};
+always_ff @(posedge clk) begin
+  if (!rst_n) fc_q <= '0;
+  else fc_q <= fc_q + {FCB}'(fc_grant) - {FCB}'(fq_pop);
+end
 )",
-                     fmt::arg("AW1", AW - 1), fmt::arg("GB", GB), fmt::arg("OTHERS", others));
+                     fmt::arg("AW1", AW - 1), fmt::arg("GB", GB), fmt::arg("OTHERS", others),
+                     fmt::arg("FCB", bits_for(s.fill_queue)), fmt::arg("FQ", s.fill_queue));
 }
 
 }  // namespace
@@ -149,7 +164,15 @@ void chord_datapath(Design& design, SvModule& m, const ChordDatapathShape& s) {
   top_parts::declare_part_signals(m, cr, "cr_", {});
   m.signal("cb_dram_req_addr", chord_aw, "CHORD.dram_req_addr");
   m.signal("cb_status_err", 9, "CHORD.status_err");
-  for (const auto& u : s.read_units) m.signal(u + "_to_chord", 1, "this unit's granule request goes to CHORD");
+  for (const auto& u : s.read_units) {
+    m.signal(u + "_to_chord", 1, "this unit's granule request goes to CHORD");
+    m.signal(u + "_fill_wait", 1, "this unit's request is a fill read and no fill credit is left");
+  }
+  m.signal("fc_q", bits_for(s.fill_queue), "fill credits taken: fill reads granted and not yet written into CHORD");
+  m.signal("fc_credit", 1, "a fill read may be granted");
+  m.signal("fc_grant", 1, "the arbiter grants a fill read");
+  m.signal("fq_push", 1, "fill queue: a fill's granule arrives");
+  m.signal("fq_pop", 1, "fill queue: CHORD takes the head");
   m.signal("st_to_chord", 1, "the store unit's writes go to CHORD");
   for (const char* p : {"we", "re"}) m.signal(fmt::format("fa_{}", p), 1, "fill address RAM");
   m.signal("fa_waddr", s.dram_tag_bits, "fill address RAM: a read request's tag");
@@ -161,6 +184,9 @@ void chord_datapath(Design& design, SvModule& m, const ChordDatapathShape& s) {
   m.signal("fs_tag_q", s.dram_tag_bits, "fill stage: its tag");
   m.signal("fs_fill", 1, "fill stage: a load unit's read of a filling operand");
   m.signal("fs_take", 1, "fill stage: the arbiter takes the response");
+  top_parts::small_fifo(m, "fq", "fill queue", s.fill_queue,
+                        {{"addr", GA, "fa_rdata"}, {"id", s.id_bits, "cr_f_id"}, {"data", 8 * s.granule_bytes, "fs_rdata_q"}},
+                        "fq_push", "fq_pop");
   for (const char* p : {"valid", "ready"}) m.signal(fmt::format("fs_rsp_{}", p), 1, "fill stage to the arbiter");
   m.signal("fs_rsp_rdata", 8 * s.granule_bytes, "fill stage to the arbiter");
   m.signal("fs_rsp_tag", s.dram_tag_bits, "fill stage to the arbiter");
@@ -189,7 +215,7 @@ assign cd_c_req_addr  = cb_dram_req_addr[{GA1}:0];
 // CHORD's write-backs have landed, and sends the launch's end once its
 // accesses are done.
 assign seq_ch_idle    = cc_idle && cc_cmd_ready && !cd_c_req_valid && cd_idle;
-assign seq_ch_drained = cp_idle && !fs_valid_q;
+assign seq_ch_drained = cp_idle && !fs_valid_q && !fq_valid;
 assign chord_quiet    = seq_ch_idle && seq_ch_drained;
 // A launch whose result the command unit calls an input still to be read
 // whole cannot follow the sequencer's checks (a result is never an input): it
@@ -197,7 +223,8 @@ assign chord_quiet    = seq_ch_idle && seq_ch_drained;
 // and writes DRAM only, so a HOST record naming a tensor live in CHORD is one
 // this top cannot run: it stops with chord_error rather than give wrong values.
 assign chord_err      = (cb_status_err != '0) || cc_err || (cr_load && cc_q_fill[0]) || (host_req && (cc_q_live[2:0] != '0));
-assign chord_proto    = cp_proto_err || cd_proto_err{HIGH};)",
+// A fill with no room in the queue would mean the credits failed: a protocol error.
+assign chord_proto    = cp_proto_err || cd_proto_err || (fq_push && !fq_space){HIGH};)",
                                                                           fmt::arg("GA1", GA - 1), fmt::arg("HIGH", high)));
 }
 

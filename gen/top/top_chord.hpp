@@ -8,9 +8,10 @@
 // the units port's `cp_r_req_ready`, `cp_r_rsp_*`, `cp_w_req_ready` and
 // `cp_w_rsp_valid`, the DRAM adapter's `cd_d_req_*` / `cd_d_rsp_*` as one more
 // arbiter client, and `chord_quiet`, `chord_err`, `chord_proto` for done and
-// the status word. The top's DRAM responses pass through the fill stage here
-// (`fs_rsp_*` into the arbiter), which writes a filling operand's granules
-// into CHORD.
+// the status word, and `<u>_fill_wait` (a fill read that must wait for a fill
+// credit). The top's DRAM responses pass through the fill stage here
+// (`fs_rsp_*` into the arbiter), which queues a filling operand's granules for
+// CHORD.
 #pragma once
 
 #include <string>
@@ -29,6 +30,7 @@ struct ChordDatapathShape {
   int dram_tag_bits = 9;     // the top's DRAM tag: {client, client tag}
   int client_bits = 3;       // the arbiter's client field of a tag
   int id_bits = 16;          // CHORD's ids
+  int fill_queue = 64;       // fills in flight or waiting for CHORD's write port (a power of two)
   std::vector<std::string> read_units;  // the units port's clients, in order
   std::vector<int> non_fill_clients;    // arbiter clients whose responses are never fills (store, CHORD's adapter)
 };

@@ -290,7 +290,8 @@ ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G, bool cj) {
     const bool store = c == kStoreClient;
     const size_t i = c == 0 ? 0 : static_cast<size_t>(c - 1);  // the read unit
     const std::string u = store ? "st" : kReadUnits[i].name;
-    ac.req_valid += (cj ? fmt::format("{0}_dram_req_valid && !{0}_to_chord", u) : u + "_dram_req_valid") + sep;
+    const std::string routed = store ? "!st_to_chord" : fmt::format("!{0}_to_chord && !{0}_fill_wait", u);
+    ac.req_valid += (cj ? fmt::format("{}_dram_req_valid && {}", u, routed) : u + "_dram_req_valid") + sep;
     ac.req_addr += u + "_dram_req_addr" + sep;
     ac.req_tag += (store ? fmt::format("{}'d0", TW) : u + "_dram_req_tag") + sep;
     ac.req_write += (store ? "1'b1" : "1'b0") + sep;
@@ -389,6 +390,7 @@ ChordDatapathShape chord_datapath_shape(const TopShapes& sh, int dram_tag_bits) 
   c.dram_tag_bits = dram_tag_bits;
   c.client_bits = bits_for(sh.arb.clients - 1);
   c.id_bits = sh.chord->id_width;
+  c.fill_queue = sh.mem.lines;
   for (const ReadUnit& u : kReadUnits) c.read_units.push_back(u.name);
   c.non_fill_clients = {kStoreClient, sh.arb.clients - 1};
   return c;

@@ -80,8 +80,9 @@ class Segment {
     for (auto& c : clients_) {
       const uint64_t n = 20 + rng.below(120);
       for (uint64_t i = 0; i < n; ++i) c.todo.push_back({random_addr(), rng.bits(s.id_bits), 0});
-      // A pool of 1 to 8 distinct tags: at most that many reads outstanding.
-      const uint64_t pool = 1 + rng.below(8);
+      // A pool of distinct tags: at most that many reads outstanding (1 to 8,
+      // or to twice a client's share of the routing FIFO when that is more).
+      const uint64_t pool = 1 + rng.below(std::max<uint64_t>(8, 2 * static_cast<uint64_t>(s.reads) / N_ + 1));
       for (uint32_t t = 0; c.free.size() < pool && t < (1u << s.tag_bits); ++t)
         if (rng.chance(0.5) || (1u << s.tag_bits) - t <= pool) c.free.push_back(t);
       c.rate = random_rate(rng);
@@ -94,7 +95,9 @@ class Segment {
     ack_rate_ = ack_backlog ? 0.002 : random_rate(rng);
     rd_rate_ = random_rate(rng);
     wr_rate_ = random_rate(rng);
-    max_delay_ = 1 + rng.below(24);
+    // Read data after up to 24 cycles, or, one segment in three, after up to
+    // twice the routing FIFO's depth, so that a deep FIFO fills too.
+    max_delay_ = 1 + rng.below(rng.chance(1.0 / 3) ? 2 * static_cast<uint64_t>(s.reads) + 24 : 24);
   }
 
   Totals totals;

@@ -58,15 +58,14 @@ TEST_CASE("the architecture carries the CHORD config's policy to the traffic mod
   CHECK(def.chord_riff);
   CHECK(def.chord_reserve);  // the default policy (docs/chord.md)
   CHECK(def.chord_inplace);
-  CHECK_FALSE(def.chord_claim);
-  CHECK_FALSE(def.chord_clean);
+  CHECK(def.chord_claim);  // the default CHORD is on the top's datapath (docs/top.md)
+  CHECK(def.chord_clean);
   CHECK(def.chord_victim == chord::Victim::Distance);
-  j["chords"][0]["claim"] = true;
-  CHECK(params_of(j).chord_claim);
-  j["chords"][0].erase("claim");
-  j["chords"][0]["clean"] = true;
-  CHECK(params_of(j).chord_clean);
-  j["chords"][0].erase("clean");
+  j["chords"][0]["claim"] = false;
+  CHECK_FALSE(params_of(j).chord_claim);
+  j["chords"][0]["clean"] = false;
+  CHECK_FALSE(params_of(j).chord_clean);
+  j["chords"][0]["flush"] = false;  // flush and claim need RIFF, which the PRELUDE-only case below turns off
   j["chords"][0]["victim"] = "uses";
   j["chords"][0]["reserve"] = false;
   j["chords"][0]["inplace"] = false;
