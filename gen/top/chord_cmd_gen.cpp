@@ -238,8 +238,8 @@ std::string take_and_look(const ChordCmdDims& d, const ChordCmdShape& s) {
                                       : R"(
             p_op_q    <= OP_RELEASE;)";
   std::string others;  // launches and END: a list to claim or commit, outputs to flush, or nothing
-  others += s.claim ? "\n        EV_BEGIN, EV_DONE: begin\n          state_q  <= S_LIST;\n          list_i_q <= '0;\n        end"
-                      "\n        EV_PASS: begin\n          state_q  <= S_LIST;\n          list_i_q <= '0;\n          list_n_q <= last_n_q;\n        end"
+  others += s.claim ? "\n        EV_BEGIN, EV_DONE, EV_PASS: begin\n          state_q  <= S_LIST;\n          list_i_q <= '0;"
+                      "\n          if (e_kind_q == EV_PASS) list_n_q <= last_n_q;  // a continuation pass: the last list again\n        end"
                     : "\n        EV_BEGIN, EV_DONE: ;";
   others += s.flush ? "\n        EV_END: begin\n          state_q <= S_END;\n          scan_q  <= '0;\n        end"
                     : "\n        EV_END: ;";

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <bit>
+#include <stdexcept>
 
 #include "gen/top/top_gen_parts.hpp"
 #include "sw/common/bits.hpp"
@@ -12,6 +13,12 @@ namespace cello::gen {
 namespace {
 
 bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+
+int port_width(const SvModule& m, const std::string& name) {
+  for (const auto& p : m.ports())
+    if (p.name == name) return p.width;
+  throw std::logic_error(m.name() + " has no port " + name);
+}
 
 // Where each port of the CHORD block goes: the command unit's commands, the
 // units port's reads and writes, the DRAM adapter, and the top's counter and
@@ -153,17 +160,20 @@ void chord_datapath(Design& design, SvModule& m, const ChordDatapathShape& s) {
   const SvModule& cd = top_parts::module_named(design, s.dram_module);
   const SvModule& cr = top_parts::module_named(design, s.route_module);
   const int GA = s.addr_bits - std::countr_zero(static_cast<unsigned>(s.granule_bytes));
-  int chord_aw = 0;
-  for (const auto& p : cb.ports())
-    if (p.name == "dram_req_addr") chord_aw = p.width;
-  top_parts::declare_part_signals(m, cc, "cc_", {"ev_valid", "ev_ready", "ev_kind", "ev_tensor", "ev_dist", "ev_remaining",
-                                                "ev_base", "ev_col_at", "ev_val_at", "ev_end", "ev_sparse", "ev_input",
-                                                "ev_output", "q_tensor"});
+  const int chord_aw = port_width(cb, "dram_req_addr");
+  // The command unit's events and routing questions come from the sequencer's ports.
+  std::vector<std::pair<std::string, std::string>> cc_ports = {{"clk", "clk"}, {"rst_n", "rst_n"},
+                                                              {"q_tensor", "seq_q_tensor"}};
+  for (const auto& p : cc.ports())
+    if (starts_with(p.name, "ev_")) cc_ports.emplace_back(p.name, "seq_" + p.name);
+  std::vector<std::string> from_sequencer;
+  for (const auto& [port, signal] : cc_ports) from_sequencer.push_back(port);
+  top_parts::declare_part_signals(m, cc, "cc_", from_sequencer);
   top_parts::declare_part_signals(m, cp, "cp_", {});
   top_parts::declare_part_signals(m, cd, "cd_", {});
   top_parts::declare_part_signals(m, cr, "cr_", {});
   m.signal("cb_dram_req_addr", chord_aw, "CHORD.dram_req_addr");
-  m.signal("cb_status_err", 9, "CHORD.status_err");
+  m.signal("cb_status_err", port_width(cb, "status_err"), "CHORD.status_err");
   for (const auto& u : s.read_units) {
     m.signal(u + "_to_chord", 1, "this unit's granule request goes to CHORD");
     m.signal(u + "_fill_wait", 1, "this unit's request is a fill read and no fill credit is left");
@@ -194,10 +204,6 @@ void chord_datapath(Design& design, SvModule& m, const ChordDatapathShape& s) {
   m.signal("chord_err", 1, "CHORD reported an illegal command or access, or the command unit an overflow");
   m.signal("chord_proto", 1, "a protocol error at CHORD's ports");
 
-  std::vector<std::pair<std::string, std::string>> cc_ports = {{"clk", "clk"}, {"rst_n", "rst_n"},
-                                                              {"q_tensor", "seq_q_tensor"}};
-  for (const auto& p : cc.ports())
-    if (starts_with(p.name, "ev_")) cc_ports.emplace_back(p.name, "seq_" + p.name);
   top_parts::connect_all(m.instantiate(cc.name(), "u_chord_cmd"), cc, "cc_", cc_ports);
   top_parts::connect_all(m.instantiate(cp.name(), "u_chord_port"), cp, "cp_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
   top_parts::connect_all(m.instantiate(cd.name(), "u_chord_dram"), cd, "cd_", {{"clk", "clk"}, {"rst_n", "rst_n"}});

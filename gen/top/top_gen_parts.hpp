@@ -43,7 +43,7 @@ inline void ram_instance(Design& design, SvModule& m, const std::string& name, i
 // Connects every port of `part` to the top signal of the same name with a prefix
 // ("" keeps the name), except those given explicitly in `explicit_ports`.
 inline void connect_all(Instance& inst, const SvModule& part, const std::string& prefix,
-                 const std::vector<std::pair<std::string, std::string>>& explicit_ports) {
+                        const std::vector<std::pair<std::string, std::string>>& explicit_ports) {
   for (const auto& p : part.ports()) {
     std::string expr = prefix + p.name;
     for (const auto& [port, e] : explicit_ports)
@@ -60,7 +60,7 @@ inline const SvModule& module_named(const Design& d, const std::string& name) {
 
 // Declares a top signal for every port of `part` (prefixed), except those listed.
 inline void declare_part_signals(SvModule& top, const SvModule& part, const std::string& prefix,
-                          const std::vector<std::string>& skip) {
+                                 const std::vector<std::string>& skip) {
   for (const auto& p : part.ports()) {
     bool skipped = p.name == "clk" || p.name == "rst_n";
     for (const auto& s : skip) skipped = skipped || s == p.name;

@@ -389,7 +389,8 @@ SimRun run_sim(const SimOptions& o) {
   const exec::ExecProgram& p = want.program;
   uint64_t words = 0, wrong = 0;
   nlohmann::json mismatches = nlohmann::json::array();
-  const std::vector<size_t> finals = final_tensors(p, res.contains("chord"));
+  const bool chord_on_datapath = res.contains("chord");  // the simulator reported CHORD's counters
+  const std::vector<size_t> finals = final_tensors(p, chord_on_datapath);
   std::map<std::string, std::vector<float>> got_values;
   for (size_t t : finals) {
     const auto& d = p.tensors[t];
@@ -407,7 +408,7 @@ SimRun run_sim(const SimOptions& o) {
     }
   }
   fmt::print("  final DRAM image: {} of {} words in {} tensors{} equal the executor bit for bit{}\n", words - wrong, words,
-             finals.size(), res.contains("chord") ? " (outputs, and tensors never bound to CHORD)" : "",
+             finals.size(), chord_on_datapath ? " (outputs, and tensors never bound to CHORD)" : "",
              wrong ? "  FAIL" : "");
   ok = ok && wrong == 0 && words > 0;
   rep["check"] = {{"words", words}, {"mismatches", wrong}, {"tensors", finals.size()}, {"first", mismatches}};
@@ -455,7 +456,7 @@ SimRun run_sim(const SimOptions& o) {
     const traffic::ChordCounts& c = want.chord;
     const nlohmann::json exec_counts = {{"rd_hit", c.read_hits}, {"rd_miss", c.read_misses}, {"wr_hit", c.write_hits},
                                         {"wr_spill", c.spills},  {"evict", c.evicted_words}};
-    if (res.contains("chord")) {
+    if (chord_on_datapath) {
       const nlohmann::json& r = res["chord"];
       std::string line;
       for (const auto& [name, v] : exec_counts.items())

@@ -358,8 +358,8 @@ class ChordSink : public Sink {
     // With option claim only an input its op claimed is filled (the RTL's fills
     // arrive in DRAM's order, which only a claimed tensor takes); an input
     // registered for an earlier op and first read here is read through CHORD.
-    const bool may_fill = !model_->geometry().claim || std::find(claimed_.begin(), claimed_.end(), tid) != claimed_.end();
-    if (x.input && !filled_[t] && may_fill) {
+    if (x.input && !filled_[t] &&
+        (!model_->geometry().claim || std::find(claimed_.begin(), claimed_.end(), tid) != claimed_.end())) {
       // First read: the words come from DRAM and are written into CHORD.
       k_.rd[t] += hi - lo;
       for (uint64_t g = lo; g < hi; ++g) {
