@@ -1,5 +1,6 @@
 // Clock/reset driver around one Verilated model, with an FST trace switch:
-// set CELLO_TRACE=path.fst to record every edge (needs TRACE_FST in verilate()).
+// set CELLO_TRACE=path.fst to record every edge (needs TRACE_FST in verilate(): the
+// testbenches have it when configured with -DCELLO_TB_TRACE=ON, tb/CMakeLists.txt).
 //
 // Cycle discipline used by every testbench:
 //   1. drive inputs for this cycle;  2. settle()  (clk low, combinational outputs valid);
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "tb/harness/stream.hpp"
@@ -43,7 +45,9 @@ class Sim {
       fst_->open(trace);
     }
 #else
-    (void)trace;
+    if (trace)
+      throw std::runtime_error(std::string("CELLO_TRACE=") + trace +
+                               ": this model was built without tracing (configure with -DCELLO_TB_TRACE=ON)");
 #endif
     dut_->clk = 0;
     dut_->rst_n = 0;
