@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 
 #include "gen/sv_module.hpp"
+#include "gen/top/load_unit_gen.hpp"
 #include "gen/top/top_gen_parts.hpp"
 #include "sw/common/bits.hpp"
 
@@ -47,8 +49,8 @@ void chord_dram_ports(SvModule& m, const ChordDramDims& d) {
 }
 
 void chord_dram_signals(SvModule& m, const ChordDramDims& d) {
-  m.array("busy_q", 1, d.R, "slot: a request sent, not yet retired");
-  m.array("done_q", 1, d.R, "slot: its response arrived");
+  m.signal("busy_q", d.R, "per slot: a request sent, not yet retired");
+  m.signal("done_q", d.R, "per slot: its response arrived");
   m.array("write_q", 1, d.R, "slot: the request is a write");
   m.array("data_q", 8 * d.G, d.R, "slot: read data");
   m.signal("head_q", d.RB, "oldest slot in use");
@@ -81,10 +83,8 @@ assign idle        = (count_q == '0);
 assign proto_err   = proto_err_q;
 always_ff @(posedge clk) begin
   if (!rst_n) begin
-    for (int k = 0; k < SLOTS; k++) begin
-      busy_q[k] <= 1'b0;
-      done_q[k] <= 1'b0;
-    end
+    busy_q      <= '0;
+    done_q      <= '0;
     head_q      <= '0;
     tail_q      <= '0;
     count_q     <= '0;
@@ -114,6 +114,14 @@ end)",
 }
 
 }  // namespace
+
+ChordDramShape chord_dram_shape(const arch::Arch& a) {
+  ChordDramShape s;
+  s.granule_bytes = static_cast<int>(a.granule_bytes);
+  s.addr_bits = bits_for(static_cast<long long>(a.memory_bytes - 1));
+  s.slots = static_cast<int>(std::clamp(std::bit_ceil(dram_requests_in_flight(a)), 4u, 1024u));
+  return s;
+}
 
 void add_chord_dram(Design& design, const std::string& module, const ChordDramShape& s) {
   if (s.slots < 2 || !std::has_single_bit(static_cast<unsigned>(s.slots)))

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gen/design.hpp"
+#include "sw/arch/arch.hpp"
 
 namespace cello::gen {
 
@@ -19,6 +20,11 @@ struct ChordDramShape {
   int addr_bits = 30;  // DRAM byte address; CHORD's word address has addr_bits - log2(granule_bytes)
   int slots = 8;       // requests in flight (a power of two, >= 2): the DRAM tag is the slot
 };
+
+// The adapter carries every CHORD miss and spill, each holding its slot for a
+// DRAM round trip: enough slots for DRAM's whole bandwidth over its latency
+// (load_unit_gen.hpp, dram_requests_in_flight), within [4, 1024].
+ChordDramShape chord_dram_shape(const arch::Arch& a);
 
 void add_chord_dram(Design& design, const std::string& module, const ChordDramShape& s);
 

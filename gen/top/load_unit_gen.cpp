@@ -11,11 +11,15 @@
 
 namespace cello::gen {
 
+unsigned dram_requests_in_flight(const arch::Arch& a) {
+  return static_cast<unsigned>(std::ceil(a.dram_latency * a.dram_bytes_per_cycle / a.granule_bytes)) + 2;
+}
+
 LoadUnitShape load_unit_shape(const arch::Arch& a) {
   LoadUnitShape s;
   s.granule_bytes = static_cast<int>(a.granule_bytes);
   s.addr_bits = bits_for(static_cast<long long>(a.memory_bytes - 1));
-  const auto in_flight = static_cast<unsigned>(std::ceil(a.dram_latency * a.dram_bytes_per_cycle / a.granule_bytes)) + 2;
+  const unsigned in_flight = dram_requests_in_flight(a);
   s.window = static_cast<int>(a.load_window);
   s.store_window = static_cast<int>(a.store_window);
   // The window's lines stay held, so at least as many more cover the requests in flight.

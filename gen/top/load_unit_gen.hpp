@@ -46,6 +46,10 @@ inline GranuleDims granule_dims(const LoadUnitShape& s) {
   return {s.granule_bytes, log2_pow2(s.granule_bytes), s.granule_bytes / 4, s.addr_bits};
 }
 
+// Granule requests in flight that cover the DRAM latency at full bandwidth
+// (the latency in granules, plus 2).
+unsigned dram_requests_in_flight(const arch::Arch& a);
+
 // Enough lines to cover the DRAM latency at full bandwidth, within [4, 64], and
 // at least twice the reuse window (a.load_window).
 LoadUnitShape load_unit_shape(const arch::Arch& a);

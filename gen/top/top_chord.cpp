@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 
@@ -105,12 +106,19 @@ std::string fill_stage(const ChordDatapathShape& s) {
             CB = s.client_bits;
   std::string others;
   for (int c : s.non_fill_clients) others += fmt::format(" && (fs_tag_q[{}:{}] != {}'d{})", DT - 1, DT - CB, CB, c);
+  // The RAM is indexed by a tag's client and its load-unit tag bits: only a
+  // load unit's reads are fills (a wider tag, CHORD's adapter's, may alias).
+  const auto index = [&](const char* tag) {
+    return DT - CB > s.unit_tag_bits
+               ? fmt::format("{{{0}[{1}:{2}], {0}[{3}:0]}}", tag, DT - 1, DT - CB, s.unit_tag_bits - 1)
+               : std::string(tag);
+  };
   return fmt::format(R"(
 assign fa_we          = dram_req_valid && dram_req_ready && !dram_req_write;
-assign fa_waddr       = dram_req_tag;
+assign fa_waddr       = {WADDR};
 assign fa_wdata       = dram_req_addr[{AW1}:{GB}];
 assign fa_re          = dram_rsp_valid && dram_rsp_ready;
-assign fa_raddr       = dram_rsp_tag;
+assign fa_raddr       = {RADDR};
 assign dram_rsp_ready = !fs_valid_q || fs_take;
 always_ff @(posedge clk) begin
   if (!rst_n) fs_valid_q <= 1'b0;
@@ -139,7 +147,8 @@ always_ff @(posedge clk) begin
 end
 )",
                      fmt::arg("AW1", AW - 1), fmt::arg("GB", GB), fmt::arg("OTHERS", others),
-                     fmt::arg("FCB", bits_for(s.fill_queue)), fmt::arg("FQ", s.fill_queue));
+                     fmt::arg("FCB", bits_for(s.fill_queue)), fmt::arg("FQ", s.fill_queue),
+                     fmt::arg("WADDR", index("dram_req_tag")), fmt::arg("RADDR", index("dram_rsp_tag")));
 }
 
 }  // namespace
@@ -185,8 +194,9 @@ void chord_datapath(Design& design, SvModule& m, const ChordDatapathShape& s) {
   m.signal("fq_pop", 1, "fill queue: CHORD takes the head");
   m.signal("st_to_chord", 1, "the store unit's writes go to CHORD");
   for (const char* p : {"we", "re"}) m.signal(fmt::format("fa_{}", p), 1, "fill address RAM");
-  m.signal("fa_waddr", s.dram_tag_bits, "fill address RAM: a read request's tag");
-  m.signal("fa_raddr", s.dram_tag_bits, "fill address RAM: a response's tag");
+  const int FA = std::min(s.dram_tag_bits, s.client_bits + s.unit_tag_bits);
+  m.signal("fa_waddr", FA, "fill address RAM: a read request's client and unit tag");
+  m.signal("fa_raddr", FA, "fill address RAM: a response's client and unit tag");
   m.signal("fa_wdata", GA, "fill address RAM: the read's granule");
   m.signal("fa_rdata", GA, "fill address RAM: the staged response's granule");
   m.signal("fs_valid_q", 1, "fill stage: holds a DRAM response");
@@ -209,7 +219,7 @@ void chord_datapath(Design& design, SvModule& m, const ChordDatapathShape& s) {
   top_parts::connect_all(m.instantiate(cd.name(), "u_chord_dram"), cd, "cd_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
   top_parts::connect_all(m.instantiate(cr.name(), "u_chord_route"), cr, "cr_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
   top_parts::connect_all(m.instantiate(cb.name(), "u_chord"), cb, "", chord_block_ports(cb));
-  top_parts::ram_instance(design, m, "u_fill_addr", 1 << s.dram_tag_bits, GA, s.dram_tag_bits,
+  top_parts::ram_instance(design, m, "u_fill_addr", 1 << FA, GA, FA,
                           {"fa_we", "fa_waddr", "fa_wdata", "fa_re", "fa_raddr", "fa_rdata"});
   const std::string high = chord_aw > GA ? fmt::format(" || (cd_c_req_valid && cb_dram_req_addr[{}:{}] != '0)", chord_aw - 1, GA)
                                          : std::string();

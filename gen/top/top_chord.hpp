@@ -29,6 +29,7 @@ struct ChordDatapathShape {
   int granule_bytes = 16;
   int dram_tag_bits = 9;     // the top's DRAM tag: {client, client tag}
   int client_bits = 3;       // the arbiter's client field of a tag
+  int unit_tag_bits = 6;     // a load unit's tag, in the low bits of its clients' tags
   int id_bits = 16;          // CHORD's ids
   int fill_queue = 64;       // fills in flight or waiting for CHORD's write port (a power of two)
   std::vector<std::string> read_units;  // the units port's clients, in order

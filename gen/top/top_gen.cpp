@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <iterator>
 
@@ -62,6 +63,17 @@ struct TopShapes {
 // CHORD's DRAM adapter when CHORD is on the datapath.
 constexpr int kStoreClient = 1;
 
+}  // namespace
+
+int arbiter_tag_bits(const HwConfig& cfg, const arch::Arch& a) {
+  const ChordConfig* c = top_chord(cfg);
+  const int lines = bits_for(load_unit_shape(a).lines - 1);
+  if (!c || !chord_on_datapath(*c, static_cast<int>(a.granule_bytes))) return lines;
+  return std::max(lines, bits_for(chord_dram_shape(a).slots - 1));
+}
+
+namespace {
+
 // Generates every part of the top (decoder, memory units, arbiter, sequencer,
 // engine, counters) and returns their shapes.
 TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
@@ -82,15 +94,15 @@ TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
   arb.clients = static_cast<int>(std::size(kReadUnits)) + 1 + (sh.cj ? 1 : 0);
   arb.granule_bytes = mem.granule_bytes;
   arb.addr_bits = mem.addr_bits;
-  arb.tag_bits = bits_for(mem.lines - 1);  // the load unit's line tags are the widest
+  arb.tag_bits = arbiter_tag_bits(cfg, a);
   add_dram_arbiter(d, n + "_dram_arb", arb);
   // With CHORD (each part generated and tested on its own, and on the datapath
-  // when chord_on_datapath): its DRAM port as an arbiter client, as many
-  // requests in flight as a load unit; the units' side, where the load units
+  // when chord_on_datapath): its DRAM port as an arbiter client, with enough
+  // requests in flight for DRAM's bandwidth; the units' side, where the load units
   // read and the store unit and the fill path write; the command unit, which
   // turns the stream's RIFF records into CHORD's commands; and the router.
   if (const ChordConfig* c = sh.chord) {
-    add_chord_dram(d, n + "_chord_dram", {mem.granule_bytes, mem.addr_bits, mem.lines});
+    add_chord_dram(d, n + "_chord_dram", chord_dram_shape(a));
     add_chord_port(d, n + "_chord_port", chord_port_shape(*c, mem));
     add_chord_cmd(d, n + "_chord_cmd", chord_cmd_shape(*c, mem, t.tensor_table));
     if (sh.cj)
@@ -271,8 +283,11 @@ struct ArbiterClients {
 // shape. With CHORD on the datapath a unit's request goes to the arbiter or
 // the units port (<u>_to_chord), and its responses come from either, the
 // arbiter's first.
-ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G, bool cj) {
+// A load unit's tag (LW bits) is padded to the arbiter's (TW), which may be
+// wider for CHORD's adapter, and its responses take their low LW bits.
+ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G, bool cj, int LW) {
   const int TW = arb.tag_bits;
+  const std::string unit_rsp_tag = TW > LW ? fmt::format("arb_c_rsp_tag[{}:0]", LW - 1) : "arb_c_rsp_tag";
   ArbiterClients ac;
   std::string chord_rsp_ready;
   for (int c = arb.clients - 1; c >= 0; --c) {
@@ -293,7 +308,8 @@ ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G, bool cj) {
     const std::string routed = store ? "!st_to_chord" : fmt::format("!{0}_to_chord && !{0}_fill_wait", u);
     ac.req_valid += (cj ? fmt::format("{}_dram_req_valid && {}", u, routed) : u + "_dram_req_valid") + sep;
     ac.req_addr += u + "_dram_req_addr" + sep;
-    ac.req_tag += (store ? fmt::format("{}'d0", TW) : u + "_dram_req_tag") + sep;
+    const std::string unit_tag = TW > LW ? fmt::format("{{{}'d0, {}_dram_req_tag}}", TW - LW, u) : u + "_dram_req_tag";
+    ac.req_tag += (store ? fmt::format("{}'d0", TW) : unit_tag) + sep;
     ac.req_write += (store ? "1'b1" : "1'b0") + sep;
     ac.req_wdata += (store ? std::string("st_dram_req_data") : fmt::format("{}'d0", 8 * G)) + sep;
     ac.req_strb += (store ? std::string("st_dram_req_strb") : fmt::format("{}'d0", G)) + sep;
@@ -304,8 +320,8 @@ ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G, bool cj) {
                                     u, c);
       if (!store)
         ac.read_wiring += fmt::format("assign {0}_dram_rsp_data  = arb_c_rsp_rdata;\n"
-                                      "assign {0}_dram_rsp_tag   = arb_c_rsp_tag;\n",
-                                      u);
+                                      "assign {0}_dram_rsp_tag   = {1};\n",
+                                      u, unit_rsp_tag);
     } else if (store) {
       ac.read_wiring += fmt::format("assign st_dram_req_ready = st_to_chord ? cp_w_req_ready : arb_c_req_ready[{0}];\n"
                                     "assign st_dram_rsp_valid = arb_c_rsp_valid[{0}] || cp_w_rsp_valid;\n"
@@ -315,8 +331,8 @@ ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G, bool cj) {
       ac.read_wiring += fmt::format("assign {0}_dram_req_ready = {0}_to_chord ? cp_r_req_ready[{2}] : arb_c_req_ready[{1}];\n"
                                     "assign {0}_dram_rsp_valid = arb_c_rsp_valid[{1}] || cp_r_rsp_valid[{2}];\n"
                                     "assign {0}_dram_rsp_data  = arb_c_rsp_valid[{1}] ? arb_c_rsp_rdata : cp_r_rsp_rdata;\n"
-                                    "assign {0}_dram_rsp_tag   = arb_c_rsp_valid[{1}] ? arb_c_rsp_tag : cp_r_rsp_tag;\n",
-                                    u, c, i);
+                                    "assign {0}_dram_rsp_tag   = arb_c_rsp_valid[{1}] ? {3} : cp_r_rsp_tag;\n",
+                                    u, c, i, unit_rsp_tag);
       chord_rsp_ready += (chord_rsp_ready.empty() ? "" : ", ") + fmt::format("!arb_c_rsp_valid[{}]", c);  // highest unit first
     }
     if (!store) ac.read_wiring += fmt::format("assign {0}_inval = seq_ld_inval;\n", u);
@@ -327,8 +343,9 @@ ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G, bool cj) {
 }
 
 // Wiring between the parts: arbiter clients, flush/idle, status, counter events.
-void wiring_section(SvModule& m, const DramArbiterShape& arb, int G, bool cj) {
-  const ArbiterClients ac = arbiter_clients(arb, G, cj);
+void wiring_section(SvModule& m, const TopShapes& sh) {
+  const bool cj = sh.cj;
+  const ArbiterClients ac = arbiter_clients(sh.arb, sh.mem.granule_bytes, cj, bits_for(sh.mem.lines - 1));
   m.section("Wiring", fmt::format(R"(
 assign arb_c_req_valid = {{{RV}}};
 assign arb_c_req_addr  = {{{RA}}};
@@ -389,6 +406,7 @@ ChordDatapathShape chord_datapath_shape(const TopShapes& sh, int dram_tag_bits) 
   c.granule_bytes = sh.mem.granule_bytes;
   c.dram_tag_bits = dram_tag_bits;
   c.client_bits = bits_for(sh.arb.clients - 1);
+  c.unit_tag_bits = bits_for(sh.mem.lines - 1);
   c.id_bits = sh.chord->id_width;
   c.fill_queue = sh.mem.lines;
   for (const ReadUnit& u : kReadUnits) c.read_units.push_back(u.name);
@@ -442,7 +460,7 @@ void add_top(Design& d, const HwConfig& cfg) {
   connect_engine(m, p.en);
   connect_memory_and_counters(m, p, module_named(d, n + "_counters"), sh.cj);
   if (sh.cj) chord_datapath(d, m, chord_datapath_shape(sh, DT));
-  wiring_section(m, sh.arb, G, sh.cj);
+  wiring_section(m, sh);
   dram_events_section(m);
   top_parts::finish_part(d, m, "top", params);
 }

@@ -7,9 +7,15 @@
 
 #include "gen/design.hpp"
 #include "gen/hw_config.hpp"
+#include "sw/arch/arch.hpp"
 
 namespace cello::gen {
 
 void add_top(Design& design, const HwConfig& cfg);
+
+// The DRAM arbiter's client tag width (the top's DRAM tag adds the client
+// field): the load units' line tags, or CHORD's adapter's ring slots when
+// CHORD is on the datapath and they are wider.
+int arbiter_tag_bits(const HwConfig& cfg, const arch::Arch& a);
 
 }  // namespace cello::gen

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "Vchord_dram.h"
+#include "gen/top/chord_dram_gen.hpp"
 #include "gen/top/load_unit_gen.hpp"
 #include "gen/top/top_config.hpp"
 #include "tb/harness/checked.hpp"
@@ -80,7 +81,7 @@ std::deque<Req> random_requests(Rng& rng, unsigned G, uint64_t n) {
 class Segment {
  public:
   Segment(Sim<Vchord_dram>& sim, Rng& rng, const arch::Arch& a, bool strays, bool stray_held)
-      : sim_(sim), d_(sim.dut()), rng_(rng), G_(a.granule_bytes), slots_(static_cast<uint64_t>(gen::load_unit_shape(a).lines)),
+      : sim_(sim), d_(sim.dut()), rng_(rng), G_(a.granule_bytes), slots_(static_cast<uint64_t>(gen::chord_dram_shape(a).slots)),
         GB_(gen::log2_pow2(static_cast<int>(a.granule_bytes))), image_(kGranules * G_), strays_(strays), stray_held_(stray_held) {
     for (auto& b : image_) b = static_cast<uint8_t>(rng.bits(8));
     mem_ = image_;

@@ -26,6 +26,7 @@
 #include "tb/harness/port_words.hpp"
 #include "gen/top/load_unit_gen.hpp"
 #include "gen/top/top_config.hpp"
+#include "gen/top/top_gen.hpp"
 
 using namespace cello;
 using namespace cello::tb;
@@ -47,7 +48,7 @@ void run(uint64_t seed, int segments) {
   const arch::Arch a = gen::load_arch(TOP_CONFIG);
   const gen::LoadUnitShape shape = gen::load_unit_shape(a);
   const unsigned G = a.granule_bytes, GW = G / 4;
-  const int AW = shape.addr_bits, TW = gen::bits_for(shape.lines - 1);
+  const int AW = shape.addr_bits, TW = gen::arbiter_tag_bits(gen::load_hw_config(TOP_CONFIG), a);
   CELLO_SEEDED_RNG(rng, seed);
   Sim<Varb> sim;
   auto& d = sim.dut();
