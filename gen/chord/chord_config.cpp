@@ -54,13 +54,13 @@ ChordConfig ChordConfig::parse(ConfigReader& r) {
   if (c.byte_enables && c.word_width % 8 != 0)
     r.fail("byte_enables", fmt::format("a word of {} bits is not a whole number of bytes", c.word_width));
   c.ram = r.choice("ram", c.ram, {"flop", "sram"});
-  auto pow2 = [&](const char* key, int fallback) {
-    int v = static_cast<int>(r.integer(key, fallback, 2, 64));
+  auto pow2 = [&](const char* key, int fallback, int most) {
+    int v = static_cast<int>(r.integer(key, fallback, 2, most));
     if (v & (v - 1)) r.fail(key, fmt::format("{} is not a power of two", v));
     return v;
   };
-  c.read_queue = pow2("read_queue", c.read_queue);
-  c.dram_queue = pow2("dram_queue", c.dram_queue);
+  c.read_queue = pow2("read_queue", c.read_queue, 256);
+  c.dram_queue = pow2("dram_queue", c.dram_queue, 64);
   c.counter_width = static_cast<int>(r.integer("counter_width", c.counter_width, 8, 64));
   if (c.counter_width < c.len_width())
     r.fail("counter_width", fmt::format("must be at least {} bits for depth {}", c.len_width(), c.depth));
