@@ -116,11 +116,8 @@ end)",
 }  // namespace
 
 ChordDramShape chord_dram_shape(const arch::Arch& a) {
-  ChordDramShape s;
-  s.granule_bytes = static_cast<int>(a.granule_bytes);
-  s.addr_bits = bits_for(static_cast<long long>(a.memory_bytes - 1));
-  s.slots = static_cast<int>(std::clamp(std::bit_ceil(dram_requests_in_flight(a)), 4u, 1024u));
-  return s;
+  const LoadUnitShape mem = load_unit_shape(a);  // the top's granule and byte-address widths
+  return {mem.granule_bytes, mem.addr_bits, static_cast<int>(std::clamp(std::bit_ceil(dram_requests_in_flight(a)), 4u, 1024u))};
 }
 
 void add_chord_dram(Design& design, const std::string& module, const ChordDramShape& s) {

@@ -166,7 +166,7 @@ end)",
 }  // namespace
 
 ChordPortShape chord_port_shape(const ChordConfig& c, const LoadUnitShape& mem) {
-  return {kTopReadUnits, mem.granule_bytes, mem.addr_bits, bits_for(mem.lines - 1), c.id_width, c.read_queue};
+  return {kTopReadUnits, mem.granule_bytes, mem.addr_bits, line_tag_bits(mem), c.id_width, c.read_queue};
 }
 
 void add_chord_port(Design& design, const std::string& module, const ChordPortShape& s) {

@@ -67,7 +67,7 @@ LoadDims load_dims(const LoadUnitShape& s) {
   LoadDims d{};
   static_cast<GranuleDims&>(d) = granule_dims(s);
   d.D = s.lines;
-  d.LW = log2_pow2(d.D);
+  d.LW = line_tag_bits(s);
   d.F = s.queue;
   d.FW = log2_pow2(d.F);
   d.UW = d.FW + 1;

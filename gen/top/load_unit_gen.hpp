@@ -46,6 +46,9 @@ inline GranuleDims granule_dims(const LoadUnitShape& s) {
   return {s.granule_bytes, log2_pow2(s.granule_bytes), s.granule_bytes / 4, s.addr_bits};
 }
 
+// A load unit's DRAM tag: its line index.
+inline int line_tag_bits(const LoadUnitShape& s) { return log2_pow2(s.lines); }
+
 // Granule requests in flight that cover the DRAM latency at full bandwidth
 // (the latency in granules, plus 2).
 unsigned dram_requests_in_flight(const arch::Arch& a);

@@ -101,15 +101,18 @@ assign cp_w_req_strb  = st_dram_req_strb;
 // unit's fill read goes to the arbiter only with a fill credit (fc_q counts
 // the fill reads granted and not yet written into CHORD), and the queue always
 // has room for the answer.
+// The fill-address RAM is indexed by a tag's client field and its load-unit tag
+// bits: only a load unit's reads are fills (a wider tag, CHORD's adapter's, may
+// alias there).
+int fill_addr_bits(const ChordDatapathShape& s) { return std::min(s.dram_tag_bits, s.client_bits + s.unit_tag_bits); }
+
 std::string fill_stage(const ChordDatapathShape& s) {
   const int AW = s.addr_bits, GB = std::countr_zero(static_cast<unsigned>(s.granule_bytes)), DT = s.dram_tag_bits,
             CB = s.client_bits;
   std::string others;
   for (int c : s.non_fill_clients) others += fmt::format(" && (fs_tag_q[{}:{}] != {}'d{})", DT - 1, DT - CB, CB, c);
-  // The RAM is indexed by a tag's client and its load-unit tag bits: only a
-  // load unit's reads are fills (a wider tag, CHORD's adapter's, may alias).
   const auto index = [&](const char* tag) {
-    return DT - CB > s.unit_tag_bits
+    return fill_addr_bits(s) < DT
                ? fmt::format("{{{0}[{1}:{2}], {0}[{3}:0]}}", tag, DT - 1, DT - CB, s.unit_tag_bits - 1)
                : std::string(tag);
   };
@@ -194,7 +197,7 @@ void chord_datapath(Design& design, SvModule& m, const ChordDatapathShape& s) {
   m.signal("fq_pop", 1, "fill queue: CHORD takes the head");
   m.signal("st_to_chord", 1, "the store unit's writes go to CHORD");
   for (const char* p : {"we", "re"}) m.signal(fmt::format("fa_{}", p), 1, "fill address RAM");
-  const int FA = std::min(s.dram_tag_bits, s.client_bits + s.unit_tag_bits);
+  const int FA = fill_addr_bits(s);
   m.signal("fa_waddr", FA, "fill address RAM: a read request's client and unit tag");
   m.signal("fa_raddr", FA, "fill address RAM: a response's client and unit tag");
   m.signal("fa_wdata", GA, "fill address RAM: the read's granule");

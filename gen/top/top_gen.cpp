@@ -67,7 +67,7 @@ constexpr int kStoreClient = 1;
 
 int arbiter_tag_bits(const HwConfig& cfg, const arch::Arch& a) {
   const ChordConfig* c = top_chord(cfg);
-  const int lines = bits_for(load_unit_shape(a).lines - 1);
+  const int lines = line_tag_bits(load_unit_shape(a));
   if (!c || !chord_on_datapath(*c, static_cast<int>(a.granule_bytes))) return lines;
   return std::max(lines, bits_for(chord_dram_shape(a).slots - 1));
 }
@@ -345,7 +345,7 @@ ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G, bool cj, int 
 // Wiring between the parts: arbiter clients, flush/idle, status, counter events.
 void wiring_section(SvModule& m, const TopShapes& sh) {
   const bool cj = sh.cj;
-  const ArbiterClients ac = arbiter_clients(sh.arb, sh.mem.granule_bytes, cj, bits_for(sh.mem.lines - 1));
+  const ArbiterClients ac = arbiter_clients(sh.arb, sh.mem.granule_bytes, cj, line_tag_bits(sh.mem));
   m.section("Wiring", fmt::format(R"(
 assign arb_c_req_valid = {{{RV}}};
 assign arb_c_req_addr  = {{{RA}}};
@@ -406,7 +406,7 @@ ChordDatapathShape chord_datapath_shape(const TopShapes& sh, int dram_tag_bits) 
   c.granule_bytes = sh.mem.granule_bytes;
   c.dram_tag_bits = dram_tag_bits;
   c.client_bits = bits_for(sh.arb.clients - 1);
-  c.unit_tag_bits = bits_for(sh.mem.lines - 1);
+  c.unit_tag_bits = line_tag_bits(sh.mem);
   c.id_bits = sh.chord->id_width;
   c.fill_queue = sh.mem.lines;
   for (const ReadUnit& u : kReadUnits) c.read_units.push_back(u.name);
