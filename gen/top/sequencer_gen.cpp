@@ -100,6 +100,7 @@ void sequencer_ports(SvModule& m, const SeqDims& d) {
   m.port_group(Dir::Out, "eng_", "engine", engine_descriptor(WA, CW));
   m.input("eng_done", 1, "engine: launch ended");
   m.input("eng_err", 1, "engine: a damaged CSR operand stopped it");
+  m.input("eng_fused", 1, "engine: with eng_done, the launch computed its result's GRAM products");
   m.output("st_flush", 1, "store unit: send what is assembled");
   m.input("st_idle", 1, "store unit: every write landed");
   m.output("ld_inval", 1, "load units: empty the reuse window");
@@ -120,6 +121,7 @@ void sequencer_localparams(SvModule& m, const SequencerShape& s, const SeqDims& 
     m.localparam(name, opcode(op), "opcode");
   m.localparam("BIND_NONE", "4'd0", "bindings");
   m.localparam("BIND_CHORD", "4'd2", "");
+  m.localparam("BIND_PIPE", "4'd3", "");
   m.localparam("BIND_RF", "4'd4", "");
   m.localparam("ST_BAD_TENSOR", "3'd2", "status bits raised here");
   m.localparam("ST_BAD_ADDRESS", "3'd3", "");
@@ -191,7 +193,10 @@ void sequencer_signals(SvModule& m, const SeqDims& d) {
   m.signal("rf_row0_q", 16, "RF_LOAD row0");
   m.signal("rf_rows_q", 16, "RF_LOAD rows");
   m.signal("rf_scale_q", 32, "RF_LOAD scale");
-  m.signal("l_flags", 3, "launch flags: relu, cont, with_c (the decoder refused the others)");
+  m.signal("l_flags", 4, "launch flags: relu, cont, with_c, pipe_gram (the decoder refused the others)");
+  m.signal("fz_q", 1, "the last launch computed the products of its result's GRAM (eng_fused), and no RF_LOAD or HOST followed it");
+  m.signal("fz_id_q", 16, "that launch's result");
+  m.signal("gram_tail", 1, "GRAM of fz_id_q with itself through the pipeline buffer: the engine only folds its products");
   m.signal("l_k", 32, "launch k");
   m.signal("l_k0", 32, "launch k0");
   m.signal("rf_a", 1, "GEMM: slot a is the register-file operand");
@@ -260,7 +265,7 @@ assign l_k0     = {LK0};
 assign rf_a     = (slot_bind[1] == BIND_RF);
 assign s_slot   = (op == OP_SPMM) ? (d_csr[1] ? 2'd1 : 2'd2) : (rf_a ? 2'd2 : 2'd1);
 assign r_slot   = (s_slot == 2'd1) ? 2'd2 : 2'd1;)",
-                                                     fmt::arg("LFLAGS", field(Opcode::Gemm, "flags", 3)),
+                                                     fmt::arg("LFLAGS", field(Opcode::Gemm, "flags", 4)),
                                                      fmt::arg("LK", field(Opcode::Gemm, "k")),
                                                      fmt::arg("LK0", field(Opcode::Gemm, "k0")), fmt::arg("WA96", WA + 96)));
 }
@@ -377,6 +382,14 @@ assign eng_kind   = 2'(op - OP_GEMM);
 assign eng_relu   = l_flags[0];
 assign eng_cont   = l_flags[1];
 assign eng_with_c = l_flags[2];
+assign eng_pipe_gram = l_flags[3];
+// The GRAM right after a fused launch, of that launch's result with itself
+// through the pipeline buffer, takes the products the engine holds. Records
+// that change no tensor may come between (TENSOR declares a new one); an
+// RF_LOAD (a GEMM is next) or a HOST (it writes a tensor) drops them.
+assign gram_tail  = fz_q && (op == OP_GRAM) && (slot_id[1] == fz_id_q) && (slot_id[2] == fz_id_q) &&
+                    (slot_bind[1] == BIND_PIPE) && (slot_bind[2] == BIND_PIPE);
+assign eng_tail   = gram_tail;
 assign eng_has_b  = present[2];
 assign eng_alpha  = {ALPHA};
 assign eng_beta   = {BETA};
@@ -538,6 +551,7 @@ std::string run_state_machine(const SeqDims& d) {
     retire_q     <= 1'b0;
     host_q       <= 1'b0;
     idx_q        <= '0;
+    fz_q         <= 1'b0;
   end else begin
     start_q  <= 1'b0;
     retire_q <= 1'b0;
@@ -564,6 +578,7 @@ std::string run_state_machine(const SeqDims& d) {
         end else begin
           sq_q <= SQ_TAKE;
           retire_q <= 1'b1;
+          if (op == OP_RF_LOAD || op == OP_HOST) fz_q <= 1'b0;
           case (op)
             OP_TENSOR: described_q[slot_id[0][{TB1}:0]] <= 1'b1;
             OP_RF_LOAD: begin
@@ -583,6 +598,8 @@ std::string run_state_machine(const SeqDims& d) {
           err_record_q             <= idx_q;
           sq_q                     <= SQ_HALT;
         end else sq_q <= SQ_DRAIN;
+        fz_q    <= eng_fused;
+        fz_id_q <= slot_id[0];
       end
       SQ_DRAIN: if (st_idle) begin
         if (op == OP_HOST) begin

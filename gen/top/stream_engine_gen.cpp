@@ -26,10 +26,13 @@ EngineDims engine_dims(const StreamEngineShape& s) {
   d.NB = kEngineBlockCols;
   d.LB = bits_for(d.L > 1 ? d.L - 1 : 1);
   d.RB = bits_for(d.RFR > 1 ? d.RFR - 1 : 1);
+  // Gram's lanes and a GEMM/SPMM row group's two halves share the accumulators
+  // (a fused launch holds both, gram_acc()): 64 << LB, and room for L + 1 blocks of 64.
   d.ACC = std::max(64, (kGramBlockRows * kGramBlockCols) << d.LB);
+  if (d.L >= 2) d.ACC = std::max(d.ACC, static_cast<int>(std::bit_ceil(64u * static_cast<unsigned>(d.L + 1))));
   d.XB = bits_for(d.ACC - 1);
   d.RFB = d.RB + 4;
-  d.PB = std::max(d.RFB, 6);  // breg's two 32-word buffers need 6 bits
+  d.PB = std::max(d.RFB, 7);  // breg's two 32-word buffers need 6 bits, a fused step's accumulator 7
   d.RFD = d.NB << d.RB;
   d.Q = s.queue;
   d.QB = log2_pow2(d.Q);
@@ -59,6 +62,9 @@ void engine_ports(SvModule& m, const EngineDims& d) {
   m.output("busy", 1, "a launch is running");
   m.output("done", 1, "pulse: the launch ended (its last write was taken by the store unit)");
   m.output("err", 1, "pulse with done: a damaged CSR operand stopped the launch");
+  m.output("fused", 1,
+           "with done and until the next start: the launch computed its GRAM's products (pipe_gram taken); "
+           "they wait in the accumulators for that GRAM, started with tail");
   m.output("fma_fire", 1, "pulse: the executor issued an FMA");
   m.output("cycle_class", 6,
            "where a launch's cycle went, one bit per running cycle: {wait_store, wait_operand, wait_port_b, "
@@ -104,6 +110,7 @@ void engine_localparams(SvModule& m) {
       {"F_SX", "SPMM: acc[j] = fma(beta*val, X[col, j0+j], acc[j]) (X read from DRAM)"},
       {"F_XF", "SPMM: the fill cursor's words as steps of their own: the whole block first (with C), or what is left after the block's last group"},
       {"F_SG", "SPMM: acc[j|v] = fma(beta*val, xbuf[col][j|v], acc[j|v]) on lanes v"},
+      {"F_PF", "fused GEMM/SPMM: p[lane(m)][i][j] = fma(Z[m, i], Z[m, j], p[..][i][j]) for the rows m of a finished row group, from its accumulators"},
       {"F_DRAIN", "wait until every micro-op and FMA has finished"},
       {"F_DONE", "signal done"},
   };
@@ -125,10 +132,29 @@ void engine_localparams(SvModule& m) {
       {"U_XF", "a fill step alone: its words go to the gather buffer (xf); nothing else"},
       {"U_XG", "acc[x|v] = fma(mreg, xbuf line w lane v, acc[x|v]) on lanes v (with sv: as U_X)"},
       {"U_MACC", "as U_MAC, with the addend breg[x|v] (C, a zero or subnormal taken as +0) in place of acc[x|v]"},
+      {"U_PF", "acc[x|v] = fma(acc[p], acc[y|v], acc[x|v]) on lanes v, the two operands as stored (relu)"},
   };
   for (int a = 0; a < static_cast<int>(std::size(acts)); ++a)
     m.localparam(acts[a][0], fmt::format("4'd{}", a), fmt::format("micro-op: {}", acts[a][1]));
 
+}
+
+// Gram's partial sum p[l][i][j] in the accumulators (SystemVerilog): lane 0
+// in the words a GEMM/SPMM row group of at most 8 columns leaves free (column
+// bit 3 set), lanes 1.. above the row group's two halves, so that a fused
+// launch holds a row group and Gram's lanes at once (engine_dims sizes ACC).
+std::string gram_acc_function(const EngineDims& d) {
+  if (d.L == 1)
+    return fmt::format("function automatic logic [{0}:0] gram_acc(input logic [2:0] i, input logic [2:0] j);\n"
+                       "  gram_acc = {1}'({{i, 1'b1, j}});\nendfunction",
+                       d.XB - 1, d.XB);
+  return fmt::format(
+      "function automatic logic [{0}:0] gram_acc(input logic [{2}:0] l, input logic [2:0] i, input logic [2:0] j);\n"
+      "  gram_acc = (l == '0) ? {1}'({{i, 1'b1, j}}) : {1}'(128) + {1}'({{l - {3}'d1, i, j}});\nendfunction",
+      d.XB - 1, d.XB, d.LB - 1, d.LB);
+}
+std::string gram_acc(const EngineDims& d, const std::string& l, const std::string& i, const std::string& j) {
+  return d.L == 1 ? fmt::format("gram_acc({}, {})", i, j) : fmt::format("gram_acc({}, {}, {})", l, i, j);
 }
 
 // Walker state and loop terms.
@@ -158,6 +184,11 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("gn_q", CW, "ELTW: last element index of the group");
   m.signal("glast_q", 1, "ELTW: the group holds the result's last element");
   m.signal("err_q", 1, "a damaged CSR operand stopped the launch");
+  m.signal("fz_ok", 1, "GEMM/SPMM start: the launch can compute its result's GRAM (one block of at most 8 columns)");
+  m.signal("fz_q", 1, "fused: the launch computes its result's GRAM products, each row group's after it is written");
+  m.signal("pf_cur_q", 1, "F_PF: the products of the group at i0 (the last), else of the group before it");
+  m.signal("pf_h", 1, "F_PF: that group's accumulator half");
+  m.signal("pf_rlast", 2, "F_PF: that group's last row");
   m.signal("done_q", 1, "done pulse");
   m.signal("col_blocks", CW, "SPMM: column blocks (passes of the CSR streams)");
   m.signal("sbuf_q", 1, "SPMM: the dense operand goes through the gather buffer");
@@ -335,7 +366,6 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.signal("wb_rf", 1, "a result is written to the register file");
   m.signal("drained", 1, "no micro-op queued and no FMA in flight");
   m.signal("st_acc", 32, "the accumulator stored: acc[h_x] (U_W), acc[h_y] (a step carrying a write)");
-  m.signal("relu_neg", 1, "st_acc is negative (not -0, not NaN)");
   // ---- SPMM value scaling
   m.signal("sv_valid", 1, "a scaled value beta * val is ready");
   m.signal("sv_ready", 1, "the executor takes it");
@@ -396,6 +426,7 @@ always_comb begin
     F_MAC:  rlast = {{1'b0, gr_last}};
     F_GZ:   begin rlast = 3'd7; jlast = 4'd7; end
     F_PM, F_FOLD: begin rlast = bi_last; jlast = {{1'b0, bj_last}}; end
+    F_PF:   begin rlast = bj_last; jlast = {{1'b0, bj_last}}; end
     F_GW:   begin rlast = bi_last; jlast = {{1'b0, bj_last}}; jo = z_cm; end
     default: ;
   endcase
@@ -405,7 +436,7 @@ end
 assign spmm_step = (ph_q == F_SE) || (ph_q == F_SX) || (ph_q == F_SG);
 assign e_row   = (ph_q == F_SE) ? tg_head[1:0] : sr_q;
 assign e_col   = (ph_q == F_SE) ? {CW}'(col_rsp_data) : col_q;
-assign vec     = (ph_q == F_MAC) || (ph_q == F_PM) || (ph_q == F_FOLD) || (spmm_step && sbuf_q) ||
+assign vec     = (ph_q == F_MAC) || (ph_q == F_PM) || (ph_q == F_PF) || (ph_q == F_FOLD) || (spmm_step && sbuf_q) ||
                  (ph_q == F_Z0) || (ph_q == F_CV) || (ph_q == F_GZ);
 assign jlast_v = vec ? (jlast & ~4'd{VM1}) : jlast;
 assign last2d = (r_q == rlast) && (j_q == jlast_v);
@@ -441,7 +472,16 @@ always_comb begin
       xb_fit = 1'b1;
       xb_lg  = 3'(l);
     end
-end)",
+end
+// A GEMM pass or SPMM with pipe_gram computes its result's GRAM (Z^T Z) on the
+// way when the result is one column block of at most 8 columns (one 8 x 8 Gram
+// block): after a row group is written, F_PF multiplies its rows from the
+// accumulators into Gram's lanes, and the GRAM launch that follows (tail) only
+// folds and writes them.
+assign fz_ok    = (z_cols != '0) && (z_cols <= {CW}'d8) &&
+                  ((kind == KIND_GEMM) || ((kind == KIND_SPMM) && (!xb_fit || z_cols <= ({CW}'d1 << xb_lg))));
+assign pf_h     = pf_cur_q ? ah_q : !ah_q;
+assign pf_rlast = pf_cur_q ? gr_last : 2'd3;)",
                                       fmt::arg("CW", CW), fmt::arg("ACCM1", ACC - 1), fmt::arg("V", V),
                                       fmt::arg("VM1", V - 1), fmt::arg("GW", GW)));
 }
@@ -474,7 +514,10 @@ std::string step_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("SEL_WORD", element_word("sel", "step_word", WA)),
                      fmt::arg("SELB_WORD", element_word("selb", "step_word_b", WA)),
                      fmt::arg("XFH", xf_offset(d)), fmt::arg("DUAL", xf_dual(d)),
-                     fmt::arg("EMV", V > 1 ? "em_m[v]" : "em_m"));
+                     fmt::arg("EMV", V > 1 ? "em_m[v]" : "em_m"),
+                     fmt::arg("GZ_X", gram_acc(d, fmt::format("t_q[{}:0]", LB - 1), "r_q", "j_q[2:0]")),
+                     fmt::arg("PM_X", gram_acc(d, "ln_q", "r_q", "j_q[2:0]")),
+                     fmt::arg("P0_X", gram_acc(d, fmt::format("{}'d0", LB), "r_q", "j_q[2:0]")));
 }
 
 // The step's micro-op: action, registers, lanes, and the operand it addresses.
@@ -523,22 +566,28 @@ always_comb begin
     end
     // The write cursor's words (below); its address is wc_word.
     F_W: begin em_valid = wc_on_q; em_act = U_W; em_x = {XB}'({{wc_h_q, wc_r_q, wc_j_q}}); end
-    F_GZ: em_x = {XB}'({{t_q[{LB1}:0], r_q, j_q[2:0]}});
+    F_GZ: em_x = {GZ_X};
     // Gram's operands come through the read cursors (A on port A, B on port
     // B): in F_GL as steps of their own, in F_PM riding on the steps of the
     // previous row group.
     F_GL: begin em_rd = gca_on_q; em_rb = gcb_on_q; em_act = U_GREG; end
     F_PM: begin
-      em_rd = gca_on_q; em_rb = gcb_on_q; em_act = U_PM; em_x = {XB}'({{ln_q, r_q, j_q[2:0]}});
+      em_rd = gca_on_q; em_rb = gcb_on_q; em_act = U_PM; em_x = {PM_X};
       em_y = {XB}'({{gb_q, t_q[1:0], r_q}}); em_p = {PB}'({{gb_q, t_q[1:0], j_q[2:0]}});
     end
     F_FOLD: begin
-      em_act = U_FOLD; em_x = {XB}'({{r_q, j_q[2:0]}}); em_y = {XB}'({{t_q[{LB1}:0], r_q, j_q[2:0]}});
+      em_act = U_FOLD; em_x = {P0_X}; em_y = {GZ_X};
     end
     F_GW: begin
-      em_act = U_W; em_x = {XB}'({{r_q, j_q[2:0]}});
+      em_act = U_W; em_x = {P0_X};
       sel_base = z_base; sel_rows = z_rows; sel_cols = z_cols; sel_cm = z_cm;
       sel_r = b0_q + {CW}'(r_q);
+    end
+    // Fused: the products of a finished row group (row t, half pf_h) with itself,
+    // both operands from its accumulators: Z[m, i] (acc[p]) times Z[m, j..j+V-1].
+    F_PF: begin
+      em_act = U_PF; em_x = {PM_X};
+      em_y = {XB}'({{pf_h, t_q[1:0], j_q}}); em_p = {PB}'({{pf_h, t_q[1:0], 1'b0, r_q}});
     end
     F_EA: begin em_rd = 1'b1; em_act = U_EA; em_x = t_q[{XB1}:0]; sel_r = wi_q; sel_c = wj_q; end
     F_EB: begin
@@ -668,12 +717,21 @@ std::string fill_start() {
 std::string walker_text(const EngineDims& d, fmt::string_view text) {
   const int CW = d.CW, LB = d.LB, L = d.L;
   // GEMM/SPMM: on to the next row group, in the other half of the accumulators.
-  const std::string next_rows =
-      fmt::format("begin i0_q <= i0_q + {}'d4; ah_q <= !ah_q; ph_q <= ph_group; end", CW);
+  // Fused: first the products of the group before the one just handed over.
+  const std::string next_rows = fmt::format(
+      "begin\n      if (fz_q && i0_q != '0) begin pf_cur_q <= 1'b0; ph_q <= F_PF; end\n"
+      "      else begin i0_q <= i0_q + {}'d4; ah_q <= !ah_q; ph_q <= ph_group; end\n    end",
+      CW);
+  // GEMM and SPMM: the first column block (SPMM's X first when it fits the buffer).
+  const std::string producer_start =
+      fmt::format("if (kind == KIND_GEMM) ph_q <= (k != '0) ? F_RFL : ph_group;\n"
+                  "                    else if (xb_fit) {}\n                    else ph_q <= ph_group;",
+                  fill_start());
   return fmt::format(fmt::runtime(text), fmt::arg("CW", CW), fmt::arg("LB", LB), fmt::arg("LM1", L - 1),
                      fmt::arg("AFTER_M", L > 1 ? fmt::format("begin t_q <= {}'d1; ph_q <= F_FOLD; end", CW)
                                                : std::string("ph_q <= F_GW;")),
                      fmt::arg("NEXT_ROWS", next_rows), fmt::arg("FILL_START", fill_start()),
+                     fmt::arg("PRODUCER_START", producer_start),
                      fmt::arg("BLOCK_END", fmt::format(R"(if (rem_cols <= blk_w) ph_q <= F_DRAIN;
           else begin
             j0_q <= j0_q + blk_w;
@@ -694,6 +752,7 @@ always_ff @(posedge clk) begin
     done_q  <= 1'b0;
     err_q   <= 1'b0;
     xc_on_q <= 1'b0;
+    fz_q    <= 1'b0;
   end else begin
     done_q <= 1'b0;
     // SPMM's fill cursor walks X's block row by row (the walker starts it below).
@@ -708,9 +767,13 @@ always_ff @(posedge clk) begin
         wi_q <= '0; wj_q <= '0; gi_q <= '0; gj_q <= '0; err_q <= 1'b0; xc_on_q <= 1'b0;
         sbuf_q <= xb_fit;
         slg_q  <= xb_fit ? xb_lg : 3'd4;
-        case (kind)
+        fz_q   <= pipe_gram && fz_ok;
+        // A fused GEMM or SPMM zeroes Gram's lanes first; a GRAM whose products
+        // the launch before it computed (tail) only folds and writes them.
+        if (pipe_gram && fz_ok) ph_q <= F_GZ;
+        else case (kind)
           KIND_GEMM: ph_q <= (k != '0) ? F_RFL : ph_group;
-          KIND_GRAM: ph_q <= F_GZ;
+          KIND_GRAM: if (tail) {AFTER_M} else ph_q <= F_GZ;
           KIND_SPMM: if (xb_fit) {FILL_START} else ph_q <= ph_group;
           default:   ph_q <= F_EA;
         endcase
@@ -757,9 +820,13 @@ always_ff @(posedge clk) begin
       // block's last: any other goes on at once, rg_end), the next column
       // block (SPMM: its X first, GEMM: its register file).
       F_W: if (wc_take && wc_end && wc_i0_q == i0_q) begin  // (the other case: rows_next)
-        i0_q <= '0;
-        if (xc_on_q) begin xf_tail_q <= 1'b1; ph_q <= F_XF; end
-        else {BLOCK_END}
+        // Fused: the products of the group before the last, then of the last.
+        if (fz_q) begin pf_cur_q <= (i0_q == '0); ph_q <= F_PF; end
+        else begin
+          i0_q <= '0;
+          if (xc_on_q) begin xf_tail_q <= 1'b1; ph_q <= F_XF; end
+          else {BLOCK_END}
+        end
       end
       F_DRAIN: if (drained) ph_q <= F_DONE;
       F_DONE: begin done_q <= 1'b1; ph_q <= F_IDLE; end
@@ -782,8 +849,25 @@ std::string walker_loops(const EngineDims& d) {
                        else if (k != '0) ph_q <= F_MAC;
             F_MAC: if (t_q + {CW}'d1 == k) t_q <= '0;
                    else t_q <= t_q + {CW}'d1;
-            F_GZ: if (t_q == {CW}'d{LM1}) begin t_q <= '0; ln_q <= '0; i0_q <= '0; gb_q <= 1'b0; ph_q <= F_GL; end
-                  else t_q <= t_q + {CW}'d1;
+            F_GZ: if (t_q == {CW}'d{LM1}) begin
+                    t_q <= '0; ln_q <= '0; i0_q <= '0; gb_q <= 1'b0;
+                    if (kind == KIND_GRAM) ph_q <= F_GL;
+                    else {PRODUCER_START}
+                  end else t_q <= t_q + {CW}'d1;
+            // Fused: after a group's products, the next group; after the
+            // products of the group before the last, the last's; then the end.
+            F_PF: begin
+              ln_q <= (ln_q == {LB}'d{LM1}) ? '0 : ln_q + {LB}'d1;
+              if (t_q[1:0] == pf_rlast) begin
+                t_q <= '0;
+                if (pf_cur_q) begin
+                  i0_q <= '0;
+                  if (xc_on_q) begin xf_tail_q <= 1'b1; ph_q <= F_XF; end
+                  else {BLOCK_END}
+                end else if (rem_rows <= {CW}'d4) pf_cur_q <= 1'b1;
+                else begin i0_q <= i0_q + {CW}'d4; ah_q <= !ah_q; ph_q <= ph_group; end
+              end else t_q <= t_q + {CW}'d1;
+            end
             F_PM: begin
               ln_q <= (ln_q == {LB}'d{LM1}) ? '0 : ln_q + {LB}'d1;
               if (t_q[1:0] == gr_last) begin
@@ -930,7 +1014,7 @@ always_comb begin
   case (h_act)
     U_RFL, U_GREG, U_XF: op_ok = 1'b1;
     U_MAC, U_MACC: op_ok = !x_busy && (rf_busy_q == '0);
-    U_FOLD: op_ok = !x_busy && !y_busy;
+    U_FOLD, U_PF: op_ok = !x_busy && !y_busy;
     U_X, U_XG: op_ok = !x_busy && (!h_sv || sv_valid);
     U_W:    op_ok = !x_pend;
     default: op_ok = !x_busy;
@@ -956,7 +1040,7 @@ assign ld_rsp_ready = fire && h_rd;
 assign lb_rsp_ready = fire && h_rb;
 assign sv_ready = fire && h_sv;
 assign ex_fma   = fire && (h_act == U_C || h_act == U_CV || h_act == U_EA || h_act == U_EB || h_act == U_RFL || h_act == U_MAC || h_act == U_MACC ||
-                           h_act == U_PM || h_act == U_FOLD || h_act == U_X || h_act == U_XG);
+                           h_act == U_PM || h_act == U_PF || h_act == U_FOLD || h_act == U_X || h_act == U_XG);
 assign ex_to_rf = (h_act == U_RFL);
 always_comb begin
   for (int v = 0; v < {V}; v++) begin
@@ -975,6 +1059,10 @@ always_comb begin
         if (h_act == U_MACC) ex_c[v] = (breg_q[h_x[5:0] | 6'(v)][30:23] == 8'h00) ? 32'h00000000 : breg_q[h_x[5:0] | 6'(v)];
       end
       U_PM:   ex_b[v] = breg_q[h_p[5:0] | 6'(v)];
+      // Its row group's results as they were stored: acc[p] (broadcast) times
+      // acc[y|v]. They are final: the group's writes, which wait for each
+      // result, were all issued before this step.
+      U_PF:   begin ex_a[v] = relu_word(relu, acc_q[{XB}'(h_p)]); ex_b[v] = relu_word(relu, acc_fy[v]); end
       U_FOLD: begin ex_a[v] = acc_fx[v]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_fy[v]; end
       U_X, U_XG: ex_a[v] = h_sv ? sv_data : mreg_q;
       default: ;
@@ -995,7 +1083,6 @@ assign drained = (q_cnt_q == '0) && (tv_q == '0) && (rf_busy_q == '0);
 // finished: acc_fy is acc_q, or the last result written back this cycle) in
 // the cycle the step issues.
 assign st_acc   = (h_act == U_W) ? acc_x : acc_fy[0];
-assign relu_neg = st_acc[31] && (st_acc[30:0] != '0) && !((st_acc[30:23] == 8'hff) && (st_acc[22:0] != '0));
 assign st_valid = h_valid && st_need && op_ok && st_free && words_in;
 assign st_word  = h_w;
 // The gather buffer: a fill step (xf) writes its word into lane f mod V; U_XG reads line
@@ -1011,7 +1098,7 @@ always_comb
   for (int v = 0; v < {V}; v++) begin
 {FBIN}
   end
-assign st_data  = (relu && relu_neg) ? 32'd0 : st_acc;
+assign st_data  = relu_word(relu, st_acc);
 always_ff @(posedge clk) begin
   if (!rst_n) begin
     tv_q      <= '0;
@@ -1062,6 +1149,7 @@ always_ff @(posedge clk) begin
 end
 assign busy     = (ph_q != F_IDLE);
 assign done     = done_q;
+assign fused    = fz_q;
 assign err      = done_q && err_q;
 assign fma_fire = ex_fma;)");
 }
@@ -1076,6 +1164,8 @@ std::vector<Field> engine_descriptor(int WA, int CW) {
       {"with_c", 1, "GEMM/SPMM: accumulate C (slot c) first"},
       {"cont", 1, "GEMM: a continuation pass (C is the partial result, alpha taken as 1)"},
       {"has_b", 1, "ELTW: the second operand is present"},
+      {"pipe_gram", 1, "GEMM/SPMM: the next launch is the GRAM of the result with itself (flag pipe_gram)"},
+      {"tail", 1, "GRAM: the launch before computed its products (fused); fold and write them"},
       {"alpha", 32, "fp32 alpha"},
       {"beta", 32, "fp32 beta"},
       {"scale", 32, "GEMM: RF_LOAD scale (register-file values are scale * B)"},
@@ -1129,6 +1219,12 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   step_and_queue_signals(m, d);
   executor_signals(m, d);
   fma_instances(design, m, d);
+  m.section("Functions",
+            "\n// The value a result is stored as: a negative one (not -0, not NaN) is +0 with relu.\n"
+            "function automatic logic [31:0] relu_word(input logic on, input logic [31:0] v);\n"
+            "  relu_word = (on && v[31] && (v[30:0] != '0) && !((v[30:23] == 8'hff) && (v[22:0] != '0))) ? 32'd0 : v;\n"
+            "endfunction\n" +
+                gram_acc_function(d));
   loop_bounds_section(m, d);
   gram_cursor(m, d);
   c_cursor(m, d);

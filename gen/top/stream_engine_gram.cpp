@@ -73,7 +73,7 @@ always_comb begin
   gc_start_i0  = i0_q + {CW}'d4;
   gc_start_buf = !gb_q;
   gc_start_on  = (rem_rows > {CW}'d4);
-  if (ph_q == F_GZ && adv && last2d && t_q == {CW}'d{LM1}) begin
+  if (ph_q == F_GZ && adv && last2d && t_q == {CW}'d{LM1} && kind == KIND_GRAM) begin
     gc_start = 1'b1; gc_start_i0 = '0; gc_start_buf = 1'b0; gc_start_on = 1'b1;
   end
   if (ph_q == F_GL && push && gc_next) gc_start = 1'b1;

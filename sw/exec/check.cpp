@@ -424,4 +424,31 @@ ExecProgram check_stream(const stream::Stream& s, const std::string& file, const
   return Checker(s, file, a).run();
 }
 
+
+std::vector<size_t> pipelined_grams(const stream::Stream& s, const ExecProgram& p, const arch::Arch& a) {
+  using stream::Bind;
+  using stream::Opcode;
+  std::vector<size_t> grams;
+  for (size_t i = 1; i < p.ops.size(); ++i) {
+    const ExecOp &g = p.ops[i], &f = p.ops[i - 1];
+    if (g.kind != Opcode::Gram || g.a != f.out || g.b != f.out || g.bind[1] != Bind::Pipe || g.bind[2] != Bind::Pipe)
+      continue;
+    if ((f.kind != Opcode::Gemm && f.kind != Opcode::Spmm) || f.passes.empty()) continue;
+    const size_t last = f.passes.back().record;
+    if (!(s.records[last].field("flags") & stream::kLaunchPipeGram)) continue;
+    bool kept = true;  // the top drops the products at an RF_LOAD or a HOST
+    for (size_t r = last + 1; r < g.record; ++r)
+      kept = kept && s.records[r].op() != Opcode::RfLoad && s.records[r].op() != Opcode::Host;
+    const TensorDesc& z = p.tensors[static_cast<size_t>(f.out)];
+    if (!kept || z.cols == 0 || z.cols > 8) continue;
+    if (f.kind == Opcode::Spmm) {
+      const TensorDesc& x = p.tensors[static_cast<size_t>(p.tensors[static_cast<size_t>(f.a)].csr ? f.b : f.a)];
+      const int w = arch::spmm_block_cols(x.rows, a.gather_words);
+      if (w != 0 && static_cast<uint32_t>(w) < z.cols) continue;
+    }
+    grams.push_back(i);
+  }
+  return grams;
+}
+
 }  // namespace cello::exec

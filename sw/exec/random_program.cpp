@@ -33,6 +33,11 @@ class Generator {
     for (int l = 0; l < o_.launches && next_id_ + 8 <= o_.max_tensors; ++l) {
       if (chance(0.15)) s_.records.push_back(Record::make(Opcode::Fence));
       const size_t first = s_.records.size();
+      if (pipe_next_) {
+        pipe_gram();
+        if (o_.chord) riff_around(first);
+        continue;
+      }
       switch (o_.spmm_only ? 2 : pick(0, 3)) {
         case 0: gemm(); break;
         case 1: gram(); break;
@@ -211,6 +216,7 @@ class Generator {
       s_.records.push_back(g);
     }
     produced();
+    maybe_pipe_gram();
   }
 
   void gram() {
@@ -242,6 +248,31 @@ class Generator {
     r.set_f32("alpha", coefficient());
     r.set_f32("beta", coefficient());
     r.set_field("flags", (chance(0.3) ? stream::kLaunchRelu : 0) | (with_c ? stream::kLaunchWithC : 0));
+    s_.records.push_back(r);
+    produced();
+    maybe_pipe_gram();
+  }
+
+  // Sometimes the launch just emitted pipes its result into a GRAM of the
+  // result with itself (flag pipe_gram), as SCORE marks CG's R^T R: the next
+  // op is that GRAM, its operands bound pipe. Now and then the flag is a stray
+  // hint with no such GRAM after it (or a FENCE between), which must change
+  // nothing but time.
+  void maybe_pipe_gram() {
+    if (!chance(0.35)) return;
+    Record& last = s_.records.back();
+    last.set_field("flags", last.field("flags") | stream::kLaunchPipeGram);
+    pipe_next_ = chance(0.9);
+    pipe_src_ = pending_;
+  }
+
+  void pipe_gram() {
+    pipe_next_ = false;
+    const int out = result(pipe_src_.cols, pipe_src_.cols);
+    Record r = launch(Opcode::Gram, out, pipe_src_.id, pipe_src_.id, 0, binds(Bind::Dram, Bind::Pipe, Bind::Pipe, Bind::None), 0x1);
+    r.set_f32("alpha", 1.0f);
+    r.set_f32("beta", 1.0f);
+    r.set_field("flags", chance(0.3) ? stream::kLaunchRelu : 0);
     s_.records.push_back(r);
     produced();
   }
@@ -314,6 +345,8 @@ class Generator {
   std::vector<uint8_t> image_;
   std::vector<T> dense_;
   T pending_{};
+  bool pipe_next_ = false;  // the next op is the GRAM of pipe_src_ with itself
+  T pipe_src_{};
   std::vector<int> rows_, small_;
   int next_id_ = 1;
   std::vector<bool> chord_, live_;  // option chord: per id, flagged chord; registered

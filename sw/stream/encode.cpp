@@ -131,6 +131,15 @@ class Encoder {
     if (s_.tensors[t].binding == score::Binding::RegisterFile) return Bind::Rf;
     return Bind::Pipe;
   }
+  // The next op is a GRAM of op i's result with itself, taken through the
+  // pipeline buffer: op i's launch (its last GEMM pass) carries pipe_gram.
+  bool pipes_into_gram(size_t i) const {
+    if (i + 1 >= p_.ops.size() || c_.plans[i + 1].mode != Mode::Gram) return false;
+    const ir::Op& g = p_.ops[i + 1];
+    const auto out = static_cast<size_t>(p_.ops[i].out.tensor);
+    return g.in.size() == 2 && static_cast<size_t>(g.in[0].tensor) == out && static_cast<size_t>(g.in[1].tensor) == out &&
+           read_bind(out, i + 1) == Bind::Pipe;
+  }
   Bind write_bind(size_t t) const {
     if (!a_.has_chord()) return Bind::Dram;
     switch (s_.tensors[t].binding) {
@@ -243,8 +252,9 @@ class Encoder {
     r.set_field("binds", binds);
     r.set_field("uses", uses);
     const uint8_t relu = op.fn == "relu" ? kLaunchRelu : 0;
+    const uint8_t pipe_gram = pipes_into_gram(i) ? kLaunchPipeGram : 0;
     if (pl.mode != Mode::Gemm) {
-      r.set_field("flags", relu | (with_c ? kLaunchWithC : 0));
+      r.set_field("flags", relu | pipe_gram | (with_c ? kLaunchWithC : 0));
       c_.stream.records.push_back(r);
       return;
     }
@@ -274,7 +284,8 @@ class Encoder {
         g.set_field("uses", u | (g.field("uses") & 0x3) << 6);
         g.set_f32("alpha", 1.0f);
       }
-      g.set_field("flags", (last ? relu : 0) | (first ? 0 : kLaunchCont) | ((with_c || !first) ? kLaunchWithC : 0));
+      g.set_field("flags", (last ? relu | pipe_gram : 0) | (first ? 0 : kLaunchCont) |
+                               ((with_c || !first) ? kLaunchWithC : 0));
       c_.stream.records.push_back(g);
     }
     if (pl.k > chunk) c_.k_chunk[i] = static_cast<int>(chunk);

@@ -50,8 +50,9 @@ enum class HostFn : uint8_t { Solve = 1, Omega = 2 };
 // TENSOR flags. col_major: a dense tensor stored column by column (SCORE's layout
 // puts its second dimension outermost); values are still indexed [row][col].
 constexpr uint8_t kTensorInput = 1, kTensorOutput = 2, kTensorChord = 4, kTensorColMajor = 8;
-// Launch flags.
-constexpr uint8_t kLaunchRelu = 1, kLaunchCont = 2, kLaunchWithC = 4;
+// Launch flags. pipe_gram: the next launch is a GRAM of this launch's result with
+// itself (Z^T Z), taking it through the pipeline buffer (docs/commands.md).
+constexpr uint8_t kLaunchRelu = 1, kLaunchCont = 2, kLaunchWithC = 4, kLaunchPipeGram = 8;
 
 // Status register bits of the top (docs/commands.md, "Status"): one sticky bit
 // per class of illegal command.

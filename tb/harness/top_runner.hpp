@@ -55,6 +55,9 @@ struct TopRunResult {
   uint64_t hosts = 0;
   uint64_t stray_record = UINT64_MAX;  // the record running when the protocol was broken (TopRunOptions::stray)
   std::vector<uint64_t> record_cycles;  // per record index: cycles it was the running record (cur_record)
+  // Per record index: DRAM read requests the port took, and CHORD reads (hits
+  // and misses, on a top whose CHORD is on the datapath), while it ran.
+  std::vector<uint64_t> record_dram_reads, record_chord_reads;
   std::vector<DramRegion> regions;  // bytes per tensor region ("t<id>"), in tensor-id order
   // CHORD's counters, on a top whose CHORD is on the datapath (empty otherwise).
   std::vector<std::pair<std::string, uint64_t>> chord;
@@ -97,8 +100,13 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
   const uint64_t start = sim.cycle();
   size_t next = 0;
   bool offer = false;
-  uint64_t running = 0;
+  uint64_t running = 0, chord_reads = 0;
   TopRunResult res;
+  // The per-record entry of v, growing it as records start.
+  auto at = [](std::vector<uint64_t>& v, uint64_t record) -> uint64_t& {
+    if (record >= v.size()) v.resize(record + 1);
+    return v[record];
+  };
   for (;;) {
     if (sim.cycle() - start > o.max_cycles)
       throw Failure(fmt::format("no END after {} cycles (--max-cycles); record {} was running", o.max_cycles,
@@ -144,6 +152,7 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
         for (unsigned b = 0; b < G; ++b) q.strb[b] = (get_word(d.dram_req_strb, b / 32) >> (b % 32)) & 1;
       }
       dram.accept(q);
+      if (!q.write) ++at(res.record_dram_reads, d.cur_record);
     }
     if (r && d.dram_rsp_ready) {
       dram.taken();
@@ -161,8 +170,12 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
     }
     if (d.halted || d.done) break;
     if (o.progress && (sim.cycle() - start) % o.progress_every == 0) o.progress(sim.cycle() - start, d.cur_record);
-    if (d.cur_record >= res.record_cycles.size()) res.record_cycles.resize(d.cur_record + 1);
-    ++res.record_cycles[d.cur_record];
+    ++at(res.record_cycles, d.cur_record);
+    if constexpr (requires { d.chord_cnt_rd_hit; }) {
+      const uint64_t reads = uint64_t{d.chord_cnt_rd_hit} + d.chord_cnt_rd_miss;
+      at(res.record_chord_reads, d.cur_record) += reads - chord_reads;
+      chord_reads = reads;
+    }
     sim.tick();
     dram.tick();
     if (d.cur_record != running) {
