@@ -36,10 +36,10 @@ assign cc_dst   = {{cc_r_q, cc_j_q}};
 assign cc_here  = cc_val_q && (cc_i0_q == i0_q);
 assign cc_ready = cc_val_q && (!cc_on_q || (cc_take && cc_end));
 assign cl_done  = cc_here && cc_ready;
-// The cursor moves on to the group after i0's (rows_next: i0 moves on too, so
+// The cursor moves on to the group after i0's (grp_adv: i0 moves on too, so
 // it is the group after next).
-assign cc_move  = (ph_q == F_CV && adv && last2d) || (cc_fold && ((ph_q == F_CL && cl_done) || (rows_next && cc_ready)));
-assign cc_ahead = rows_next ? {CW}'d8 : {CW}'d4;
+assign cc_move  = (ph_q == F_CV && adv && last2d) || (cc_fold && ((ph_q == F_CL && cl_done) || (grp_adv && cc_ready)));
+assign cc_ahead = grp_adv ? {CW}'d8 : {CW}'d4;
 // It takes the group at i0 in F_CL when it holds another (a block's first
 // group), and the next group at the last F_CV step of each group; with
 // cc_fold, as the group at i0 starts its MAC steps: on leaving F_CL, or when

@@ -189,6 +189,8 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("pf_cur_q", 1, "F_PF: the products of the group at i0 (the last), else of the group before it");
   m.signal("pf_h", 1, "F_PF: that group's accumulator half");
   m.signal("pf_rlast", 2, "F_PF: that group's last row");
+  m.signal("pf_end", 1, "F_PF: the group's last product step is taken");
+  m.signal("grp_adv", 1, "GEMM/SPMM: i0 moves on to the next row group this cycle");
   m.signal("done_q", 1, "done pulse");
   m.signal("col_blocks", CW, "SPMM: column blocks (passes of the CSR streams)");
   m.signal("sbuf_q", 1, "SPMM: the dense operand goes through the gather buffer");
@@ -481,7 +483,11 @@ end
 assign fz_ok    = (z_cols != '0) && (z_cols <= {CW}'d8) &&
                   ((kind == KIND_GEMM) || ((kind == KIND_SPMM) && (!xb_fit || z_cols <= ({CW}'d1 << xb_lg))));
 assign pf_h     = pf_cur_q ? ah_q : !ah_q;
-assign pf_rlast = pf_cur_q ? gr_last : 2'd3;)",
+assign pf_rlast = pf_cur_q ? gr_last : 2'd3;
+assign pf_end   = (ph_q == F_PF) && adv && last2d && (t_q[1:0] == pf_rlast);
+// Unfused, i0 moves on as the write cursor takes a group (rows_next); fused,
+// after the products of the group before it.
+assign grp_adv  = (rows_next && !(fz_q && i0_q != '0)) || (pf_end && !pf_cur_q && (rem_rows > {CW}'d4));)",
                                       fmt::arg("CW", CW), fmt::arg("ACCM1", ACC - 1), fmt::arg("V", V),
                                       fmt::arg("VM1", V - 1), fmt::arg("GW", GW)));
 }
