@@ -193,9 +193,11 @@ void sequencer_signals(SvModule& m, const SeqDims& d) {
   m.signal("rf_row0_q", 16, "RF_LOAD row0");
   m.signal("rf_rows_q", 16, "RF_LOAD rows");
   m.signal("rf_scale_q", 32, "RF_LOAD scale");
-  m.signal("l_flags", 4, "launch flags: relu, cont, with_c, pipe_gram (the decoder refused the others)");
+  m.signal("l_flags", 5, "launch flags: relu, cont, with_c, pipe_gram, pipe_gram_x (the decoder refused the others)");
   m.signal("fz_q", 1, "the last launch computed the products of its result's GRAM (eng_fused), and no RF_LOAD or HOST followed it");
   m.signal("fz_id_q", 16, "that launch's result");
+  m.signal("fz_x_q", 1, "... products of X^T Z, X its dense operand (pipe_gram_x), else of Z^T Z");
+  m.signal("fz_xid_q", 16, "X's id");
   m.signal("gram_tail", 1, "GRAM of fz_id_q with itself through the pipeline buffer: the engine only folds its products");
   m.signal("l_k", 32, "launch k");
   m.signal("l_k0", 32, "launch k0");
@@ -265,7 +267,7 @@ assign l_k0     = {LK0};
 assign rf_a     = (slot_bind[1] == BIND_RF);
 assign s_slot   = (op == OP_SPMM) ? (d_csr[1] ? 2'd1 : 2'd2) : (rf_a ? 2'd2 : 2'd1);
 assign r_slot   = (s_slot == 2'd1) ? 2'd2 : 2'd1;)",
-                                                     fmt::arg("LFLAGS", field(Opcode::Gemm, "flags", 4)),
+                                                     fmt::arg("LFLAGS", field(Opcode::Gemm, "flags", 5)),
                                                      fmt::arg("LK", field(Opcode::Gemm, "k")),
                                                      fmt::arg("LK0", field(Opcode::Gemm, "k0")), fmt::arg("WA96", WA + 96)));
 }
@@ -383,12 +385,14 @@ assign eng_relu   = l_flags[0];
 assign eng_cont   = l_flags[1];
 assign eng_with_c = l_flags[2];
 assign eng_pipe_gram = l_flags[3];
-// The GRAM right after a fused launch, of that launch's result with itself
-// through the pipeline buffer, takes the products the engine holds. Records
-// that change no tensor may come between (TENSOR declares a new one); an
-// RF_LOAD (a GEMM is next) or a HOST (it writes a tensor) drops them.
-assign gram_tail  = fz_q && (op == OP_GRAM) && (slot_id[1] == fz_id_q) && (slot_id[2] == fz_id_q) &&
-                    (slot_bind[1] == BIND_PIPE) && (slot_bind[2] == BIND_PIPE);
+assign eng_pipe_gram_x = l_flags[4];
+// The GRAM right after a fused launch, of that launch's result Z through the
+// pipeline buffer with itself (or, pipe_gram_x, with the SPMM's dense operand
+// X), takes the products the engine holds. Records that change no tensor may
+// come between (TENSOR declares a new one); an RF_LOAD (a GEMM is next) or a
+// HOST (it writes a tensor) drops them.
+assign gram_tail  = fz_q && (op == OP_GRAM) && (slot_id[2] == fz_id_q) && (slot_bind[2] == BIND_PIPE) &&
+                    (fz_x_q ? (slot_id[1] == fz_xid_q) : ((slot_id[1] == fz_id_q) && (slot_bind[1] == BIND_PIPE)));
 assign eng_tail   = gram_tail;
 assign eng_has_b  = present[2];
 assign eng_alpha  = {ALPHA};
@@ -598,8 +602,10 @@ std::string run_state_machine(const SeqDims& d) {
           err_record_q             <= idx_q;
           sq_q                     <= SQ_HALT;
         end else sq_q <= SQ_DRAIN;
-        fz_q    <= eng_fused;
-        fz_id_q <= slot_id[0];
+        fz_q     <= eng_fused;
+        fz_id_q  <= slot_id[0];
+        fz_x_q   <= !l_flags[3];
+        fz_xid_q <= slot_id[r_slot];
       end
       SQ_DRAIN: if (st_idle) begin
         if (op == OP_HOST) begin

@@ -133,9 +133,10 @@ void engine_localparams(SvModule& m) {
       {"U_XG", "acc[x|v] = fma(mreg, xbuf line w lane v, acc[x|v]) on lanes v (with sv: as U_X)"},
       {"U_MACC", "as U_MAC, with the addend breg[x|v] (C, a zero or subnormal taken as +0) in place of acc[x|v]"},
       {"U_PF", "acc[x|v] = fma(acc[p], acc[y|v], acc[x|v]) on lanes v, the two operands as stored (relu)"},
+      {"U_PFX", "acc[x|v] = fma(X word, acc[y|v], acc[x|v]) on lanes v, the word from port A (kept in mreg) or mreg, acc[y|v] as stored"},
   };
   for (int a = 0; a < static_cast<int>(std::size(acts)); ++a)
-    m.localparam(acts[a][0], fmt::format("4'd{}", a), fmt::format("micro-op: {}", acts[a][1]));
+    m.localparam(acts[a][0], fmt::format("5'd{}", a), fmt::format("micro-op: {}", acts[a][1]));
 
 }
 
@@ -186,6 +187,8 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("err_q", 1, "a damaged CSR operand stopped the launch");
   m.signal("fz_ok", 1, "GEMM/SPMM start: the launch can compute its result's GRAM (one block of at most 8 columns)");
   m.signal("fz_q", 1, "fused: the launch computes its result's GRAM products, each row group's after it is written");
+  m.signal("fzx_q", 1, "... of X^T Z (pipe_gram_x: the first operand is the SPMM's dense operand X, read on port A), else Z^T Z");
+  m.signal("pf_i0", CW, "F_PF: that group's first row");
   m.signal("pf_cur_q", 1, "F_PF: the products of the group at i0 (the last), else of the group before it");
   m.signal("pf_h", 1, "F_PF: that group's accumulator half");
   m.signal("pf_rlast", 2, "F_PF: that group's last row");
@@ -274,7 +277,7 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   m.signal("em_xf", 1, "it takes the fill cursor's words (port A, and port B if em_rb) into the gather buffer");
   m.signal("em_sv", 1, "it takes the next scaled value beta * val (an SPMM entry's first step)");
   m.signal("em_st", 1, "it also stores relu(acc[y]) at w (a GEMM or SPMM step carrying a write)");
-  m.signal("em_act", 4, "its action");
+  m.signal("em_act", 5, "its action");
   m.signal("em_x", XB, "its accumulator");
   m.signal("em_y", XB, "its second register (areg, or the folded accumulator)");
   m.signal("em_p", PB, "its register-file / breg entry");
@@ -288,7 +291,7 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
   element_address_signals(m, "selb", "port B address (C, Gram's B, SPMM's fill)", WA, CW);
   m.signal("step_word_b", WA, "address of the step's port B word");
   // ---- micro-op queue
-  m.array("q_act", 4, Q, "queue: action");
+  m.array("q_act", 5, Q, "queue: action");
   m.array("q_rd", 1, Q, "queue: takes a port A word");
   m.array("q_rb", 1, Q, "queue: takes a port B word");
   m.array("q_sv", 1, Q, "queue: takes a scaled value");
@@ -311,7 +314,7 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   const int WA = d.WA, S = d.S, XB = d.XB, PB = d.PB, V = d.V, ACC = d.ACC, RFD = d.RFD, TI = d.TI;
   // ---- executor
   m.signal("h_valid", 1, "a micro-op is at the head");
-  m.signal("h_act", 4, "head: action");
+  m.signal("h_act", 5, "head: action");
   m.signal("h_rd", 1, "head: takes a port A word");
   m.signal("h_rb", 1, "head: takes a port B word (to breg[aux], or the gather buffer)");
   m.signal("h_sv", 1, "head: takes a scaled value");
@@ -354,7 +357,7 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.signal("rf_busy_q", PB + 1, "register-file writes in the FMA pipe");
   m.array("areg_q", 32, 64, "GEMM: A[i0+r, k0+t] at [4r]; GRAM: A[m0+r, b0+i] at [32g+8r+i] (g: the group's buffer)");
   m.array("breg_q", 32, 64, "GRAM: B[m0+r, j0+j] at [32g+8r+j] (g: the group's buffer)");
-  m.signal("mreg_q", 32, "SPMM: beta * val of the current entry");
+  m.signal("mreg_q", 32, "SPMM: beta * val of the current entry; a fused X^T Z step: its X word");
   m.signal("acc_x", 32, "acc[h_x]");
   m.array("fa_q", 32, V, "FMA operand a, per lane");
   m.array("fb_q", 32, V, "FMA operand b, per lane");
@@ -480,8 +483,10 @@ end
 // block): after a row group is written, F_PF multiplies its rows from the
 // accumulators into Gram's lanes, and the GRAM launch that follows (tail) only
 // folds and writes them.
-assign fz_ok    = (z_cols != '0) && (z_cols <= {CW}'d8) &&
-                  ((kind == KIND_GEMM) || ((kind == KIND_SPMM) && (!xb_fit || z_cols <= ({CW}'d1 << xb_lg))));
+assign fz_ok    = (pipe_gram || pipe_gram_x) && (z_cols != '0) && (z_cols <= {CW}'d8) &&
+                  ((kind == KIND_GEMM && !pipe_gram_x) ||
+                   ((kind == KIND_SPMM) && (!xb_fit || z_cols <= ({CW}'d1 << xb_lg)) && (!pipe_gram_x || b_rows == z_rows)));
+assign pf_i0    = pf_cur_q ? i0_q : i0_q - {CW}'d4;
 assign pf_h     = pf_cur_q ? ah_q : !ah_q;
 assign pf_rlast = pf_cur_q ? gr_last : 2'd3;
 assign pf_end   = (ph_q == F_PF) && adv && last2d && (t_q[1:0] == pf_rlast);
@@ -591,9 +596,13 @@ always_comb begin
     end
     // Fused: the products of a finished row group (row t, half pf_h) with itself,
     // both operands from its accumulators: Z[m, i] (acc[p]) times Z[m, j..j+V-1].
+    // With X^T Z, Z[m, i] is X[m, i] instead: a word from port A at the
+    // first of its steps, kept for the others.
     F_PF: begin
-      em_act = U_PF; em_x = {PM_X};
+      em_act = fzx_q ? U_PFX : U_PF; em_x = {PM_X}; em_rd = fzx_q && (j_q == 4'd0);
       em_y = {XB}'({{pf_h, t_q[1:0], j_q}}); em_p = {PB}'({{pf_h, t_q[1:0], 1'b0, r_q}});
+      sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm;
+      sel_r = pf_i0 + {CW}'(t_q[1:0]); sel_c = {CW}'(r_q);
     end
     F_EA: begin em_rd = 1'b1; em_act = U_EA; em_x = t_q[{XB1}:0]; sel_r = wi_q; sel_c = wj_q; end
     F_EB: begin
@@ -773,10 +782,11 @@ always_ff @(posedge clk) begin
         wi_q <= '0; wj_q <= '0; gi_q <= '0; gj_q <= '0; err_q <= 1'b0; xc_on_q <= 1'b0;
         sbuf_q <= xb_fit;
         slg_q  <= xb_fit ? xb_lg : 3'd4;
-        fz_q   <= pipe_gram && fz_ok;
+        fz_q   <= fz_ok;
+        fzx_q  <= !pipe_gram;
         // A fused GEMM or SPMM zeroes Gram's lanes first; a GRAM whose products
         // the launch before it computed (tail) only folds and writes them.
-        if (pipe_gram && fz_ok) ph_q <= F_GZ;
+        if (fz_ok) ph_q <= F_GZ;
         else case (kind)
           KIND_GEMM: ph_q <= (k != '0) ? F_RFL : ph_group;
           KIND_GRAM: if (tail) {AFTER_M} else ph_q <= F_GZ;
@@ -1020,7 +1030,7 @@ always_comb begin
   case (h_act)
     U_RFL, U_GREG, U_XF: op_ok = 1'b1;
     U_MAC, U_MACC: op_ok = !x_busy && (rf_busy_q == '0);
-    U_FOLD, U_PF: op_ok = !x_busy && !y_busy;
+    U_FOLD, U_PF, U_PFX: op_ok = !x_busy && !y_busy;
     U_X, U_XG: op_ok = !x_busy && (!h_sv || sv_valid);
     U_W:    op_ok = !x_pend;
     default: op_ok = !x_busy;
@@ -1046,7 +1056,7 @@ assign ld_rsp_ready = fire && h_rd;
 assign lb_rsp_ready = fire && h_rb;
 assign sv_ready = fire && h_sv;
 assign ex_fma   = fire && (h_act == U_C || h_act == U_CV || h_act == U_EA || h_act == U_EB || h_act == U_RFL || h_act == U_MAC || h_act == U_MACC ||
-                           h_act == U_PM || h_act == U_PF || h_act == U_FOLD || h_act == U_X || h_act == U_XG);
+                           h_act == U_PM || h_act == U_PF || h_act == U_PFX || h_act == U_FOLD || h_act == U_X || h_act == U_XG);
 assign ex_to_rf = (h_act == U_RFL);
 always_comb begin
   for (int v = 0; v < {V}; v++) begin
@@ -1069,6 +1079,7 @@ always_comb begin
       // acc[y|v]. They are final: the group's writes, which wait for each
       // result, were all issued before this step.
       U_PF:   begin ex_a[v] = relu_word(relu, acc_q[{XB}'(h_p)]); ex_b[v] = relu_word(relu, acc_fy[v]); end
+      U_PFX:  begin ex_a[v] = h_rd ? ld_rsp_data : mreg_q; ex_b[v] = relu_word(relu, acc_fy[v]); end
       U_FOLD: begin ex_a[v] = acc_fx[v]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_fy[v]; end
       U_X, U_XG: ex_a[v] = h_sv ? sv_data : mreg_q;
       default: ;
@@ -1151,6 +1162,7 @@ always_ff @(posedge clk) begin
       if (h_rb && !h_xf) breg_q[h_aux[5:0]] <= lb_rsp_data;
     end
     if (fire && h_sv) mreg_q <= sv_data;
+    if (fire && h_act == U_PFX && h_rd) mreg_q <= ld_rsp_data;
   end
 end
 assign busy     = (ph_q != F_IDLE);
@@ -1171,6 +1183,7 @@ std::vector<Field> engine_descriptor(int WA, int CW) {
       {"cont", 1, "GEMM: a continuation pass (C is the partial result, alpha taken as 1)"},
       {"has_b", 1, "ELTW: the second operand is present"},
       {"pipe_gram", 1, "GEMM/SPMM: the next launch is the GRAM of the result with itself (flag pipe_gram)"},
+      {"pipe_gram_x", 1, "SPMM: the next launch is the GRAM of its dense operand X with the result (flag pipe_gram_x)"},
       {"tail", 1, "GRAM: the launch before computed its products (fused); fold and write them"},
       {"alpha", 32, "fp32 alpha"},
       {"beta", 32, "fp32 beta"},

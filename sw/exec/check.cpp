@@ -431,11 +431,16 @@ std::vector<size_t> pipelined_grams(const stream::Stream& s, const ExecProgram& 
   std::vector<size_t> grams;
   for (size_t i = 1; i < p.ops.size(); ++i) {
     const ExecOp &g = p.ops[i], &f = p.ops[i - 1];
-    if (g.kind != Opcode::Gram || g.a != f.out || g.b != f.out || g.bind[1] != Bind::Pipe || g.bind[2] != Bind::Pipe)
-      continue;
+    if (g.kind != Opcode::Gram || g.b != f.out || g.bind[2] != Bind::Pipe) continue;
     if ((f.kind != Opcode::Gemm && f.kind != Opcode::Spmm) || f.passes.empty()) continue;
     const size_t last = f.passes.back().record;
-    if (!(s.records[last].field("flags") & stream::kLaunchPipeGram)) continue;
+    const uint64_t flags = s.records[last].field("flags");
+    // Z^T Z (pipe_gram), or X^T Z with X the SPMM's dense operand (pipe_gram_x).
+    const int x = f.kind != Opcode::Spmm ? -1 : p.tensors[static_cast<size_t>(f.a)].csr ? f.b : f.a;
+    const bool zz = (flags & stream::kLaunchPipeGram) && g.a == f.out && g.bind[1] == Bind::Pipe;
+    const bool xz = !(flags & stream::kLaunchPipeGram) && (flags & stream::kLaunchPipeGramX) && x >= 0 &&
+                    g.a == x && p.tensors[static_cast<size_t>(x)].rows == p.tensors[static_cast<size_t>(f.out)].rows;
+    if (!zz && !xz) continue;
     bool kept = true;  // the top drops the products at an RF_LOAD or a HOST
     for (size_t r = last + 1; r < g.record; ++r)
       kept = kept && s.records[r].op() != Opcode::RfLoad && s.records[r].op() != Opcode::Host;

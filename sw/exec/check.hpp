@@ -73,9 +73,10 @@ struct ExecProgram {
 ExecProgram check_stream(const stream::Stream& s, const std::string& file, const arch::Arch& a);
 
 // The GRAM ops (indices into p.ops) the top runs from its pipeline buffer: the
-// GRAM of the op before's result with itself, both operands bound pipe, no
-// RF_LOAD or HOST record between, the op before a GEMM or SPMM whose (last) launch is
-// flagged pipe_gram and whose result the engine can take row group by row
+// GRAM of the op before's result Z (bound pipe) with itself (bound pipe; the op
+// before flagged pipe_gram) or with the op before's dense SPMM operand X of as
+// many rows (flagged pipe_gram_x); no RF_LOAD or HOST record between; the op
+// before a GEMM or SPMM whose result the engine can take row group by row
 // group: at most 8 columns, and an SPMM's dense operand in one gather-buffer
 // block of them (or too tall for the buffer). docs/top.md, "Pipelined GRAM".
 std::vector<size_t> pipelined_grams(const stream::Stream& s, const ExecProgram& p, const arch::Arch& a);

@@ -250,7 +250,7 @@ class Generator {
     r.set_field("flags", (chance(0.3) ? stream::kLaunchRelu : 0) | (with_c ? stream::kLaunchWithC : 0));
     s_.records.push_back(r);
     produced();
-    maybe_pipe_gram();
+    maybe_pipe_gram(k == m ? x : 0);
   }
 
   // Sometimes the launch just emitted pipes its result into a GRAM of the
@@ -258,18 +258,24 @@ class Generator {
   // op is that GRAM, its operands bound pipe. Now and then the flag is a stray
   // hint with no such GRAM after it (or a FENCE between), which must change
   // nothing but time.
-  void maybe_pipe_gram() {
+  // An SPMM may instead pipe it into the GRAM of its dense operand X (of as
+  // many rows) with the result (pipe_gram_x), as CG's P^T S after S = A P.
+  void maybe_pipe_gram(int x = 0) {
     if (!chance(0.35)) return;
+    const bool with_x = x != 0 && chance(0.5);
     Record& last = s_.records.back();
-    last.set_field("flags", last.field("flags") | stream::kLaunchPipeGram);
+    last.set_field("flags", last.field("flags") | (with_x ? stream::kLaunchPipeGramX : stream::kLaunchPipeGram));
     pipe_next_ = chance(0.9);
     pipe_src_ = pending_;
+    pipe_x_ = with_x ? x : 0;
   }
 
   void pipe_gram() {
     pipe_next_ = false;
     const int out = result(pipe_src_.cols, pipe_src_.cols);
-    Record r = launch(Opcode::Gram, out, pipe_src_.id, pipe_src_.id, 0, binds(Bind::Dram, Bind::Pipe, Bind::Pipe, Bind::None), 0x1);
+    const int a = pipe_x_ ? pipe_x_ : pipe_src_.id;
+    Record r = launch(Opcode::Gram, out, a, pipe_src_.id, 0,
+                      binds(Bind::Dram, pipe_x_ ? Bind::Dram : Bind::Pipe, Bind::Pipe, Bind::None), 0x1);
     r.set_f32("alpha", 1.0f);
     r.set_f32("beta", 1.0f);
     r.set_field("flags", chance(0.3) ? stream::kLaunchRelu : 0);
@@ -347,6 +353,7 @@ class Generator {
   T pending_{};
   bool pipe_next_ = false;  // the next op is the GRAM of pipe_src_ with itself
   T pipe_src_{};
+  int pipe_x_ = 0;  // pipe_gram_x: the GRAM's first operand
   std::vector<int> rows_, small_;
   int next_id_ = 1;
   std::vector<bool> chord_, live_;  // option chord: per id, flagged chord; registered

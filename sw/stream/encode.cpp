@@ -131,14 +131,21 @@ class Encoder {
     if (s_.tensors[t].binding == score::Binding::RegisterFile) return Bind::Rf;
     return Bind::Pipe;
   }
-  // The next op is a GRAM of op i's result with itself, taken through the
-  // pipeline buffer: op i's launch (its last GEMM pass) carries pipe_gram.
-  bool pipes_into_gram(size_t i) const {
-    if (i + 1 >= p_.ops.size() || c_.plans[i + 1].mode != Mode::Gram) return false;
-    const ir::Op& g = p_.ops[i + 1];
-    const auto out = static_cast<size_t>(p_.ops[i].out.tensor);
-    return g.in.size() == 2 && static_cast<size_t>(g.in[0].tensor) == out && static_cast<size_t>(g.in[1].tensor) == out &&
-           read_bind(out, i + 1) == Bind::Pipe;
+  // The flag of op i's launch (its last GEMM pass) when the next op is a GRAM
+  // that takes op i's result Z through the pipeline buffer as its second
+  // operand: pipe_gram when its first is Z too (Z^T Z), pipe_gram_x when op i
+  // is an SPMM and the first is its dense operand (X^T Z).
+  uint8_t pipe_gram_flag(size_t i) const {
+    if (i + 1 >= p_.ops.size() || c_.plans[i + 1].mode != Mode::Gram) return 0;
+    const ir::Op &g = p_.ops[i + 1], &op = p_.ops[i];
+    const auto out = static_cast<size_t>(op.out.tensor);
+    if (g.in.size() != 2 || static_cast<size_t>(g.in[1].tensor) != out || read_bind(out, i + 1) != Bind::Pipe) return 0;
+    const auto first = static_cast<size_t>(g.in[0].tensor);
+    if (first == out) return kLaunchPipeGram;
+    if (c_.plans[i].mode != Mode::Spmm) return 0;
+    for (const auto& x : op.in)
+      if (static_cast<size_t>(x.tensor) == first && !c_.workload.tensors[first].csr) return kLaunchPipeGramX;
+    return 0;
   }
   Bind write_bind(size_t t) const {
     if (!a_.has_chord()) return Bind::Dram;
@@ -252,7 +259,7 @@ class Encoder {
     r.set_field("binds", binds);
     r.set_field("uses", uses);
     const uint8_t relu = op.fn == "relu" ? kLaunchRelu : 0;
-    const uint8_t pipe_gram = pipes_into_gram(i) ? kLaunchPipeGram : 0;
+    const uint8_t pipe_gram = pipe_gram_flag(i);
     if (pl.mode != Mode::Gemm) {
       r.set_field("flags", relu | pipe_gram | (with_c ? kLaunchWithC : 0));
       c_.stream.records.push_back(r);

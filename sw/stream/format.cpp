@@ -26,7 +26,7 @@ constexpr uint64_t kU16 = 0xffff, kU32 = 0xffffffffull, kU64 = ~0ull;
 // Operand fields shared by the four launch kinds.
 std::vector<FieldSpec> launch_fields() {
   return {
-      {"flags", 1, 1, FieldKind::Flags, 0, 15, {"relu", "cont", "with_c", "pipe_gram"}},
+      {"flags", 1, 1, FieldKind::Flags, 0, 31, {"relu", "cont", "with_c", "pipe_gram", "pipe_gram_x"}},
       {"out", 2, 2, FieldKind::Uint, 0, kU16},
       {"a", 4, 2, FieldKind::Uint, 0, kU16},
       {"b", 6, 2, FieldKind::Uint, 0, kU16},

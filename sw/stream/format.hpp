@@ -51,8 +51,10 @@ enum class HostFn : uint8_t { Solve = 1, Omega = 2 };
 // puts its second dimension outermost); values are still indexed [row][col].
 constexpr uint8_t kTensorInput = 1, kTensorOutput = 2, kTensorChord = 4, kTensorColMajor = 8;
 // Launch flags. pipe_gram: the next launch is a GRAM of this launch's result with
-// itself (Z^T Z), taking it through the pipeline buffer (docs/commands.md).
-constexpr uint8_t kLaunchRelu = 1, kLaunchCont = 2, kLaunchWithC = 4, kLaunchPipeGram = 8;
+// itself (Z^T Z), taking it through the pipeline buffer; pipe_gram_x: the next
+// launch is the GRAM of this SPMM's dense operand X with its result (X^T Z),
+// taking the result through the pipeline buffer (docs/commands.md).
+constexpr uint8_t kLaunchRelu = 1, kLaunchCont = 2, kLaunchWithC = 4, kLaunchPipeGram = 8, kLaunchPipeGramX = 16;
 
 // Status register bits of the top (docs/commands.md, "Status"): one sticky bit
 // per class of illegal command.

@@ -167,15 +167,15 @@ TEST_CASE("top: compiled CG, BiCGStab and GCN equal the executor bit for bit", "
     INFO(wl << " N=" << run.n << ", " << run.iters << " iterations, grid " << run.grid);
     const auto prep = compiled(wl, run.n, run.iters, run.o, run.grid);
     const TopRunResult got = run_and_compare(sim, rng, prep.compiled.stream, prep.image, wl);
-    // Where SCORE pipelines CG's R into R^T R (R = B - A X0, R' = R - S Lambda;
-    // it depends on the tiles), its launch carries pipe_gram and, with N <= 8
-    // and P's N columns in one gather-buffer block, the top takes every such
-    // GRAM through the pipeline buffer: run_and_compare checked that they read
-    // nothing.
+    // Where SCORE pipelines CG's R into R^T R (R = B - A X0, R' = R - S Lambda)
+    // or S into P^T S (S = A P; it depends on the tiles), the producer carries
+    // pipe_gram or pipe_gram_x and, with N <= 8 and P's N columns in one
+    // gather-buffer block, the top takes every such GRAM through the pipeline
+    // buffer: run_and_compare checked that they read nothing.
     const auto& s = prep.compiled.stream;
     size_t piped = 0;
     for (const auto& r : s.records)
-      piped += r.op() == stream::Opcode::Gram && ((r.field("binds") >> 4) & 0xff) == 0x33;  // a and b: pipe
+      piped += r.op() == stream::Opcode::Gram && ((r.field("binds") >> 8) & 0xf) == 0x3;  // b: pipe
     const size_t taken = exec::pipelined_grams(s, exec::check_stream(s, "<stream>", the_arch()), the_arch()).size();
     const uint64_t rows = static_cast<uint64_t>(run.grid) * run.grid * run.grid;
     if (std::string(wl) == "cg" && run.n <= 8 && arch::spmm_block_cols(rows, the_arch().gather_words) >= run.n)
