@@ -82,7 +82,7 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
     const std::vector<float> v = exec::read_dense(image, d);
     REQUIRE(v.size() == want.values[t].size());
     for (size_t e = 0; e < v.size(); ++e, ++checked) {
-      INFO(what << " output " << d.name << " element " << e);
+      INFO(what << " output " << d.name << " (id " << t << ") element " << e);
       REQUIRE(std::bit_cast<uint32_t>(v[e]) == std::bit_cast<uint32_t>(want.values[t][e]));
     }
   }
