@@ -120,6 +120,7 @@ void chord_cmd_signals(SvModule& m, const ChordCmdDims& d, const ChordCmdShape& 
     m.signal("last_n_q", d.NB, "rows in the last launch's list (claimed again by a continuation pass)");
     m.signal("row_claim_q", d.R, "row r: claimed by the running launch (an input's reads fill CHORD only then)");
     m.signal("list_i_q", d.NB, "the next row to claim or commit");
+    m.signal("list_keep", 1, "that row's tensor is the launch's result or an input: it claims (and commits)");
   }
   if (s.flush) m.signal("scan_q", d.SB, "END: the tensor id being checked");
   m.signal("err_q", 1, "sticky error");
@@ -380,13 +381,17 @@ std::string list_and_end(const ChordCmdDims& d, const ChordCmdShape& s) {
           row_claim_q <= '0;
         end
       end else begin
-        state_q    <= S_PARTS;
-        p_row_q    <= list_q[list_i_q[{RB1}:0]];
-        p_tensor_q <= row_tensor_q[list_q[list_i_q[{RB1}:0]]];
-        p_mask_q   <= row_parts_q[list_q[list_i_q[{RB1}:0]]];
-        p_op_q     <= (e_kind_q == EV_DONE) ? OP_COMMIT : OP_CLAIM;
-        if (e_kind_q != EV_DONE) row_claim_q[list_q[list_i_q[{RB1}:0]]] <= 1'b1;
-        list_i_q   <= list_i_q + {NB}'(1);
+        list_i_q <= list_i_q + {NB}'(1);
+        // Only what the launch writes (its result) or fills (an input) claims:
+        // a tensor registered and only read stays empty, and its reads miss.
+        if (list_keep) begin
+          state_q    <= S_PARTS;
+          p_row_q    <= list_q[list_i_q[{RB1}:0]];
+          p_tensor_q <= row_tensor_q[list_q[list_i_q[{RB1}:0]]];
+          p_mask_q   <= row_parts_q[list_q[list_i_q[{RB1}:0]]];
+          p_op_q     <= (e_kind_q == EV_DONE) ? OP_COMMIT : OP_CLAIM;
+          if (e_kind_q != EV_DONE) row_claim_q[list_q[list_i_q[{RB1}:0]]] <= 1'b1;
+        end
       end)",
                        fmt::arg("RB1", d.RB - 1), fmt::arg("NB", d.NB));
   if (s.flush)
@@ -487,6 +492,13 @@ void add_chord_cmd(Design& design, const std::string& module, const ChordCmdShap
   chord_cmd_signals(m, d, s);
   lookup_section(m, d, s);
   command_section(m, d, s);
+  if (s.claim)
+    m.section("Claims",
+              fmt::format("\n// A launch claims what it writes (its result, slot 0 of the routing ids) or\n"
+                          "// fills (an input); the executor's walk does the same.\n"
+                          "assign list_keep = row_input_q[list_q[list_i_q[{0}:0]]] ||\n"
+                          "                   (row_tensor_q[list_q[list_i_q[{0}:0]]] == q_tensor[{1}:0]);",
+                          d.RB - 1, d.TB - 1));
   fsm_section(m, d, s);
   top_parts::finish_part(design, m, "chord_cmd", params);
 }

@@ -305,14 +305,16 @@ class ChordSink : public Sink {
   void op_begin(size_t op) override {
     op_ = static_cast<int>(op);
     for (const auto& c : plan_.pre[op]) apply(c);
-    // Option claim: the tensors this op writes or fills (the ones it
-    // registers) take their space now, in the order of the registrations,
-    // and commit it when the op ends.
+    // Option claim: the tensors this op writes or fills (its result and the
+    // inputs it registers) take their space now, in the order of the
+    // registrations, and commit it when the op ends. A registered tensor the
+    // op only reads is not claimed: it stays empty and its reads miss.
     claimed_.clear();
     if (model_->geometry().claim)
       for (const auto& c : plan_.pre[op]) {
         const size_t t = static_cast<size_t>(c.tensor);
-        if (c.action == RiffCmd::Action::Register && state_[t] == State::Live)
+        const bool writes_or_fills = static_cast<int>(t) == w_.ops[op].out || w_.tensors[t].input;
+        if (c.action == RiffCmd::Action::Register && state_[t] == State::Live && writes_or_fills)
           for (unsigned q = 0; q < parts(t); ++q)
             if (model_->find(id(t, q)) >= 0) {
               model_->claim(id(t, q));
