@@ -32,7 +32,7 @@ struct ChordCmdDims {
 void chord_cmd_ports(SvModule& m, const ChordCmdDims& d, const ChordCmdShape& s) {
   m.clock_reset();
   std::vector<Field> ev = {{"kind", 3, "0 CHORD_REG, 1 CHORD_UPD, 2 CHORD_REL, 3 a launch starts, 4 it has drained, 5 END, 6 a continuation pass starts (claims the last list again)"},
-                           {"tensor", d.TB, "REG / UPD / REL: the tensor id"}};
+                           {"tensor", d.TB, "REG / UPD / REL: the tensor id; a launch starts (3, 6): its result, which it claims"}};
   if (d.DB) {
     ev.push_back({"dist", 32, "REG / UPD: the record's distance"});
     ev.push_back({"remaining", 32, "REG / UPD: the record's remaining"});
@@ -120,7 +120,7 @@ void chord_cmd_signals(SvModule& m, const ChordCmdDims& d, const ChordCmdShape& 
     m.signal("last_n_q", d.NB, "rows in the last launch's list (claimed again by a continuation pass)");
     m.signal("row_claim_q", d.R, "row r: claimed by the running launch (an input's reads fill CHORD only then)");
     m.signal("list_i_q", d.NB, "the next row to claim or commit");
-    m.signal("list_keep", 1, "that row's tensor is the launch's result or an input: it claims (and commits)");
+    m.signal("list_keep", 1, "that row claims (the launch's result or an input) or commits (it claimed)");
   }
   if (s.flush) m.signal("scan_q", d.SB, "END: the tensor id being checked");
   m.signal("err_q", 1, "sticky error");
@@ -494,11 +494,11 @@ void add_chord_cmd(Design& design, const std::string& module, const ChordCmdShap
   command_section(m, d, s);
   if (s.claim)
     m.section("Claims",
-              fmt::format("\n// A launch claims what it writes (its result, slot 0 of the routing ids) or\n"
-                          "// fills (an input); the executor's walk does the same.\n"
-                          "assign list_keep = row_input_q[list_q[list_i_q[{0}:0]]] ||\n"
-                          "                   (row_tensor_q[list_q[list_i_q[{0}:0]]] == q_tensor[{1}:0]);",
-                          d.RB - 1, d.TB - 1));
+              fmt::format("\n// A launch claims what it writes (its result, the start event's tensor) or\n"
+                          "// fills (an input), and commits what it claimed; the executor's walk does the same.\n"
+                          "assign list_keep = (e_kind_q == EV_DONE) ? row_claim_q[list_q[list_i_q[{0}:0]]]\n"
+                          "                 : (row_input_q[list_q[list_i_q[{0}:0]]] || (row_tensor_q[list_q[list_i_q[{0}:0]]] == e_tensor_q));",
+                          d.RB - 1));
   fsm_section(m, d, s);
   top_parts::finish_part(design, m, "chord_cmd", params);
 }

@@ -261,7 +261,7 @@ class Generator {
   // An SPMM may instead pipe it into the GRAM of its dense operand X (of as
   // many rows) with the result (pipe_gram_x), as CG's P^T S after S = A P.
   void maybe_pipe_gram(int x = 0) {
-    if (!chance(0.35)) return;
+    if (o_.spmm_only || !chance(0.35)) return;  // SPMM-only programs measure SPMM's own reads
     const bool with_x = x != 0 && chance(0.5);
     Record& last = s_.records.back();
     last.set_field("flags", last.field("flags") | (with_x ? stream::kLaunchPipeGramX : stream::kLaunchPipeGram));

@@ -124,7 +124,8 @@ class Run {
     };
     for (size_t i = 0; i < p.ops.size(); ++i) {
       for (size_t rec : p.ops[i].pre) riff(rec);
-      events_.push_back({kBegin, 0, 0, 0, static_cast<int>(i)});
+      // A start event names the op's result (the sequencer's slot 0), which it claims.
+      events_.push_back({kBegin, static_cast<uint32_t>(std::max(p.ops[i].out, 0)), 0, 0, static_cast<int>(i)});
       events_.push_back({kDone});
       for (size_t rec : p.ops[i].post) riff(rec);
     }
