@@ -188,9 +188,9 @@ void walker_signals(SvModule& m, const EngineDims& d) {
   m.signal("fz_ok", 1, "GEMM/SPMM start: the launch can compute its result's GRAM (one block of at most 8 columns)");
   m.signal("fz_q", 1, "fused: the launch computes its result's GRAM products, each row group's after it is written");
   m.signal("fzx_q", 1, "... of X^T Z (pipe_gram_x: the first operand is the SPMM's dense operand X, read on port A), else Z^T Z");
-  m.signal("pf_i0", CW, "F_PF: that group's first row");
   m.signal("pf_cur_q", 1, "F_PF: the products of the group at i0 (the last), else of the group before it");
   m.signal("pf_h", 1, "F_PF: that group's accumulator half");
+  m.signal("pf_i0", CW, "F_PF: that group's first row");
   m.signal("pf_rlast", 2, "F_PF: that group's last row");
   m.signal("pf_end", 1, "F_PF: the group's last product step is taken");
   m.signal("grp_adv", 1, "GEMM/SPMM: i0 moves on to the next row group this cycle");
