@@ -450,9 +450,9 @@ SimRun run_sim(const SimOptions& o) {
   print_region_summary(regions);
   if (arch.has_chord()) {
     // CHORD's counters beside the executor's walk. They differ where the RTL
-    // reads what the walk leaves on chip (pipelined edges, a GEMM's result
-    // read back between register-file passes) (docs/top.md, "CHORD on the
-    // datapath"), so they are reported, not checked.
+    // reads what the walk leaves on chip (a pipelined edge the top does not
+    // fuse, a GEMM's result read back between register-file passes)
+    // (docs/top.md, "CHORD on the datapath"), so they are reported, not checked.
     const traffic::ChordCounts& c = want.chord;
     const nlohmann::json exec_counts = {{"rd_hit", c.read_hits}, {"rd_miss", c.read_misses}, {"wr_hit", c.write_hits},
                                         {"wr_spill", c.spills},  {"evict", c.evicted_words}};
@@ -470,6 +470,17 @@ SimRun run_sim(const SimOptions& o) {
       rep["chord"] = {{"executor", exec_counts}, {"rtl", nullptr}};
     }
   }
+
+  // Pipelined GRAMs: the ones the top takes from their producer's
+  // accumulators (docs/top.md, "Pipelined GRAM"), against those bound pipe.
+  size_t piped = 0;
+  for (const exec::ExecOp& op : want.program.ops) piped += op.kind == stream::Opcode::Gram && op.bind[2] == stream::Bind::Pipe;
+  const size_t fused = exec::pipelined_grams(st, want.program, arch).size();
+  if (piped > 0)
+    fmt::print("  pipeline buffer: {} of {} GRAMs whose second operand is bound pipe take it from their producer's "
+               "accumulators and read no memory; the rest read it through CHORD or DRAM\n",
+               fused, piped);
+  rep["pipelined_grams"] = {{"bound_pipe", piped}, {"from_producer", fused}};
 
   // Cycles against the executor's estimate and the roofline.
   fmt::print("  cycles: RTL {}; executor estimate {} ({:.2f}x); roofline {} ({:.2f}x: max of {} MACs / {} per cycle, {} B / {} B per cycle)\n",
