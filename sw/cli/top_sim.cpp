@@ -289,6 +289,19 @@ void print_datapath(const arch::Arch& a, const exec::ExecProgram& p, const exec:
   rep["datapath"]["spmm_gathered_from_dram"] = too_tall;
 }
 
+// Pipelined GRAMs: the ones the top takes from their producer's accumulators
+// (docs/top.md, "Pipelined GRAM"), against those whose second operand is bound pipe.
+void print_pipelined_grams(const stream::Stream& st, const exec::Result& want, const arch::Arch& a, nlohmann::json& rep) {
+  size_t piped = 0;
+  for (const exec::ExecOp& op : want.program.ops) piped += op.kind == stream::Opcode::Gram && op.bind[2] == stream::Bind::Pipe;
+  const size_t fused = exec::pipelined_grams(st, want.program, a).size();
+  if (piped > 0)
+    fmt::print("  pipeline buffer: {} of {} GRAMs whose second operand is bound pipe take it from their producer's "
+               "accumulators and read no memory; the rest read it through CHORD or DRAM\n",
+               fused, piped);
+  rep["pipelined_grams"] = {{"bound_pipe", piped}, {"from_producer", fused}};
+}
+
 double true_residual(const mtx::Csr& a, const std::vector<float>& x, const std::vector<float>& b, int64_t n) {
   const std::vector<double> xd(x.begin(), x.end());
   std::vector<double> r = mtx::spmm(a, xd, n);
@@ -471,16 +484,7 @@ SimRun run_sim(const SimOptions& o) {
     }
   }
 
-  // Pipelined GRAMs: the ones the top takes from their producer's
-  // accumulators (docs/top.md, "Pipelined GRAM"), against those bound pipe.
-  size_t piped = 0;
-  for (const exec::ExecOp& op : want.program.ops) piped += op.kind == stream::Opcode::Gram && op.bind[2] == stream::Bind::Pipe;
-  const size_t fused = exec::pipelined_grams(st, want.program, arch).size();
-  if (piped > 0)
-    fmt::print("  pipeline buffer: {} of {} GRAMs whose second operand is bound pipe take it from their producer's "
-               "accumulators and read no memory; the rest read it through CHORD or DRAM\n",
-               fused, piped);
-  rep["pipelined_grams"] = {{"bound_pipe", piped}, {"from_producer", fused}};
+  print_pipelined_grams(st, want, arch, rep);
 
   // Cycles against the executor's estimate and the roofline.
   fmt::print("  cycles: RTL {}; executor estimate {} ({:.2f}x); roofline {} ({:.2f}x: max of {} MACs / {} per cycle, {} B / {} B per cycle)\n",
