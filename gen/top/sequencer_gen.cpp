@@ -198,7 +198,6 @@ void sequencer_signals(SvModule& m, const SeqDims& d) {
   m.signal("fz_id_q", 16, "that launch's result");
   m.signal("fz_x_q", 1, "... products of X^T Z, X its dense operand (pipe_gram_x), else of Z^T Z");
   m.signal("fz_xid_q", 16, "X's id");
-  m.signal("gram_tail", 1, "GRAM of fz_id_q with itself through the pipeline buffer: the engine only folds its products");
   m.signal("l_k", 32, "launch k");
   m.signal("l_k0", 32, "launch k0");
   m.signal("rf_a", 1, "GEMM: slot a is the register-file operand");
@@ -391,9 +390,8 @@ assign eng_pipe_gram_x = l_flags[4];
 // X), takes the products the engine holds. Records that change no tensor may
 // come between (TENSOR declares a new one); an RF_LOAD (a GEMM is next) or a
 // HOST (it writes a tensor) drops them.
-assign gram_tail  = fz_q && (op == OP_GRAM) && (slot_id[2] == fz_id_q) && (slot_bind[2] == BIND_PIPE) &&
+assign eng_tail   = fz_q && (op == OP_GRAM) && (slot_id[2] == fz_id_q) && (slot_bind[2] == BIND_PIPE) &&
                     (fz_x_q ? (slot_id[1] == fz_xid_q) : ((slot_id[1] == fz_id_q) && (slot_bind[1] == BIND_PIPE)));
-assign eng_tail   = gram_tail;
 assign eng_has_b  = present[2];
 assign eng_alpha  = {ALPHA};
 assign eng_beta   = {BETA};

@@ -732,11 +732,19 @@ std::string fill_start() {
 std::string walker_text(const EngineDims& d, fmt::string_view text) {
   const int CW = d.CW, LB = d.LB, L = d.L;
   // GEMM/SPMM: on to the next row group, in the other half of the accumulators.
+  const std::string advance = fmt::format("begin i0_q <= i0_q + {}'d4; ah_q <= !ah_q; ph_q <= ph_group; end", CW);
   // Fused: first the products of the group before the one just handed over.
   const std::string next_rows = fmt::format(
-      "begin\n      if (fz_q && i0_q != '0) begin pf_cur_q <= 1'b0; ph_q <= F_PF; end\n"
-      "      else begin i0_q <= i0_q + {}'d4; ah_q <= !ah_q; ph_q <= ph_group; end\n    end",
-      CW);
+      "begin\n      if (fz_q && i0_q != '0) begin pf_cur_q <= 1'b0; ph_q <= F_PF; end\n      else {}\n    end", advance);
+  const std::string block_end = fmt::format(R"(if (rem_cols <= blk_w) ph_q <= F_DRAIN;
+          else begin
+            j0_q <= j0_q + blk_w;
+            if (kind == KIND_SPMM) begin
+              if (sbuf_q) {}
+              else ph_q <= ph_group;
+            end else ph_q <= (k != '0) ? F_RFL : ph_group;
+          end)",
+                                            fill_start());
   // GEMM and SPMM: the first column block (SPMM's X first when it fits the buffer).
   const std::string producer_start =
       fmt::format("if (kind == KIND_GEMM) ph_q <= (k != '0) ? F_RFL : ph_group;\n"
@@ -746,16 +754,11 @@ std::string walker_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("AFTER_M", L > 1 ? fmt::format("begin t_q <= {}'d1; ph_q <= F_FOLD; end", CW)
                                                : std::string("ph_q <= F_GW;")),
                      fmt::arg("NEXT_ROWS", next_rows), fmt::arg("FILL_START", fill_start()),
-                     fmt::arg("PRODUCER_START", producer_start),
-                     fmt::arg("BLOCK_END", fmt::format(R"(if (rem_cols <= blk_w) ph_q <= F_DRAIN;
-          else begin
-            j0_q <= j0_q + blk_w;
-            if (kind == KIND_SPMM) begin
-              if (sbuf_q) {}
-              else ph_q <= ph_group;
-            end else ph_q <= (k != '0) ? F_RFL : ph_group;
-          end)",
-                                                       fill_start())));
+                     fmt::arg("PRODUCER_START", producer_start), fmt::arg("ADVANCE", advance),
+                     fmt::arg("BLOCK_END", block_end),
+                     // The block's row groups are done: the rest of its fill, then the next block.
+                     fmt::arg("GROUPS_DONE", "i0_q <= '0;\n          if (xc_on_q) begin xf_tail_q <= 1'b1; ph_q <= F_XF; end\n"
+                                             "          else " + block_end));
 }
 
 // The walker's start and its SPMM, gather fill and ELTW phases.
@@ -839,9 +842,7 @@ always_ff @(posedge clk) begin
         // Fused: the products of the group before the last, then of the last.
         if (fz_q) begin pf_cur_q <= (i0_q == '0); ph_q <= F_PF; end
         else begin
-          i0_q <= '0;
-          if (xc_on_q) begin xf_tail_q <= 1'b1; ph_q <= F_XF; end
-          else {BLOCK_END}
+          {GROUPS_DONE}
         end
       end
       F_DRAIN: if (drained) ph_q <= F_DONE;
@@ -877,11 +878,9 @@ std::string walker_loops(const EngineDims& d) {
               if (t_q[1:0] == pf_rlast) begin
                 t_q <= '0;
                 if (pf_cur_q) begin
-                  i0_q <= '0;
-                  if (xc_on_q) begin xf_tail_q <= 1'b1; ph_q <= F_XF; end
-                  else {BLOCK_END}
+                  {GROUPS_DONE}
                 end else if (rem_rows <= {CW}'d4) pf_cur_q <= 1'b1;
-                else begin i0_q <= i0_q + {CW}'d4; ah_q <= !ah_q; ph_q <= ph_group; end
+                else {ADVANCE}
               end else t_q <= t_q + {CW}'d1;
             end
             F_PM: begin
@@ -1078,8 +1077,11 @@ always_comb begin
       // Its row group's results as they were stored: acc[p] (broadcast) times
       // acc[y|v]. They are final: the group's writes, which wait for each
       // result, were all issued before this step.
-      U_PF:   begin ex_a[v] = relu_word(relu, acc_q[{XB}'(h_p)]); ex_b[v] = relu_word(relu, acc_fy[v]); end
-      U_PFX:  begin ex_a[v] = h_rd ? ld_rsp_data : mreg_q; ex_b[v] = relu_word(relu, acc_fy[v]); end
+      // U_PFX: X's word from port A (kept in mreg for the row's other steps).
+      U_PF, U_PFX: begin
+        ex_a[v] = (h_act == U_PF) ? relu_word(relu, acc_q[{XB}'(h_p)]) : h_rd ? ld_rsp_data : mreg_q;
+        ex_b[v] = relu_word(relu, acc_fy[v]);
+      end
       U_FOLD: begin ex_a[v] = acc_fx[v]; ex_b[v] = 32'h3f800000; ex_c[v] = acc_fy[v]; end
       U_X, U_XG: ex_a[v] = h_sv ? sv_data : mreg_q;
       default: ;
