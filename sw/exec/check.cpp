@@ -146,6 +146,10 @@ class Checker {
     const uint64_t id = r.field("id");
     const TensorDesc& t = described(id, "CHORD");
     if (!t.chord()) fail(StatusBit::ChordError, fmt::format("{} is not bound to CHORD", label(static_cast<int>(id))));
+    auto& c = chord_[id];
+    if (r.op() == Opcode::ChordReg && c == ChordState::Out) c = ChordState::Live;
+    if (r.op() == Opcode::ChordRel && c != ChordState::Dropped)
+      c = c == ChordState::Dirty && !t.output() ? ChordState::Dropped : ChordState::Out;
     if (r.op() == Opcode::ChordReg) {
       close_op();
       pre_.push_back(rec_);
@@ -173,10 +177,21 @@ class Checker {
     rf_pending_ = rec_;
   }
 
-  // A tensor an op reads must be an input or already produced.
+  // A tensor an op reads must be an input or already produced, and still
+  // held somewhere: a CHORD_REL drops what CHORD holds of an intermediate
+  // (only outputs are written back), so an intermediate written while live in
+  // CHORD cannot be read after its release.
   void readable(int id) const {
     if (!p_.tensors[static_cast<size_t>(id)].input() && p_.producer[static_cast<size_t>(id)] < 0)
       fail(StatusBit::BadOrder, fmt::format("{} is read before any op wrote it", label(id)));
+    if (chord_[static_cast<size_t>(id)] == ChordState::Dropped)
+      fail(StatusBit::ChordError,
+           fmt::format("{} is read after the CHORD_REL that dropped it (an intermediate CHORD held is not written back)", label(id)));
+  }
+  // A launch writes its result: into CHORD when the result is live there.
+  void written(int id) {
+    auto& c = chord_[static_cast<size_t>(id)];
+    if (c == ChordState::Live) c = ChordState::Dirty;
   }
 
   void close_op() {
@@ -308,6 +323,7 @@ class Checker {
     op.alpha = alpha;
     op.beta = beta;
     p_.producer[static_cast<size_t>(id[0])] = static_cast<int>(p_.ops.size());
+    written(id[0]);
     p_.ops.push_back(std::move(op));
     rf_pending_ = SIZE_MAX;
     open_ = true;
@@ -322,6 +338,10 @@ class Checker {
     }
     readable(a);
     readable(b);
+    for (int id : {out, a, b})
+      if (chord_[static_cast<size_t>(id)] == ChordState::Live || chord_[static_cast<size_t>(id)] == ChordState::Dirty)
+        fail(StatusBit::ChordError,
+             fmt::format("HOST names {}, which is live in CHORD (the host reads and writes DRAM only)", label(id)));
     if (p_.producer[static_cast<size_t>(out)] >= 0 || p_.tensors[static_cast<size_t>(out)].input())
       fail(StatusBit::BadOrder, fmt::format("{} is written twice", label(out)));
     const TensorDesc &ta = p_.tensors[static_cast<size_t>(a)], &tb = p_.tensors[static_cast<size_t>(b)];
@@ -415,6 +435,10 @@ class Checker {
   size_t rec_ = 0;
   size_t rf_pending_ = SIZE_MAX;
   std::vector<size_t> pre_;
+  // Per tensor id: registered in CHORD (Live), written while registered
+  // (Dirty), released after that as an intermediate (Dropped), or not in CHORD.
+  enum class ChordState : uint8_t { Out, Live, Dirty, Dropped };
+  std::vector<ChordState> chord_ = std::vector<ChordState>(0x10000, ChordState::Out);
   bool open_ = false;
 };
 

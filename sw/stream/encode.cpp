@@ -110,6 +110,7 @@ class Encoder {
   Encoder(const score::Schedule& s, const arch::Arch& a, Compiled& c) : s_(s), a_(a), c_(c), p_(s.program) {}
 
   void run() {
+    plan_chord();
     for (size_t t = 0; t < p_.tensors.size(); ++t) describe(t);
     for (size_t i = 0; i < p_.ops.size(); ++i) emit_op(i);
     c_.stream.records.push_back(Record::make(Opcode::End));
@@ -117,7 +118,33 @@ class Encoder {
 
  private:
   bool chord_bound(size_t t) const {
-    return a_.has_chord() && s_.tensors[t].binding == score::Binding::Chord;
+    return a_.has_chord() && s_.tensors[t].binding == score::Binding::Chord && !host_side_[t];
+  }
+  // Two rules of the top that SCORE's schedule does not know (docs/commands.md,
+  // "Stream rules"). The host reads and writes DRAM only, so a tensor a HOST
+  // op names lives in DRAM (SCORE binds the N x N tensors to CHORD when the
+  // register file cannot hold them). And the top reads an operand bound `pipe`
+  // from where its producer wrote it (but for the GRAMs it fuses), so a
+  // CHORD-bound intermediate's release waits for its last reader of any
+  // binding: a release drops what CHORD holds of it.
+  void plan_chord() {
+    host_side_.assign(p_.tensors.size(), false);
+    std::vector<size_t> last_read(p_.tensors.size(), 0);
+    for (size_t i = 0; i < p_.ops.size(); ++i) {
+      const ir::Op& op = p_.ops[i];
+      if (c_.plans[i].mode == Mode::Host) host_side_[static_cast<size_t>(op.out.tensor)] = true;
+      for (const auto& x : op.in) {
+        last_read[static_cast<size_t>(x.tensor)] = i;
+        if (c_.plans[i].mode == Mode::Host) host_side_[static_cast<size_t>(x.tensor)] = true;
+      }
+    }
+    release_after_.assign(p_.ops.size(), {});
+    for (size_t i = 0; i < p_.ops.size(); ++i)
+      for (const auto& u : s_.ops[i].riff)
+        if (u.action == score::RiffUpdate::Action::Release) {
+          const auto t = static_cast<size_t>(u.tensor);
+          release_after_[std::max(i, last_read[t])].push_back(t);
+        }
   }
   bool mem_read(size_t t, size_t op) const {
     const auto& r = s_.tensors[t].mem_reads;
@@ -126,7 +153,7 @@ class Encoder {
   // Where op i reads tensor t from.
   Bind read_bind(size_t t, size_t i) const {
     if (!a_.has_chord()) return Bind::Dram;
-    if (chord_bound(t) && mem_read(t, i)) return Bind::Chord;
+    if (s_.tensors[t].binding == score::Binding::Chord && mem_read(t, i)) return chord_bound(t) ? Bind::Chord : Bind::Dram;
     if (p_.tensors[t].input) return Bind::Dram;
     if (s_.tensors[t].binding == score::Binding::RegisterFile) return Bind::Rf;
     return Bind::Pipe;
@@ -150,7 +177,7 @@ class Encoder {
   Bind write_bind(size_t t) const {
     if (!a_.has_chord()) return Bind::Dram;
     switch (s_.tensors[t].binding) {
-      case score::Binding::Chord: return Bind::Chord;
+      case score::Binding::Chord: return chord_bound(t) ? Bind::Chord : Bind::Dram;
       case score::Binding::RegisterFile: return Bind::Rf;
       case score::Binding::PipelineBuffer: return Bind::Pipe;
     }
@@ -185,18 +212,24 @@ class Encoder {
     }
   }
 
+  // Op i's CHORD_REG records (pre) or its CHORD_UPD records, then the
+  // CHORD_REL records plan_chord() put after it.
   void riff(size_t i, bool pre) {
     for (const auto& u : s_.ops[i].riff) {
       const bool reg = u.action == score::RiffUpdate::Action::Register;
-      if (reg != pre || !chord_bound(static_cast<size_t>(u.tensor))) continue;
-      Record r = Record::make(reg ? Opcode::ChordReg
-                                  : u.action == score::RiffUpdate::Action::Update ? Opcode::ChordUpd
-                                                                                  : Opcode::ChordRel);
+      if (reg != pre || u.action == score::RiffUpdate::Action::Release || !chord_bound(static_cast<size_t>(u.tensor)))
+        continue;
+      Record r = Record::make(reg ? Opcode::ChordReg : Opcode::ChordUpd);
       r.set_field("id", static_cast<uint64_t>(u.tensor));
-      if (r.op() != Opcode::ChordRel) {
-        r.set_field("distance", static_cast<uint64_t>(std::max(0, u.distance)));
-        r.set_field("remaining", static_cast<uint64_t>(std::max(0, u.remaining)));
-      }
+      r.set_field("distance", static_cast<uint64_t>(std::max(0, u.distance)));
+      r.set_field("remaining", static_cast<uint64_t>(std::max(0, u.remaining)));
+      c_.stream.records.push_back(r);
+    }
+    if (pre) return;
+    for (size_t t : release_after_[i]) {
+      if (!chord_bound(t)) continue;
+      Record r = Record::make(Opcode::ChordRel);
+      r.set_field("id", static_cast<uint64_t>(t));
       c_.stream.records.push_back(r);
     }
   }
@@ -299,6 +332,8 @@ class Encoder {
   }
 
   const score::Schedule& s_;
+  std::vector<bool> host_side_;                    // a HOST op reads or writes the tensor
+  std::vector<std::vector<size_t>> release_after_;  // per op, the CHORD_REL records after it
   const arch::Arch& a_;
   Compiled& c_;
   const ir::Program& p_;
