@@ -268,8 +268,60 @@ TEST_CASE("semantically bad streams are refused before anything runs, naming rec
                s.records[t].set_field("flags", s.records[t].field("flags") & ~uint64_t{stream::kTensorChord});
              }),
              Catch::Matches("c\\.bin: record \\d+: .* is not bound to CHORD \\(status: chord_error\\)"));
+  CHECK_THAT(exec_error([](stream::Stream& s) {
+               // The first HOST's result registered in CHORD before it.
+               const size_t h = find(s, Opcode::Host);
+               const uint64_t out = s.records[h].field("out");
+               size_t t = find(s, Opcode::Tensor);
+               while (s.records[t].field("id") != out) t = find(s, Opcode::Tensor, t + 1);
+               s.records[t].set_field("flags", s.records[t].field("flags") | stream::kTensorChord);
+               stream::Record reg = stream::Record::make(Opcode::ChordReg);
+               reg.set_field("id", out);
+               s.records.insert(s.records.begin() + static_cast<long>(h - 1), reg);  // before its FENCE
+             }),
+             Catch::Matches("c\\.bin: record \\d+: HOST names tensor \\d+ \\(.*\\), which is live in CHORD \\(the host "
+                            "reads and writes DRAM only\\) \\(status: chord_error\\)"));
+  CHECK_THAT(exec_error([](stream::Stream& s) {
+               // R = B - A X0 released right after the SPMM that wrote it into CHORD.
+               const size_t g = find(s, Opcode::Spmm);
+               REQUIRE((s.records[g].field("flags") & stream::kLaunchWithC) != 0);
+               REQUIRE((s.records[g].field("binds") & 0xf) == static_cast<uint64_t>(stream::Bind::Chord));
+               stream::Record rel = stream::Record::make(Opcode::ChordRel);
+               rel.set_field("id", s.records[g].field("out"));
+               s.records.insert(s.records.begin() + static_cast<long>(g + 1), rel);
+             }),
+             Catch::Matches("c\\.bin: record \\d+: tensor \\d+ \\(R\\.0\\) is read after the CHORD_REL that dropped it "
+                            "\\(an intermediate CHORD held is not written back\\) \\(status: chord_error\\)"));
   CHECK_THAT(exec_error([](stream::Stream& s) { s.header.memory_bytes = uint64_t{1} << 40; }),
              Catch::Matches("c\\.bin: header: the stream addresses \\d+ bytes, the top \\d+ \\(top\\.memory_mb\\) \\(status: bad_address\\)"));
+}
+
+// Two rules of the top SCORE's schedule does not know (docs/commands.md,
+// "Stream rules"): the encoder keeps every tensor a HOST op names in DRAM (at
+// N = 16 SCORE binds the N x N tensors to CHORD: a 16-row register file of 4
+// columns cannot hold them), and releases a CHORD-bound intermediate after its
+// last reader of any binding (BiCGStab on 12^3 reads T through the pipeline
+// buffer after its last read through CHORD). The stream check refuses either
+// mistake, so these runs fail without the encoder's rules.
+TEST_CASE("compiled streams keep HOST tensors in DRAM and CHORD intermediates until their last reader", "[exec]") {
+  const arch::Arch a = test::arch_from();
+  for (const stream::ProblemSpec& spec : {stream::ProblemSpec{.workload = "cg", .grid = 6, .n = 16, .iters = 2},
+                                          stream::ProblemSpec{.workload = "bicgstab", .grid = 12, .n = 1, .iters = 1}}) {
+    INFO(spec.workload << " on " << spec.grid << "^3, N=" << spec.n);
+    const test::Run r = test::compile_and_run(spec, a);
+    check_bit_exact(r, a);
+    const auto& recs = r.prep.compiled.stream.records;
+    size_t host_tensors = 0, chord_tensors = 0;
+    for (const auto& rec : recs)
+      if (rec.op() == Opcode::Host)
+        for (const char* f : {"out", "a", "b"}) {
+          const auto& d = r.result.program.tensors[rec.field(f)];
+          ++host_tensors;
+          chord_tensors += d.chord();
+        }
+    CHECK(host_tensors > 0);
+    CHECK(chord_tensors == 0);
+  }
 }
 
 TEST_CASE("a corrupt CSR matrix in the image is refused before anything runs", "[exec]") {
