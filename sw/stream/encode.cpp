@@ -121,7 +121,7 @@ class Encoder {
     return a_.has_chord() && s_.tensors[t].binding == score::Binding::Chord && !host_side_[t];
   }
   // Two rules of the top that SCORE's schedule does not know (docs/commands.md,
-  // "Stream rules"). The host reads and writes DRAM only, so a tensor a HOST
+  // "Ordering rules"). The host reads and writes DRAM only, so a tensor a HOST
   // op names lives in DRAM (SCORE binds the N x N tensors to CHORD when the
   // register file cannot hold them). And the top reads an operand bound `pipe`
   // from where its producer wrote it (but for the GRAMs it fuses), so a

@@ -159,10 +159,14 @@ TEST_CASE("top: compiled CG, BiCGStab and GCN equal the executor bit for bit", "
   // of more passes than a 16-row register file holds. N = 8 fills SPMM's
   // gather buffer from a row-major X on both read ports (on a top whose
   // granule holds 4 words and V = 8) and has 8 x 8 Gram blocks of one operand.
+  // N = 16 has Gram results of four blocks and N x N tensors that SCORE would
+  // bind to CHORD, which the encoder keeps in DRAM for the host; BiCGStab on
+  // 12^3 reads T through the pipeline buffer after its last read through
+  // CHORD, so T's release waits for that read (docs/commands.md, "Ordering rules").
   size_t pipelined = 0;
   for (const Run& run : {Run{"cg", 1, 3, 0, 4}, Run{"cg", 4, 3, 0, 4}, Run{"bicgstab", 2, 2, 0, 4},
                          Run{"gcn", 4, 2, 2, 4}, Run{"cg", 6, 2, 0, 3}, Run{"gcn", 18, 1, 3, 3},
-                         Run{"cg", 8, 1, 0, 3}}) {
+                         Run{"cg", 8, 1, 0, 3}, Run{"cg", 16, 1, 0, 4}, Run{"bicgstab", 1, 1, 0, 12}}) {
     const char* wl = run.wl;
     INFO(wl << " N=" << run.n << ", " << run.iters << " iterations, grid " << run.grid);
     const auto prep = compiled(wl, run.n, run.iters, run.o, run.grid);

@@ -297,7 +297,7 @@ TEST_CASE("semantically bad streams are refused before anything runs, naming rec
 }
 
 // Two rules of the top SCORE's schedule does not know (docs/commands.md,
-// "Stream rules"): the encoder keeps every tensor a HOST op names in DRAM (at
+// "Ordering rules"): the encoder keeps every tensor a HOST op names in DRAM (at
 // N = 16 SCORE binds the N x N tensors to CHORD: a 16-row register file of 4
 // columns cannot hold them), and releases a CHORD-bound intermediate after its
 // last reader of any binding (BiCGStab on 12^3 reads T through the pipeline
