@@ -154,8 +154,8 @@ nlohmann::json memory_regions(const exec::ExecProgram& p, const exec::Result& wa
     for (size_t t : members) {
       rr += rtl[t].first;
       rw += rtl[t].second;
-      er += want.tensor_read_bytes[t];
-      ew += want.tensor_write_bytes[t];
+      er += want.top.tensor_read_bytes[t];
+      ew += want.top.tensor_write_bytes[t];
       if (!names.empty()) names += ',';
       names += tensor_name(p, t);
     }
@@ -446,27 +446,35 @@ SimRun run_sim(const SimOptions& o) {
     rep["residual"] = {{"rtl", r_rtl}, {"double", r_dbl}};
   }
 
-  // DRAM traffic per region beside the executor's prediction. The RTL's bytes
-  // are the DRAM port's plus the host's (HOST commands read their operands and
-  // write their result), which the executor counts as the HOST op's traffic.
+  // DRAM traffic per region beside the executor's prediction for this top
+  // (exec::Result::top). The RTL's bytes are the DRAM port's plus the host's
+  // (HOST commands read their operands and write their result), which the
+  // executor counts as the HOST op's traffic. On a top with CHORD, CELLO's own
+  // walk (every pipelined edge on chip, `cello model`'s CELLO) is shown too.
   const uint64_t hrd = res.value("host_read_bytes", uint64_t{0}), hwr = res.value("host_write_bytes", uint64_t{0});
   const uint64_t rd = res["dram_read_bytes"].get<uint64_t>() + hrd, wr = res["dram_write_bytes"].get<uint64_t>() + hwr;
+  const auto& top = want.top;
   fmt::print("  DRAM: RTL {} B read, {} B written (the host's HOST traffic included: {} B, {} B); executor predicts {} B "
-             "read, {} B written ({:.2f}x the prediction)\n",
-             rd, wr, hrd, hwr, want.read_bytes, want.write_bytes,
-             ratio(static_cast<double>(rd + wr), static_cast<double>(want.read_bytes + want.write_bytes)));
+             "read, {} B written ({:.2f}x the prediction){}\n",
+             rd, wr, hrd, hwr, top.read_bytes, top.write_bytes,
+             ratio(static_cast<double>(rd + wr), static_cast<double>(top.read_bytes + top.write_bytes)),
+             arch.has_chord() ? fmt::format("; CELLO's walk {} B ({:.2f}x)", want.read_bytes + want.write_bytes,
+                                            ratio(static_cast<double>(rd + wr), static_cast<double>(want.read_bytes + want.write_bytes)))
+                              : std::string());
   const nlohmann::json regions = memory_regions(p, want, res["regions"], rd, wr);
   rep["dram_bytes"] = {{"rtl_read", rd},          {"rtl_written", wr},
                        {"host_read", hrd},        {"host_written", hwr},
-                       {"executor_read", want.read_bytes}, {"executor_written", want.write_bytes},
+                       {"executor_read", top.read_bytes}, {"executor_written", top.write_bytes},
+                       {"cello_read", want.read_bytes}, {"cello_written", want.write_bytes},
                        {"regions", regions}};
   print_region_summary(regions);
   if (arch.has_chord()) {
-    // CHORD's counters beside the executor's walk. They differ where the RTL
-    // reads what the walk leaves on chip (a pipelined edge the top does not
-    // fuse, a GEMM's result read back between register-file passes)
-    // (docs/top.md, "CHORD on the datapath"), so they are reported, not checked.
-    const traffic::ChordCounts& c = want.chord;
+    // CHORD's counters beside the executor's walk of this top. They differ
+    // where the walk's access order is not the engine's (an op the engine
+    // splits: a GRAM of more than 8 x 8 results, a GEMM of several
+    // register-file passes, an SPMM of several gather blocks; docs/top.md,
+    // "CHORD on the datapath"), so they are reported, not checked.
+    const traffic::ChordCounts& c = top.chord;
     const nlohmann::json exec_counts = {{"rd_hit", c.read_hits}, {"rd_miss", c.read_misses}, {"wr_hit", c.write_hits},
                                         {"wr_spill", c.spills},  {"evict", c.evicted_words}};
     if (chord_on_datapath) {

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <stdexcept>
 
 #include "sw/common/bits.hpp"
@@ -187,7 +188,12 @@ class Runner {
   }
 
   // The stream as the traffic models see it (traffic/workload.hpp).
-  traffic::Workload workload() const {
+  // `fused` (per op, the GRAMs the top fuses): this top's reads instead of
+  // CELLO's (Result::top): every CHORD-flagged operand but the register
+  // file's goes through CHORD, but a fused GRAM's Z (its second operand),
+  // which comes from its producer's accumulators (X, in X^T Z, is read from
+  // memory whatever its binding).
+  traffic::Workload workload(const std::vector<bool>* fused = nullptr) const {
     const ExecProgram& p = r_.program;
     traffic::Workload w;
     w.name = "stream";
@@ -231,7 +237,9 @@ class Runner {
         x.use = static_cast<traffic::Use>(op.use[k]);
         if (x.use == traffic::Use::Gather) x.index_by = csr;
         o.in.push_back(x);
-        if (op.bind[k] == Bind::Chord) w.tensors[static_cast<size_t>(ids[k])].mem_reads.push_back(static_cast<int>(i));
+        const bool via_chord = fused ? op.bind[k] != Bind::Rf && desc(ids[k]).chord() && !((*fused)[i] && ids[k] == op.b)
+                                     : op.bind[k] == Bind::Chord;
+        if (via_chord) w.tensors[static_cast<size_t>(ids[k])].mem_reads.push_back(static_cast<int>(i));
       }
       for (const Pass& ps : op.passes)
         if (ps.rf_load != SIZE_MAX && s_.records[ps.rf_load].field("from") == static_cast<uint64_t>(Bind::Chord))
@@ -302,16 +310,12 @@ class Runner {
     r_.tensor_write_bytes.assign(p.tensors.size(), 0);
     if (!a_.has_chord()) {
       // Flexagon-like: every op reads each operand once and writes its result
-      // once, but where the top's engine splits it (chordless_op_traffic).
+      // once, but where the top's engine splits it (split_op_bytes).
       for (size_t i = 0; i < p.ops.size(); ++i) {
-        const ExecOp& op = p.ops[i];
-        dram_write(op.out, 0, ceil_div(desc(op.out).bytes, g_));  // the result's final value, once
-        if (chordless_op_traffic(i)) continue;
-        std::vector<int> read;
-        for (int id : {op.a, op.b, op.c})
-          if (id >= 0 && std::find(read.begin(), read.end(), id) == read.end()) read.push_back(id);
-        for (int id : read) count_read(i, id, desc(id).bytes);
-        count_write(i, op.out, desc(op.out).bytes);
+        dram_write(p.ops[i].out, 0, ceil_div(desc(p.ops[i].out).bytes, g_));  // the result's final value, once
+        op_dram_bytes(i, [&](bool write, int id, uint64_t bytes) {
+          write ? count_write(i, id, bytes) : count_read(i, id, bytes);
+        });
       }
     } else {
       traffic::ModelParams mp = arch::model_params_of(a_);
@@ -335,6 +339,54 @@ class Runner {
       r_.read_bytes += r_.tensor_read_bytes[t];
       r_.write_bytes += r_.tensor_write_bytes[t];
     }
+    if (a_.has_chord()) {
+      top_traffic();
+    } else {
+      r_.top = {r_.tensor_read_bytes, r_.tensor_write_bytes, r_.read_bytes, r_.write_bytes, r_.chord};
+    }
+  }
+
+  // Result::top on a top with CHORD: the CHORD walk again with the top's
+  // reads, then the tensors not flagged chord, which the walk keeps on chip,
+  // as the engine moves them.
+  void top_traffic() {
+    const ExecProgram& p = r_.program;
+    std::vector<bool> fused(p.ops.size(), false);
+    for (size_t g : pipelined_grams(s_, p, a_)) fused[g] = true;
+    const traffic::Traffic t = traffic::run_model(workload(&fused), traffic::MemorySystem::CELLO, arch::model_params_of(a_));
+    Result::TopTraffic& top = r_.top;
+    top.tensor_read_bytes = t.tensor_read_bytes;
+    top.tensor_write_bytes = t.tensor_write_bytes;
+    top.chord = t.chord;
+    for (size_t id = 0; id < p.tensors.size(); ++id)
+      if (!p.tensors[id].chord()) top.tensor_read_bytes[id] = top.tensor_write_bytes[id] = 0;  // counted below
+    for (size_t i = 0; i < p.ops.size(); ++i) {
+      const ExecOp& op = p.ops[i];
+      const int piped = fused[i] ? op.b : -1;  // a fused GRAM's Z comes from the producer's accumulators
+      op_dram_bytes(i, [&](bool write, int id, uint64_t bytes) {
+        if (p.tensors[static_cast<size_t>(id)].chord() || (!write && id == piped)) return;
+        (write ? top.tensor_write_bytes : top.tensor_read_bytes)[static_cast<size_t>(id)] += bytes;
+      });
+    }
+    for (size_t id = 0; id < p.tensors.size(); ++id) {
+      top.read_bytes += top.tensor_read_bytes[id];
+      top.write_bytes += top.tensor_write_bytes[id];
+    }
+  }
+
+  // Receives an op's DRAM bytes, per tensor: (write?, tensor id, bytes).
+  using DramSink = std::function<void(bool, int, uint64_t)>;
+  // Op i's DRAM bytes as the engine moves them on a CHORD-less top: each
+  // operand read once and the result written once, but where the engine
+  // splits the op (split_op_bytes).
+  void op_dram_bytes(size_t i, const DramSink& put) {
+    if (split_op_bytes(i, put)) return;
+    const ExecOp& op = r_.program.ops[i];
+    std::vector<int> read;
+    for (int id : {op.a, op.b, op.c})
+      if (id >= 0 && std::find(read.begin(), read.end(), id) == read.end()) read.push_back(id);
+    for (int id : read) put(false, id, desc(id).bytes);
+    put(true, op.out, desc(op.out).bytes);
   }
 
   void count_read(size_t op, int id, uint64_t bytes) {
@@ -409,7 +461,7 @@ class Runner {
   // dense operand fits the gather buffer fewer than all its columns at a time.
   // Each piece reads the granules of its slice of each operand. Returns false
   // (the op is counted whole) for any other op.
-  bool chordless_op_traffic(size_t i) {
+  bool split_op_bytes(size_t i, const DramSink& put) {
     const ExecOp& op = r_.program.ops[i];
     const TensorDesc& o = desc(op.out);
     const uint64_t N = o.cols;
@@ -426,10 +478,10 @@ class Runner {
           GranuleWindow store(a_.store_window);
           for (uint64_t j0 = 0; j0 < N; j0 += 16) {
             const uint64_t j1 = std::min(N, j0 + 16);
-            count_read(i, rf, block_bytes(desc(rf), k0, k0 + k, j0, j1));
-            count_read(i, st, cols_bytes(st, k0, k0 + k));
-            if (with_c) count_read(i, c, cols_bytes(c, j0, j1));
-            count_write(i, op.out, window_cols(store, op.out, j0, j1));
+            put(false, rf, block_bytes(desc(rf), k0, k0 + k, j0, j1));
+            put(false, st, cols_bytes(st, k0, k0 + k));
+            if (with_c) put(false, c, cols_bytes(c, j0, j1));
+            put(true, op.out, window_cols(store, op.out, j0, j1));
           }
         }
         return true;
@@ -440,9 +492,9 @@ class Runner {
         GranuleWindow store(a_.store_window);  // each block writes its results row by row
         for (uint64_t b1 = 0; b1 < N1; b1 += 8)
           for (uint64_t b2 = 0; b2 < N2; b2 += 8) {
-            count_read(i, op.a, cols_bytes(op.a, b1, std::min(N1, b1 + 8)));
-            if (op.b != op.a || b1 != b2) count_read(i, op.b, cols_bytes(op.b, b2, std::min(N2, b2 + 8)));
-            count_write(i, op.out, window_block(store, o, b1, std::min(N1, b1 + 8), b2, std::min(N2, b2 + 8)));
+            put(false, op.a, cols_bytes(op.a, b1, std::min(N1, b1 + 8)));
+            if (op.b != op.a || b1 != b2) put(false, op.b, cols_bytes(op.b, b2, std::min(N2, b2 + 8)));
+            put(true, op.out, window_block(store, o, b1, std::min(N1, b1 + 8), b2, std::min(N2, b2 + 8)));
           }
         return true;
       }
@@ -459,10 +511,10 @@ class Runner {
         GranuleWindow store(a_.store_window);
         for (uint64_t j0 = 0; j0 < N; j0 += w) {
           const uint64_t j1 = std::min(N, j0 + w);
-          for (int u = 0; u < 3; ++u) count_read(i, csr, units[static_cast<size_t>(u)].take(ends[u], ends[u + 1], g_));
-          count_read(i, x, cols_bytes(x, j0, j1));
-          if (op.c >= 0) count_read(i, op.c, cols_bytes(op.c, j0, j1));
-          count_write(i, op.out, window_cols(store, op.out, j0, j1));
+          for (int u = 0; u < 3; ++u) put(false, csr, units[static_cast<size_t>(u)].take(ends[u], ends[u + 1], g_));
+          put(false, x, cols_bytes(x, j0, j1));
+          if (op.c >= 0) put(false, op.c, cols_bytes(op.c, j0, j1));
+          put(true, op.out, window_cols(store, op.out, j0, j1));
         }
         return true;
       }

@@ -44,6 +44,18 @@ struct Result {
   std::vector<uint64_t> tensor_read_bytes, tensor_write_bytes;
   uint64_t read_bytes = 0, write_bytes = 0;
   traffic::ChordCounts chord;  // the CHORD model's counts (zero without a CHORD)
+  // What this top moves (docs/commands.md, "DRAM traffic"). The fields above
+  // are CELLO's walk (equal to `cello model`'s CELLO on the same schedule),
+  // where every pipelined edge stays on chip and tensors not flagged chord
+  // never leave it. The top keeps on chip only the operands of the GRAMs it
+  // fuses (pipelined_grams): it reads every other CHORD-flagged operand
+  // through CHORD and moves every tensor not flagged chord through DRAM, as
+  // the CHORD-less top does. Equal to the fields above on a CHORD-less top.
+  struct TopTraffic {
+    std::vector<uint64_t> tensor_read_bytes, tensor_write_bytes;
+    uint64_t read_bytes = 0, write_bytes = 0;
+    traffic::ChordCounts chord;
+  } top;
   std::vector<OpStats> ops;
   uint64_t end_write_bytes = 0;  // outputs written back when the run ends
   uint64_t macs = 0;
