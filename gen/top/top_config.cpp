@@ -109,6 +109,7 @@ arch::Arch arch_of(const HwConfig& cfg, const std::string& file) {
     const chord::Geometry g = c->geometry();  // the config as the CHORD model sees it
     a.chord_bytes = uint64_t{g.sram_words} * g.word_bits / 8;
     arch::set_chord_policy(a, g);
+    a.chord_on_datapath = chord_on_datapath(*c, t.granule_bytes);
   }
   const PipelineBufferConfig& p = *find_named(cfg.pipeline_buffers, t.pipeline_buffer);
   a.pipeline_buffer_words = p.depth();

@@ -49,6 +49,10 @@ struct Arch {
   unsigned store_window = 16;          // granules the top's store unit keeps open for merging within one op
   uint64_t gather_words = 131072;      // the top's SPMM gather buffer: words of the dense operand staged on chip
 
+  // The top's CHORD holds the CHORD-bound tensors (docs/config.md, `top.chord`);
+  // otherwise the top runs every tensor from DRAM and its CHORD commands have no effect.
+  bool chord_on_datapath = false;
+
   bool has_chord() const { return chord_bytes > 0; }
   uint64_t macs_per_cycle() const { return static_cast<uint64_t>(pe_rows) * static_cast<uint64_t>(pe_cols); }
 };

@@ -339,36 +339,57 @@ class Runner {
       r_.read_bytes += r_.tensor_read_bytes[t];
       r_.write_bytes += r_.tensor_write_bytes[t];
     }
-    if (a_.has_chord()) {
-      top_traffic();
-    } else {
-      r_.top = {r_.tensor_read_bytes, r_.tensor_write_bytes, r_.read_bytes, r_.write_bytes, r_.chord};
-    }
+    top_traffic();
   }
 
-  // Result::top on a top with CHORD: the CHORD walk again with the top's
-  // reads, then the tensors not flagged chord, which the walk keeps on chip,
-  // as the engine moves them.
+  // Result::top: on a top with CHORD on its datapath, the CHORD walk again
+  // with the top's reads, then the tensors not flagged chord, which the walk
+  // keeps on chip, as the engine moves them; on any other top, every tensor
+  // as the engine moves it.
   void top_traffic() {
     const ExecProgram& p = r_.program;
+    Result::TopTraffic& top = r_.top;
+    top.tensor_read_bytes.assign(p.tensors.size(), 0);
+    top.tensor_write_bytes.assign(p.tensors.size(), 0);
     std::vector<bool> fused(p.ops.size(), false);
     for (size_t g : pipelined_grams(s_, p, a_)) fused[g] = true;
+    // The engine's DRAM bytes of the tensors CHORD does not hold (all of them
+    // when the top's CHORD is off its datapath); a fused GRAM's Z comes from
+    // its producer's accumulators.
+    auto dram = [&](bool in_chord_walk) {
+      for (size_t i = 0; i < p.ops.size(); ++i) {
+        const int piped = fused[i] ? p.ops[i].b : -1;
+        op_dram_bytes(i, [&](bool write, int id, uint64_t bytes) {
+          if ((in_chord_walk && p.tensors[static_cast<size_t>(id)].chord()) || (!write && id == piped)) return;
+          (write ? top.tensor_write_bytes : top.tensor_read_bytes)[static_cast<size_t>(id)] += bytes;
+        });
+      }
+    };
+    // An SPMM whose dense operand does not fit one column of the gather
+    // buffer gathers it word by word, which no model here counts.
+    for (const ExecOp& op : p.ops)
+      if (op.kind == Opcode::Spmm &&
+          arch::spmm_block_cols(desc(desc(op.a).csr ? op.b : op.a).rows, a_.gather_words) == 0)
+        top.exact = false;
+    if (!a_.chord_on_datapath) {
+      dram(false);
+      sum_top();
+      return;
+    }
+    for (size_t i = 0; i < p.ops.size(); ++i) top.exact = top.exact && !split_op_bytes(i, [](bool, int, uint64_t) {});
     const traffic::Traffic t = traffic::run_model(workload(&fused), traffic::MemorySystem::CELLO, arch::model_params_of(a_));
-    Result::TopTraffic& top = r_.top;
-    top.tensor_read_bytes = t.tensor_read_bytes;
-    top.tensor_write_bytes = t.tensor_write_bytes;
     top.chord = t.chord;
     for (size_t id = 0; id < p.tensors.size(); ++id)
-      if (!p.tensors[id].chord()) top.tensor_read_bytes[id] = top.tensor_write_bytes[id] = 0;  // counted below
-    for (size_t i = 0; i < p.ops.size(); ++i) {
-      const ExecOp& op = p.ops[i];
-      const int piped = fused[i] ? op.b : -1;  // a fused GRAM's Z comes from the producer's accumulators
-      op_dram_bytes(i, [&](bool write, int id, uint64_t bytes) {
-        if (p.tensors[static_cast<size_t>(id)].chord() || (!write && id == piped)) return;
-        (write ? top.tensor_write_bytes : top.tensor_read_bytes)[static_cast<size_t>(id)] += bytes;
-      });
-    }
-    for (size_t id = 0; id < p.tensors.size(); ++id) {
+      if (p.tensors[id].chord()) {
+        top.tensor_read_bytes[id] = t.tensor_read_bytes[id];
+        top.tensor_write_bytes[id] = t.tensor_write_bytes[id];
+      }
+    dram(true);
+    sum_top();
+  }
+  void sum_top() {
+    Result::TopTraffic& top = r_.top;
+    for (size_t id = 0; id < top.tensor_read_bytes.size(); ++id) {
       top.read_bytes += top.tensor_read_bytes[id];
       top.write_bytes += top.tensor_write_bytes[id];
     }

@@ -50,11 +50,19 @@ struct Result {
   // never leave it. The top keeps on chip only the operands of the GRAMs it
   // fuses (pipelined_grams): it reads every other CHORD-flagged operand
   // through CHORD and moves every tensor not flagged chord through DRAM, as
-  // the CHORD-less top does. Equal to the fields above on a CHORD-less top.
+  // the CHORD-less top does. Equal to the fields above on a CHORD-less top;
+  // a top whose CHORD is off its datapath moves every tensor as that one.
   struct TopTraffic {
     std::vector<uint64_t> tensor_read_bytes, tensor_write_bytes;
     uint64_t read_bytes = 0, write_bytes = 0;
     traffic::ChordCounts chord;
+    // The walk reads each CHORD-bound operand once per op, as the engine
+    // does unless it splits the op (a GEMM of several register-file passes
+    // or more than 16 columns, a GRAM of more than 8 x 8 results, an SPMM of
+    // several gather blocks), and no SPMM gathers its dense operand word by
+    // word from DRAM (not one column fits the gather buffer; not modelled):
+    // then the RTL's bytes and CHORD counters equal these.
+    bool exact = true;
   } top;
   std::vector<OpStats> ops;
   uint64_t end_write_bytes = 0;  // outputs written back when the run ends

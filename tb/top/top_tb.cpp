@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <map>
 
 #include "Vtop.h"
 #include "sw/exec/executor.hpp"
@@ -88,6 +89,23 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
   }
   CHECK(outputs > 0);
   CHECK(checked > 0);
+  // DRAM bytes (the port's and the host's) and CHORD's counters equal the
+  // executor's prediction for this top where its walk has the engine's
+  // access order (exec::Result::top::exact).
+  if (want.top.exact) {
+    CHECK(got.dram_read_bytes + got.host_read_bytes == want.top.read_bytes);
+    CHECK(got.dram_write_bytes + got.host_write_bytes == want.top.write_bytes);
+    if constexpr (requires { sim.dut().chord_cnt_rd_hit; }) {
+      const traffic::ChordCounts& c = want.top.chord;
+      const std::map<std::string, uint64_t> exec_counts = {{"rd_hit", c.read_hits}, {"rd_miss", c.read_misses},
+                                                           {"wr_hit", c.write_hits}, {"wr_spill", c.spills},
+                                                           {"evict", c.evicted_words}, {"error", 0}};
+      for (const auto& [name, v] : got.chord) {
+        INFO("CHORD counter " << name);
+        CHECK(v == exec_counts.at(name));
+      }
+    }
+  }
   // The counters agree with what the testbench saw.
   const auto& r = got.registers;
   CHECK(r[2] <= got.cycles);                           // cycles
