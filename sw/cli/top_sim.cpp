@@ -173,7 +173,7 @@ nlohmann::json memory_regions(const exec::ExecProgram& p, const exec::Result& wa
 
 // One line on the memory regions whose RTL bytes differ from the executor's
 // prediction: how many, and the one with the most bytes of difference.
-void print_region_summary(const nlohmann::json& regions) {
+void print_region_summary(const nlohmann::json& regions, bool exact) {
   size_t differ = 0;
   std::string worst;
   uint64_t worst_diff = 0;
@@ -188,8 +188,9 @@ void print_region_summary(const nlohmann::json& regions) {
       worst = fmt::format("{}: RTL {} B, executor {} B", g["tensors"].get<std::string>(), r, e);
     }
   }
-  fmt::print("  DRAM per memory region: {} of {} equal to the executor's prediction{}\n", regions.size() - differ,
-             regions.size(), differ ? fmt::format(" (furthest: {})", worst) : std::string());
+  fmt::print("  DRAM per memory region: {} of {} equal to the executor's prediction{}{}\n", regions.size() - differ,
+             regions.size(), differ ? fmt::format(" (furthest: {})", worst) : std::string(),
+             differ && !exact ? "; not an exact prediction here (docs/commands.md, \"DRAM traffic\")" : "");
 }
 
 // RTL cycles per record kind (the cycles each record was the running one),
@@ -467,7 +468,7 @@ SimRun run_sim(const SimOptions& o) {
                        {"executor_read", top.read_bytes}, {"executor_written", top.write_bytes},
                        {"cello_read", want.read_bytes}, {"cello_written", want.write_bytes},
                        {"regions", regions}};
-  print_region_summary(regions);
+  print_region_summary(regions, top.exact);
   if (arch.has_chord()) {
     // CHORD's counters beside the executor's walk of this top. They differ
     // where the walk's access order is not the engine's (an op the engine
@@ -482,8 +483,9 @@ SimRun run_sim(const SimOptions& o) {
       std::string line;
       for (const auto& [name, v] : exec_counts.items())
         line += fmt::format("{} {} ({}), ", name, r.value(name, uint64_t{0}), v.get<uint64_t>());
-      fmt::print("  CHORD on the datapath: {}errors {} (RTL (executor's walk))\n", line, r.value("error", uint64_t{0}));
-      rep["chord"] = {{"executor", exec_counts}, {"rtl", r}};
+      fmt::print("  CHORD on the datapath: {}errors {} (RTL (executor's walk)){}\n", line, r.value("error", uint64_t{0}),
+                 top.exact ? "" : "; not an exact prediction here (docs/commands.md, \"DRAM traffic\")");
+      rep["chord"] = {{"executor", exec_counts}, {"rtl", r}, {"walk_exact", top.exact}};
     } else {
       fmt::print("  CHORD: the executor predicts {} read hits, {} read misses, {} write hits, {} spills, {} evicted "
                  "words; not compared: this top's CHORD is not on its datapath (docs/top.md), its accesses go to DRAM\n",

@@ -365,12 +365,7 @@ class Runner {
         });
       }
     };
-    // An SPMM whose dense operand does not fit one column of the gather
-    // buffer gathers it word by word, which no model here counts.
-    for (const ExecOp& op : p.ops)
-      if (op.kind == Opcode::Spmm &&
-          arch::spmm_block_cols(desc(desc(op.a).csr ? op.b : op.a).rows, a_.gather_words) == 0)
-        top.exact = false;
+    top.exact = engine_order_modelled();
     if (!a_.chord_on_datapath) {
       dram(false);
       sum_top();
@@ -386,6 +381,28 @@ class Runner {
       }
     dram(true);
     sum_top();
+  }
+  // Whether the accounting above is the engine's to the granule (see
+  // Result::TopTraffic::exact): every dense tensor's rows (a column-major
+  // one's columns) fill whole granules, the load and store units' windows
+  // hold a granule per result column, no SPMM gathers word by word (its
+  // dense operand does not fit one column of the gather buffer), and no op
+  // names one tensor in two roles that two units read.
+  bool engine_order_modelled() const {
+    const ExecProgram& p = r_.program;
+    for (const TensorDesc& d : p.tensors) {
+      if (!d.described || d.csr) continue;
+      const uint64_t run = d.col_major() ? d.rows : d.cols;
+      if ((4 * run) % g_ != 0 || (d.cols > a_.load_window || d.cols > a_.store_window)) return false;
+    }
+    for (const ExecOp& op : p.ops) {
+      if (op.kind == Opcode::Spmm && arch::spmm_block_cols(desc(desc(op.a).csr ? op.b : op.a).rows, a_.gather_words) == 0)
+        return false;
+      // One tensor in two roles is read by two units (C beside A or X, an
+      // ELTW of a tensor with itself); the accounting reads it once.
+      if ((op.c >= 0 && (op.c == op.a || op.c == op.b)) || (op.kind == Opcode::Eltw && op.a == op.b)) return false;
+    }
+    return true;
   }
   void sum_top() {
     Result::TopTraffic& top = r_.top;

@@ -56,12 +56,17 @@ struct Result {
     std::vector<uint64_t> tensor_read_bytes, tensor_write_bytes;
     uint64_t read_bytes = 0, write_bytes = 0;
     traffic::ChordCounts chord;
-    // The walk reads each CHORD-bound operand once per op, as the engine
-    // does unless it splits the op (a GEMM of several register-file passes
-    // or more than 16 columns, a GRAM of more than 8 x 8 results, an SPMM of
-    // several gather blocks), and no SPMM gathers its dense operand word by
-    // word from DRAM (not one column fits the gather buffer; not modelled):
-    // then the RTL's bytes and CHORD counters equal these.
+    // The accounting is the engine's to the granule: every dense tensor's
+    // rows (a column-major one's columns) fill whole granules, the load and
+    // store units' windows hold a granule per column, no SPMM gathers its
+    // dense operand word by word (not one column fits the gather buffer),
+    // no op names one tensor in two roles (C = X: two units read it), and,
+    // with CHORD on the datapath, no op is split (the walk reads each
+    // CHORD-bound operand once per op, the engine once per block or pass of
+    // a GEMM of several register-file passes or more than 16 columns, a GRAM
+    // of more than 8 x 8 results, an SPMM of several gather blocks). Then
+    // the RTL's bytes and CHORD counters equal these (the top testbench
+    // checks it on every such run).
     bool exact = true;
   } top;
   std::vector<OpStats> ops;

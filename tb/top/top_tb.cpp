@@ -59,6 +59,10 @@ exec::Prepared compiled(const char* workload, int n, int iters, int o = 0, int g
   return exec::prepare(stream::make_problem(spec), the_arch());
 }
 
+// The top has CHORD on its datapath: it shows CHORD's counters.
+template <class V>
+constexpr bool kChordOnDatapath = requires(V& v) { v.chord_cnt_rd_hit; };
+
 // Runs one stream on the top under random timing and checks it: END with no
 // status bit, every HOST served, every output tensor equal to the executor's
 // bit for bit, the counters consistent with what the testbench saw.
@@ -95,7 +99,7 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
   if (want.top.exact) {
     CHECK(got.dram_read_bytes + got.host_read_bytes == want.top.read_bytes);
     CHECK(got.dram_write_bytes + got.host_write_bytes == want.top.write_bytes);
-    if constexpr (requires { sim.dut().chord_cnt_rd_hit; }) {
+    if constexpr (kChordOnDatapath<Vtop>) {
       const traffic::ChordCounts& c = want.top.chord;
       const std::map<std::string, uint64_t> exec_counts = {{"rd_hit", c.read_hits}, {"rd_miss", c.read_misses},
                                                            {"wr_hit", c.write_hits}, {"wr_spill", c.spills},
@@ -144,10 +148,6 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
   }
   return got;
 }
-
-// The top has CHORD on its datapath: it shows CHORD's counters.
-template <class V>
-constexpr bool kChordOnDatapath = requires(V& v) { v.chord_cnt_rd_hit; };
 
 // Runs a stream that must stop the top: halted, not done, exactly status bit
 // `bit`, at record `record`; a hang fails through the watchdog.

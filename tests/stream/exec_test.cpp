@@ -167,6 +167,70 @@ TEST_CASE("a top without CHORD moves every operand through DRAM (Flexagon-like)"
   CHECK(with.result.read_bytes + with.result.write_bytes < r.result.read_bytes + r.result.write_bytes);
 }
 
+// The executor's prediction for this top (exec::Result::top) against a count
+// by hand: with no op the engine splits (N = 4, one register-file pass, one
+// gather block), the top reads each distinct operand of an op once and
+// writes its result once, but a fused GRAM's Z, which it takes from the
+// producer's accumulators. On a top whose CHORD is off its datapath that is
+// every tensor; with CHORD on it, every tensor not flagged chord. The top
+// testbench checks the same prediction against the RTL.
+TEST_CASE("the prediction for this top: every tensor CHORD does not hold, each operand once per op", "[exec]") {
+  const stream::ProblemSpec spec{.workload = "cg", .grid = 12, .n = 4, .iters = 2};  // SCORE pipelines R^T R and P^T S
+  auto by_hand = [&](const test::Run& r, const arch::Arch& a, bool only_unflagged) {
+    const exec::ExecProgram& p = r.result.program;
+    std::vector<bool> fused(p.ops.size(), false);
+    for (size_t g : exec::pipelined_grams(r.prep.compiled.stream, p, a)) fused[g] = true;
+    uint64_t rd = 0, wr = 0;
+    for (size_t i = 0; i < p.ops.size(); ++i) {
+      const exec::ExecOp& op = p.ops[i];
+      std::vector<int> seen;
+      for (int id : {op.a, op.b, op.c}) {
+        if (id < 0 || std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
+        seen.push_back(id);
+        if ((fused[i] && id == op.b) || (only_unflagged && p.tensors[static_cast<size_t>(id)].chord())) continue;
+        rd += p.tensors[static_cast<size_t>(id)].bytes;
+      }
+      if (!(only_unflagged && p.tensors[static_cast<size_t>(op.out)].chord())) wr += p.tensors[static_cast<size_t>(op.out)].bytes;
+    }
+    return std::pair{rd, wr};
+  };
+  auto unflagged = [](const exec::Result& res, const std::vector<uint64_t>& per_tensor) {
+    uint64_t n = 0;
+    for (size_t t = 0; t < per_tensor.size(); ++t) n += res.program.tensors[t].chord() ? 0 : per_tensor[t];
+    return n;
+  };
+  {  // CHORD on the datapath (the default)
+    const arch::Arch a = test::arch_from();
+    REQUIRE(a.chord_on_datapath);
+    const test::Run r = test::compile_and_run(spec, a);
+    CHECK(r.result.top.exact);
+    CHECK(!exec::pipelined_grams(r.prep.compiled.stream, r.result.program, a).empty());
+    const auto [rd, wr] = by_hand(r, a, true);
+    CHECK(unflagged(r.result, r.result.top.tensor_read_bytes) == rd);
+    CHECK(unflagged(r.result, r.result.top.tensor_write_bytes) == wr);
+    CHECK(wr > 0);  // the N x N tensors, which CELLO's walk keeps on chip
+    CHECK(unflagged(r.result, r.result.tensor_write_bytes) == 0);
+  }
+  {  // a CHORD off the datapath (RIFF off): every tensor through DRAM
+    const arch::Arch a = test::arch_from(
+        {{"chords", {{{"name", "chord"}, {"depth", 8192}, {"word_width", 128}, {"entries", 64}, {"riff", false}}}}});
+    REQUIRE(a.has_chord());
+    REQUIRE(!a.chord_on_datapath);
+    const test::Run r = test::compile_and_run(spec, a);
+    const auto [rd, wr] = by_hand(r, a, false);
+    CHECK(r.result.top.read_bytes == rd);
+    CHECK(r.result.top.write_bytes == wr);
+    CHECK(r.result.top.chord.read_hits + r.result.top.chord.read_misses == 0);
+  }
+  {  // no CHORD: the prediction is the CHORD-less executor's own
+    nlohmann::json j = gen::default_hw_config_json();
+    j["top"].erase("chord");
+    const test::Run r = test::compile_and_run(spec, gen::arch_of(gen::parse_hw_config(j, "t"), "t"));
+    CHECK(r.result.top.tensor_read_bytes == r.result.tensor_read_bytes);
+    CHECK(r.result.top.tensor_write_bytes == r.result.tensor_write_bytes);
+  }
+}
+
 TEST_CASE("the final DRAM image holds every output, and inputs whose region is not reused, bit for bit", "[exec]") {
   const arch::Arch a = test::arch_from();
   const test::Run r = test::compile_and_run({.workload = "cg", .grid = 10, .n = 4, .iters = 3}, a);

@@ -22,6 +22,8 @@ expect() {
   grep -Eq -- "$regex" "$work/out.txt" || fail "no line matching '$regex': cello sim $*"
 }
 
+# Every memory region's DRAM bytes equal the executor's prediction for this top.
+same='^  DRAM per memory region: ([0-9]+) of \1 equal to the executor'"'"'s prediction$'
 case $mode in
 prebuilt)
   expect 0 'simulator: .*\(prebuilt\)' -- --workload cg --grid 4 --n 1 --iters 3 --dram-latency 1:40 --seed 9 \
@@ -44,14 +46,19 @@ prebuilt)
   [ -e "$work/dump/R.3.mtx" ] && fail "R.3, which may end in CHORD, in the dump"
   grep -Eq '^  CHORD on the datapath: .*rd_hit [0-9]+ \([0-9]+\)' "$work/out.txt" || fail "no CHORD counters line"
   head -1 "$work/dump/X.mtx" | grep -q '^%%MatrixMarket matrix array real general$' || fail "X.mtx header"
-  # N = 4: GEMM results that update their streamed operand in place.
+  # N = 4: GEMM results that update their streamed operand in place. The
+  # executor's prediction for this top (CHORD on its datapath, the fused
+  # GRAMs' Z on chip, the N x N tensors through DRAM) is exact here: every
+  # region's bytes and every CHORD counter equal it.
   expect 0 '^cello sim: PASS$' -- --workload cg --grid 4 --n 4 --iters 2 --seed 2
+  grep -Eq "$same" "$work/out.txt" || fail "DRAM bytes per region differ from the executor's"
+  grep '^  CHORD on the datapath: ' "$work/out.txt" | grep -oE '[a-z_]+ [0-9]+ \([0-9]+\)' | tr -d '()' |
+    awk '$2 != $3 { bad = 1 } END { exit bad || NR < 5 }' || fail "CHORD counters differ from the executor's walk"
   ;;
 runtime)
   config=$4
   # A CHORD-less config (the executor then predicts the bytes of a machine that
   # keeps nothing on chip): every memory region's bytes equal the prediction.
-  same='^  DRAM per memory region: ([0-9]+) of \1 equal to the executor'"'"'s prediction$'
   expect 0 'simulator: .*\(built\)' -- --config "$config" --workload bicgstab --grid 4 --n 2 --iters 1 --dram-latency 3:30
   grep -q '^cello sim: PASS$' "$work/out.txt" || fail "no PASS"
   grep -Eq "$same" "$work/out.txt" || fail "DRAM bytes per region differ from the executor's"
