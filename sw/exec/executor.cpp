@@ -366,7 +366,7 @@ class Runner {
       }
     };
     top.exact = engine_order_modelled();
-    if (!a_.chord_on_datapath) {
+    if (!a_.has_chord() || !a_.chord_on_datapath) {
       dram(false);
       sum_top();
       return;

@@ -41,6 +41,7 @@ uint64_t request(HostLoop& h, uint64_t record) {
 TEST_CASE("host loop: HOST results equal the executor's, bit for bit, and so does its DRAM traffic", "[top][host]") {
   arch::Arch flex = gen::load_arch("");
   flex.chord_bytes = 0;
+  flex.chord_on_datapath = false;
   for (const arch::Arch& a : {gen::load_arch(""), flex})
     for (const char* wl : {"cg", "bicgstab"})
       for (uint64_t latency : {0u, 1u, 37u}) {
