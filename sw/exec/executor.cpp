@@ -9,6 +9,8 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <map>
+#include <set>
 #include <stdexcept>
 
 #include "sw/common/bits.hpp"
@@ -271,6 +273,7 @@ class Runner {
         e.cls = op.bind[slot] == Bind::Pipe ? score::EdgeClass::Pipelineable : score::EdgeClass::Sequential;
         w.edges.push_back(e);
       }
+      if (fused) o.rereads = rereads(i);
       w.ops.push_back(std::move(o));
     }
     for (auto& t : w.tensors) {
@@ -371,7 +374,8 @@ class Runner {
       sum_top();
       return;
     }
-    for (size_t i = 0; i < p.ops.size(); ++i) top.exact = top.exact && !split_op_bytes(i, [](bool, int, uint64_t) {});
+    for (size_t i = 0; i < p.ops.size(); ++i)  // a split GEMM's passes and blocks are not walked (rereads)
+      top.exact = top.exact && !(p.ops[i].kind == Opcode::Gemm && split_op_bytes(i, [](bool, int, uint64_t) {}));
     const traffic::Traffic t = traffic::run_model(workload(&fused), traffic::MemorySystem::CELLO, arch::model_params_of(a_));
     top.chord = t.chord;
     for (size_t id = 0; id < p.tensors.size(); ++id)
@@ -386,8 +390,9 @@ class Runner {
   // Result::TopTraffic::exact): every dense tensor's rows (a column-major
   // one's columns) fill whole granules, the load and store units' windows
   // hold a granule per result column, no SPMM gathers word by word (its
-  // dense operand does not fit one column of the gather buffer), and no op
-  // names one tensor in two roles that two units read.
+  // dense operand does not fit one column of the gather buffer) or has a row
+  // group whose entries span more than the window, and no op names one
+  // tensor in two roles that two units read.
   bool engine_order_modelled() const {
     const ExecProgram& p = r_.program;
     for (const TensorDesc& d : p.tensors) {
@@ -398,9 +403,22 @@ class Runner {
     for (const ExecOp& op : p.ops) {
       if (op.kind == Opcode::Spmm && arch::spmm_block_cols(desc(desc(op.a).csr ? op.b : op.a).rows, a_.gather_words) == 0)
         return false;
+      if (op.kind == Opcode::Spmm && !csr_groups_fit(static_cast<size_t>(desc(op.a).csr ? op.a : op.b))) return false;
       // One tensor in two roles is read by two units (C beside A or X, an
       // ELTW of a tensor with itself); the accounting reads it once.
       if ((op.c >= 0 && (op.c == op.a || op.c == op.b)) || (op.kind == Opcode::Eltw && op.a == op.b)) return false;
+    }
+    return true;
+  }
+  // The entry fetcher reads a 4-row group's column indices and values with
+  // the rows interleaved; the prediction reads each granule once, which holds
+  // when every group's entries span at most the load unit's window.
+  bool csr_groups_fit(size_t t) const {
+    const auto& rp = csr_[t].row_ptr;
+    const uint64_t gw = g_ / 4, rows = rp.size() - 1;
+    for (uint64_t r = 0; r < rows; r += 4) {
+      const auto lo = static_cast<uint64_t>(rp[r]), hi = static_cast<uint64_t>(rp[std::min(rows, r + 4)]);
+      if (hi > lo && (hi - 1) / gw - lo / gw + 1 > a_.load_window) return false;
     }
     return true;
   }
@@ -459,14 +477,16 @@ class Runner {
   class GranuleWindow {
    public:
     explicit GranuleWindow(unsigned size) : size_(size) {}
-    // Granules of bytes [b0, b1) in address order; returns the bytes moved.
-    uint64_t take(uint64_t b0, uint64_t b1, unsigned g) {
+    // Granules of bytes [b0, b1) in address order; returns the bytes moved
+    // (and appends the granules moved to `granules`).
+    uint64_t take(uint64_t b0, uint64_t b1, unsigned g, std::vector<uint64_t>* granules = nullptr) {
       uint64_t moved = 0;
       for (uint64_t x = b0 / g; b1 > b0 && x <= (b1 - 1) / g; ++x) {
         if (std::find(q_.begin(), q_.end(), x) != q_.end()) continue;
         q_.push_back(x);
         if (q_.size() > size_) q_.pop_front();
         moved += g;
+        if (granules) granules->push_back(x);
       }
       return moved;
     }
@@ -558,6 +578,56 @@ class Runner {
       }
       default: return false;
     }
+  }
+
+  // The top's walk of op i (Result::top): the granules of CHORD-flagged
+  // operands its engine reads again beyond the walk's one pass over each
+  // operand, when it splits the op into GRAM blocks (each 8 x 8 block reads
+  // its columns of A and of B) or SPMM column blocks (each block streams the
+  // CSR arrays through their units' windows). A GEMM's passes and column
+  // blocks are not modelled (top.exact is false then).
+  std::vector<traffic::Op::Reread> rereads(size_t i) const {
+    const ExecOp& op = r_.program.ops[i];
+    std::map<int, std::map<uint64_t, unsigned>> reads;  // tensor -> granule (from its base) -> engine reads
+    auto columns = [&](int id, uint64_t c0, uint64_t c1) {
+      const TensorDesc& d = desc(id);
+      const bool cm = d.col_major();
+      const uint64_t outer = cm ? c1 : d.rows, inner0 = cm ? 0 : c0, inner1 = cm ? d.rows : c1;
+      std::set<uint64_t> touched;
+      for (uint64_t o = cm ? c0 : 0; o < outer; ++o)
+        for (uint64_t x = 4 * (cm ? d.offset(inner0, o) : d.offset(o, inner0)) / g_;
+             x <= 4 * (cm ? d.offset(inner1 - 1, o) : d.offset(o, inner1 - 1)) / g_; ++x)
+          touched.insert(x);
+      for (uint64_t x : touched) ++reads[id][x];
+    };
+    const TensorDesc& o = desc(op.out);
+    if (op.kind == Opcode::Gram && (o.rows > 8 || o.cols > 8)) {
+      for (uint64_t b1 = 0; b1 < o.rows; b1 += 8)
+        for (uint64_t b2 = 0; b2 < o.cols; b2 += 8) {
+          columns(op.a, b1, std::min<uint64_t>(o.rows, b1 + 8));
+          if (op.b != op.a || b1 != b2) columns(op.b, b2, std::min<uint64_t>(o.cols, b2 + 8));
+        }
+    } else if (op.kind == Opcode::Spmm) {
+      const int csr = desc(op.a).csr ? op.a : op.b, x = desc(op.a).csr ? op.b : op.a;
+      const uint64_t w = static_cast<uint64_t>(arch::spmm_block_cols(desc(x).rows, a_.gather_words));
+      if (w == 0 || w >= o.cols) return {};
+      const TensorDesc& m = desc(csr);
+      const uint64_t ends[4] = {m.base, m.col_at(g_), m.val_at(g_), m.base + m.bytes};
+      std::vector<GranuleWindow> units(3, GranuleWindow(a_.load_window));
+      for (uint64_t j0 = 0; j0 < o.cols; j0 += w)
+        for (int u = 0; u < 3; ++u) {
+          std::vector<uint64_t> moved;
+          units[static_cast<size_t>(u)].take(ends[u], ends[u + 1], g_, &moved);
+          for (uint64_t y : moved) ++reads[csr][y - m.base / g_];
+        }
+    }
+    std::vector<traffic::Op::Reread> again;
+    for (const auto& [id, counts] : reads) {
+      if (!desc(id).chord()) continue;  // the DRAM accounting counts the rest
+      for (const auto& [x, n] : counts)
+        for (unsigned k = 1; k < n; ++k) again.push_back({id, x, x + 1});
+    }
+    return again;
   }
 
   // docs/commands.md, "Timing model".

@@ -60,13 +60,13 @@ struct Result {
     // rows (a column-major one's columns) fill whole granules, the load and
     // store units' windows hold a granule per column, no SPMM gathers its
     // dense operand word by word (not one column fits the gather buffer),
-    // no op names one tensor in two roles (C = X: two units read it), and,
-    // with CHORD on the datapath, no op is split (the walk reads each
-    // CHORD-bound operand once per op, the engine once per block or pass of
-    // a GEMM of several register-file passes or more than 16 columns, a GRAM
-    // of more than 8 x 8 results, an SPMM of several gather blocks). Then
-    // the RTL's bytes and CHORD counters equal these (the top testbench
-    // checks it on every such run).
+    // no 4-row group of a CSR operand has entries spanning more granules
+    // than the load window (the rows are read interleaved), no op names one
+    // tensor in two roles (C = X: two units read it), and, with CHORD on the
+    // datapath, no GEMM is split into register-file passes or column blocks
+    // (the walk reads a GRAM's and an SPMM's blocks as the engine does:
+    // rereads). Then the RTL's bytes and CHORD counters equal these (the top
+    // testbench checks it on every such run).
     bool exact = true;
   } top;
   std::vector<OpStats> ops;

@@ -211,6 +211,7 @@ void walk(const Workload& w, const Footprint& f, Sink& sink, const WalkOptions& 
       }
     }
     if (op.out_use == Use::Whole) sink.write(op.out, 0, f.granules[static_cast<size_t>(op.out)]);
+    for (const auto& r : op.rereads) sink.read(r.tensor, r.lo, r.hi);
     sink.op_end(i);
   }
 }

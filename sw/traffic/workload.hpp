@@ -79,6 +79,14 @@ struct Op {
   Use out_use = Use::Stream;
   uint64_t macs = 0;
   std::vector<RiffCmd> riff;  // SCORE-driven workloads only
+  // Granules [lo, hi) of a tensor read again after the op's walk: the
+  // executor's walk of the top, whose engine reads an operand once per block
+  // of an op it splits (docs/commands.md, "DRAM traffic").
+  struct Reread {
+    int tensor = -1;
+    uint64_t lo = 0, hi = 0;
+  };
+  std::vector<Reread> rereads;
 };
 
 struct Edge {
