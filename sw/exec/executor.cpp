@@ -390,9 +390,8 @@ class Runner {
   // Result::TopTraffic::exact): every dense tensor's rows (a column-major
   // one's columns) fill whole granules, the load and store units' windows
   // hold a granule per result column, no SPMM gathers word by word (its
-  // dense operand does not fit one column of the gather buffer) or has a row
-  // group whose entries span more than the window, and no op names one
-  // tensor in two roles that two units read.
+  // dense operand does not fit one column of the gather buffer), and no op
+  // names one tensor in two roles that two units read.
   bool engine_order_modelled() const {
     const ExecProgram& p = r_.program;
     for (const TensorDesc& d : p.tensors) {
@@ -403,22 +402,9 @@ class Runner {
     for (const ExecOp& op : p.ops) {
       if (op.kind == Opcode::Spmm && arch::spmm_block_cols(desc(desc(op.a).csr ? op.b : op.a).rows, a_.gather_words) == 0)
         return false;
-      if (op.kind == Opcode::Spmm && !csr_groups_fit(static_cast<size_t>(desc(op.a).csr ? op.a : op.b))) return false;
       // One tensor in two roles is read by two units (C beside A or X, an
       // ELTW of a tensor with itself); the accounting reads it once.
       if ((op.c >= 0 && (op.c == op.a || op.c == op.b)) || (op.kind == Opcode::Eltw && op.a == op.b)) return false;
-    }
-    return true;
-  }
-  // The entry fetcher reads a 4-row group's column indices and values with
-  // the rows interleaved; the prediction reads each granule once, which holds
-  // when every group's entries span at most the load unit's window.
-  bool csr_groups_fit(size_t t) const {
-    const auto& rp = csr_[t].row_ptr;
-    const uint64_t gw = g_ / 4, rows = rp.size() - 1;
-    for (uint64_t r = 0; r < rows; r += 4) {
-      const auto lo = static_cast<uint64_t>(rp[r]), hi = static_cast<uint64_t>(rp[std::min(rows, r + 4)]);
-      if (hi > lo && (hi - 1) / gw - lo / gw + 1 > a_.load_window) return false;
     }
     return true;
   }

@@ -60,9 +60,8 @@ struct Result {
     // rows (a column-major one's columns) fill whole granules, the load and
     // store units' windows hold a granule per column, no SPMM gathers its
     // dense operand word by word (not one column fits the gather buffer),
-    // no 4-row group of a CSR operand has entries spanning more granules
-    // than the load window (the rows are read interleaved), no op names one
-    // tensor in two roles (C = X: two units read it), and, with CHORD on the
+    // no op names one tensor in two roles (C = X: two units read it), and,
+    // with CHORD on the
     // datapath, no GEMM is split into register-file passes or column blocks
     // (the walk reads a GRAM's and an SPMM's blocks as the engine does:
     // rereads). Then the RTL's bytes and CHORD counters equal these (the top
