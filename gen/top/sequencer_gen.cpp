@@ -48,7 +48,7 @@ SeqDims seq_dims(const SequencerShape& s) {
   d.TT = s.tensor_table;
   d.TB = log2_pow2(d.TT);
   d.CJ = s.chord_datapath;
-  d.GWB = log2_pow2(d.GW);
+  d.GWB = ceil_log2(static_cast<uint64_t>(d.GW));  // 0 for a one-word granule
   d.GA = d.WA - d.GWB;
   // With CHORD on the datapath an entry also keeps its region's granules (top bits).
   d.EW = d.WA + 96 + 5 + (d.CJ ? d.GA : 0);
