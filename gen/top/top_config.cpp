@@ -123,6 +123,7 @@ arch::Arch arch_of(const HwConfig& cfg, const std::string& file) {
   a.load_window = static_cast<unsigned>(t.load_window);
   a.store_window = static_cast<unsigned>(t.store_window);
   a.gather_words = static_cast<uint64_t>(t.gather_words);
+  a.tensor_table = static_cast<uint64_t>(t.tensor_table);
   return a;
 }
 

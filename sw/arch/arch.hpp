@@ -48,6 +48,7 @@ struct Arch {
   unsigned load_window = 16;           // granules the top's load units keep for reuse within one op
   unsigned store_window = 16;          // granules the top's store unit keeps open for merging within one op
   uint64_t gather_words = 131072;      // the top's SPMM gather buffer: words of the dense operand staged on chip
+  uint64_t tensor_table = 65536;       // tensor descriptors the top holds: a stream's ids are below it
 
   // The top's CHORD holds the CHORD-bound tensors (docs/config.md, `top.chord`);
   // otherwise the top runs every tensor from DRAM and its CHORD commands have no effect.

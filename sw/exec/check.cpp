@@ -114,6 +114,9 @@ class Checker {
     const uint64_t id = r.field("id");
     TensorDesc& t = p_.tensors[id];
     if (t.described) fail(StatusBit::BadTensor, fmt::format("tensor {} is described twice", id));
+    if (id >= a_.tensor_table)
+      fail(StatusBit::BadTensor,
+           fmt::format("tensor id {} is not below the top's {} descriptors (top.tensor_table)", id, a_.tensor_table));
     const unsigned g = a_.granule_bytes;
     t = tensor_desc(r, g);
     if (t.csr) {

@@ -356,6 +356,9 @@ TEST_CASE("semantically bad streams are refused before anything runs, naming rec
              }),
              Catch::Matches("c\\.bin: record \\d+: tensor \\d+ \\(R\\.0\\) is read after the CHORD_REL that dropped it "
                             "\\(an intermediate CHORD held is not written back\\) \\(status: chord_error\\)"));
+  CHECK_THAT(exec_error([](stream::Stream& s) { s.records[find(s, Opcode::Tensor)].set_field("id", 1024); }),
+             Catch::Matches("c\\.bin: record 0: tensor id 1024 is not below the top's 1024 descriptors "
+                            "\\(top\\.tensor_table\\) \\(status: bad_tensor\\)"));
   CHECK_THAT(exec_error([](stream::Stream& s) { s.header.memory_bytes = uint64_t{1} << 40; }),
              Catch::Matches("c\\.bin: header: the stream addresses \\d+ bytes, the top \\d+ \\(top\\.memory_mb\\) \\(status: bad_address\\)"));
 }
