@@ -374,8 +374,8 @@ class Runner {
       sum_top();
       return;
     }
-    for (size_t i = 0; i < p.ops.size(); ++i)  // a split GEMM's passes and blocks are not walked (rereads)
-      top.exact = top.exact && !(p.ops[i].kind == Opcode::Gemm && split_op_bytes(i, [](bool, int, uint64_t) {}));
+    for (const ExecOp& op : p.ops)  // a split GEMM's passes and blocks are not walked (rereads)
+      top.exact = top.exact && !(op.kind == Opcode::Gemm && gemm_split(op));
     const traffic::Traffic t = traffic::run_model(workload(&fused), traffic::MemorySystem::CELLO, arch::model_params_of(a_));
     top.chord = t.chord;
     for (size_t id = 0; id < p.tensors.size(); ++id)
@@ -443,17 +443,23 @@ class Runner {
   // Bytes of the granules that rows [r0, r1) x columns [c0, c1) of a dense
   // tensor touch, each counted once (its storage runs come in address order).
   uint64_t block_bytes(const TensorDesc& d, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1) const {
-    const bool cm = d.col_major();
-    const uint64_t o0 = cm ? c0 : r0, o1 = cm ? c1 : r1, i0 = cm ? r0 : c0, i1 = cm ? r1 : c1;
-    if (i0 >= i1) return 0;
     uint64_t n = 0, prev = UINT64_MAX;
-    for (uint64_t o = o0; o < o1; ++o) {
-      const uint64_t first = (d.base + 4 * (cm ? d.offset(i0, o) : d.offset(o, i0))) / g_;
-      const uint64_t last = (d.base + 4 * (cm ? d.offset(i1 - 1, o) : d.offset(o, i1 - 1))) / g_;
+    slice_runs(d, r0, r1, c0, c1, [&](uint64_t first, uint64_t last) {
       n += last - first + 1 - (first == prev ? 1 : 0);
       prev = last;
-    }
+    });
     return n * g_;
+  }
+  // Calls f(first, last) with the (absolute) granules of each storage run of
+  // rows [r0, r1) x columns [c0, c1) of a dense tensor, in address order.
+  template <class F>
+  void slice_runs(const TensorDesc& d, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1, F&& f) const {
+    const bool cm = d.col_major();
+    const uint64_t o0 = cm ? c0 : r0, o1 = cm ? c1 : r1, i0 = cm ? r0 : c0, i1 = cm ? r1 : c1;
+    if (i0 >= i1) return;
+    for (uint64_t o = o0; o < o1; ++o)
+      f((d.base + 4 * (cm ? d.offset(i0, o) : d.offset(o, i0))) / g_,
+        (d.base + 4 * (cm ? d.offset(i1 - 1, o) : d.offset(o, i1 - 1))) / g_);
   }
   uint64_t cols_bytes(int id, uint64_t c0, uint64_t c1) const { return block_bytes(desc(id), 0, desc(id).rows, c0, c1); }
 
@@ -511,8 +517,7 @@ class Runner {
     const uint64_t N = o.cols;
     switch (op.kind) {
       case Opcode::Gemm: {
-        const uint64_t blocks = ceil_div(N, 16);
-        if (op.passes.size() == 1 && blocks == 1) return false;
+        if (!gemm_split(op)) return false;
         const int rf = op.bind[1] == Bind::Rf ? op.a : op.b, st = op.bind[1] == Bind::Rf ? op.b : op.a;
         for (const Pass& ps : op.passes) {
           const stream::Record& rec = s_.records[ps.record];
@@ -566,6 +571,9 @@ class Runner {
     }
   }
 
+  // The engine runs a GEMM in several register-file passes or 16-column blocks.
+  bool gemm_split(const ExecOp& op) const { return op.passes.size() > 1 || ceil_div(desc(op.out).cols, 16) != 1; }
+
   // The top's walk of op i (Result::top): the granules of CHORD-flagged
   // operands its engine reads again beyond the walk's one pass over each
   // operand, when it splits the op into GRAM blocks (each 8 x 8 block reads
@@ -575,15 +583,12 @@ class Runner {
   std::vector<traffic::Op::Reread> rereads(size_t i) const {
     const ExecOp& op = r_.program.ops[i];
     std::map<int, std::map<uint64_t, unsigned>> reads;  // tensor -> granule (from its base) -> engine reads
-    auto columns = [&](int id, uint64_t c0, uint64_t c1) {
+    auto columns = [&](int id, uint64_t c0, uint64_t c1) {  // each granule of the slice once
       const TensorDesc& d = desc(id);
-      const bool cm = d.col_major();
-      const uint64_t outer = cm ? c1 : d.rows, inner0 = cm ? 0 : c0, inner1 = cm ? d.rows : c1;
       std::set<uint64_t> touched;
-      for (uint64_t o = cm ? c0 : 0; o < outer; ++o)
-        for (uint64_t x = 4 * (cm ? d.offset(inner0, o) : d.offset(o, inner0)) / g_;
-             x <= 4 * (cm ? d.offset(inner1 - 1, o) : d.offset(o, inner1 - 1)) / g_; ++x)
-          touched.insert(x);
+      slice_runs(d, 0, d.rows, c0, c1, [&](uint64_t first, uint64_t last) {
+        for (uint64_t x = first; x <= last; ++x) touched.insert(x - d.base / g_);
+      });
       for (uint64_t x : touched) ++reads[id][x];
     };
     const TensorDesc& o = desc(op.out);

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sw/arch/arch.hpp"
@@ -61,10 +62,9 @@ struct Result {
     // store units' windows hold a granule per column, no SPMM gathers its
     // dense operand word by word (not one column fits the gather buffer),
     // no op names one tensor in two roles (C = X: two units read it), and,
-    // with CHORD on the
-    // datapath, no GEMM is split into register-file passes or column blocks
-    // (the walk reads a GRAM's and an SPMM's blocks as the engine does:
-    // rereads). Then the RTL's bytes and CHORD counters equal these (the top
+    // with CHORD on the datapath, no GEMM is split into register-file passes
+    // or column blocks (the walk reads a GRAM's and an SPMM's blocks as the
+    // engine does: rereads). Then the RTL's bytes and CHORD counters equal these (the top
     // testbench checks it on every such run).
     bool exact = true;
   } top;
@@ -75,6 +75,14 @@ struct Result {
   uint64_t roofline_cycles = 0;  // max(MACs / (R*C), DRAM bytes / bandwidth)
   double seconds = 0;            // wall time of the run
 };
+
+// The CHORD model's counts under the names of the CHORD block's counters
+// (`cnt_<name>`, gen/chord/chord_gen.cpp kCounters), as `cello sim` and the top
+// testbench compare them; `error` is the RTL's alone (illegal accesses).
+inline std::vector<std::pair<std::string, uint64_t>> chord_counter_values(const traffic::ChordCounts& c) {
+  return {{"rd_hit", c.read_hits}, {"rd_miss", c.read_misses}, {"wr_hit", c.write_hits},
+          {"wr_spill", c.spills},  {"evict", c.evicted_words}};
+}
 
 // `observe` (optional): its trace and op_starts receive the traffic walk's
 // CHORD operations (traffic::ChordHooks), for testbenches of the RTL that

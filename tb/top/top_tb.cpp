@@ -100,10 +100,8 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
     CHECK(got.dram_read_bytes + got.host_read_bytes == want.top.read_bytes);
     CHECK(got.dram_write_bytes + got.host_write_bytes == want.top.write_bytes);
     if constexpr (kChordOnDatapath<Vtop>) {
-      const traffic::ChordCounts& c = want.top.chord;
-      const std::map<std::string, uint64_t> exec_counts = {{"rd_hit", c.read_hits}, {"rd_miss", c.read_misses},
-                                                           {"wr_hit", c.write_hits}, {"wr_spill", c.spills},
-                                                           {"evict", c.evicted_words}, {"error", 0}};
+      std::map<std::string, uint64_t> exec_counts = {{"error", 0}};
+      for (const auto& [name, v] : exec::chord_counter_values(want.top.chord)) exec_counts[name] = v;
       for (const auto& [name, v] : got.chord) {
         INFO("CHORD counter " << name);
         CHECK(v == exec_counts.at(name));
