@@ -16,6 +16,7 @@
 #include "sw/common/bits.hpp"
 #include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
+#include "sw/exec/engine_reads.hpp"
 #include "sw/fp/fp32.hpp"
 #include "sw/golden/fp32_dag.hpp"
 #include "sw/mac/mac_reference.hpp"
@@ -468,15 +469,13 @@ class Runner {
   // it took since the launch began is not moved again.
   class GranuleWindow {
    public:
-    explicit GranuleWindow(unsigned size) : size_(size) {}
+    explicit GranuleWindow(unsigned size) : w_(size) {}
     // Granules of bytes [b0, b1) in address order; returns the bytes moved
     // (and appends the granules moved to `granules`).
     uint64_t take(uint64_t b0, uint64_t b1, unsigned g, std::vector<uint64_t>* granules = nullptr) {
       uint64_t moved = 0;
       for (uint64_t x = b0 / g; b1 > b0 && x <= (b1 - 1) / g; ++x) {
-        if (std::find(q_.begin(), q_.end(), x) != q_.end()) continue;
-        q_.push_back(x);
-        if (q_.size() > size_) q_.pop_front();
+        if (!w_.miss(x)) continue;
         moved += g;
         if (granules) granules->push_back(x);
       }
@@ -484,8 +483,7 @@ class Runner {
     }
 
    private:
-    unsigned size_;
-    std::deque<uint64_t> q_;
+    ReuseWindow w_;
   };
   // Rows [r0, r1) x columns [c0, c1) of a dense tensor through a window, row by row.
   uint64_t window_block(GranuleWindow& w, const TensorDesc& d, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1) const {
@@ -550,17 +548,15 @@ class Runner {
       case Opcode::Spmm: {
         const int csr = desc(op.a).csr ? op.a : op.b, x = desc(op.a).csr ? op.b : op.a;
         const uint64_t w = static_cast<uint64_t>(arch::spmm_block_cols(desc(x).rows, a_.gather_words));
-        if (w == 0 || w >= N) return false;  // gathered from DRAM (not modelled), or one block
-        // The CSR arrays stream through their own units once per block (one
-        // that fits its unit's window is read once), the result through the
-        // store unit's open granules.
-        const TensorDesc& m = desc(csr);
-        const uint64_t ends[4] = {m.base, m.col_at(g_), m.val_at(g_), m.base + m.bytes};  // row pointers, columns, values
-        std::vector<GranuleWindow> units(3, GranuleWindow(a_.load_window));
+        if (w == 0) return false;  // gathered from DRAM (not modelled)
+        // The CSR arrays through their units (csr_unit_reads), the result
+        // through the store unit's open granules.
+        const CsrReads& units = csr_unit_reads(csr, ceil_div(N, w));
+        if (w >= N && units.again == 0) return false;  // one block, each CSR granule read once
+        put(false, csr, units.granules * g_);
         GranuleWindow store(a_.store_window);
         for (uint64_t j0 = 0; j0 < N; j0 += w) {
           const uint64_t j1 = std::min(N, j0 + w);
-          for (int u = 0; u < 3; ++u) put(false, csr, units[static_cast<size_t>(u)].take(ends[u], ends[u + 1], g_));
           put(false, x, cols_bytes(x, j0, j1));
           if (op.c >= 0) put(false, op.c, cols_bytes(op.c, j0, j1));
           put(true, op.out, window_cols(store, op.out, j0, j1));
@@ -569,6 +565,43 @@ class Runner {
       }
       default: return false;
     }
+  }
+
+  // The granules (from the tensor's base) SPMM's three CSR units read over
+  // `blocks` column blocks, and how often: the row pointers stream in order
+  // once per block, the column indices and values come in the entry
+  // fetcher's order (csr_entry_order), each unit through its reuse window and
+  // pins, which last the whole launch. A group's last row that ends many
+  // granules before the group's others lets the granule it shares with the
+  // next group's first row leave the window: that granule is read again.
+  struct CsrReads {
+    std::map<uint64_t, unsigned> reads;
+    uint64_t granules = 0;  // reads in all
+    uint64_t again = 0;     // reads of a granule beyond its first
+  };
+  const CsrReads& csr_unit_reads(int csr, uint64_t blocks) const {
+    const auto key = std::make_pair(csr, blocks);
+    if (const auto it = csr_reads_.find(key); it != csr_reads_.end()) return it->second;
+    const TensorDesc& m = desc(csr);
+    const std::vector<int64_t>& row_ptr = csr_[static_cast<size_t>(csr)].row_ptr;
+    const uint64_t base = m.base / g_, col = m.col_at(g_), val = m.val_at(g_);
+    CsrReads r;
+    auto read = [&](ReuseWindow& unit, uint64_t byte, bool pin = false) {
+      if (unit.miss(byte / g_, pin)) ++r.reads[byte / g_ - base];
+    };
+    ReuseWindow rp(a_.load_window), cols(a_.load_window, kLoadUnitPins), vals(a_.load_window, kLoadUnitPins);
+    for (uint64_t b = 0; b < blocks; ++b) {
+      for (size_t k = 0; k < row_ptr.size(); ++k) read(rp, m.base + 4 * k);
+      csr_entry_order(row_ptr, [&](uint64_t e, bool pin) {
+        read(cols, col + 4 * e, pin);
+        read(vals, val + 4 * e, pin);
+      });
+    }
+    for (const auto& [y, n] : r.reads) {
+      r.granules += n;
+      r.again += n - 1;
+    }
+    return csr_reads_.emplace(key, std::move(r)).first->second;
   }
 
   // The engine runs a GEMM in several register-file passes or 16-column blocks.
@@ -601,16 +634,8 @@ class Runner {
     } else if (op.kind == Opcode::Spmm) {
       const int csr = desc(op.a).csr ? op.a : op.b, x = desc(op.a).csr ? op.b : op.a;
       const uint64_t w = static_cast<uint64_t>(arch::spmm_block_cols(desc(x).rows, a_.gather_words));
-      if (w == 0 || w >= o.cols) return {};
-      const TensorDesc& m = desc(csr);
-      const uint64_t ends[4] = {m.base, m.col_at(g_), m.val_at(g_), m.base + m.bytes};
-      std::vector<GranuleWindow> units(3, GranuleWindow(a_.load_window));
-      for (uint64_t j0 = 0; j0 < o.cols; j0 += w)
-        for (int u = 0; u < 3; ++u) {
-          std::vector<uint64_t> moved;
-          units[static_cast<size_t>(u)].take(ends[u], ends[u + 1], g_, &moved);
-          for (uint64_t y : moved) ++reads[csr][y - m.base / g_];
-        }
+      if (w == 0) return {};
+      for (const auto& [y, n] : csr_unit_reads(csr, ceil_div(o.cols, w)).reads) reads[csr][y] += n;
     }
     std::vector<traffic::Op::Reread> again;
     for (const auto& [id, counts] : reads) {
@@ -682,6 +707,7 @@ class Runner {
   unsigned g_;
   const traffic::ChordHooks* observe_;
   std::vector<mtx::CsrF32> csr_;
+  mutable std::map<std::pair<int, uint64_t>, CsrReads> csr_reads_;  // csr_unit_reads by (tensor, blocks)
 };
 
 }  // namespace

@@ -19,7 +19,7 @@
 
 #include "Vload.h"
 #include "tb/top/access_patterns.hpp"
-#include "tb/top/reuse_window.hpp"
+#include "sw/exec/engine_reads.hpp"
 #include "tb/harness/dram_model.hpp"
 #include "tb/harness/checked.hpp"
 #include "tb/harness/rng.hpp"
@@ -31,33 +31,24 @@
 
 using namespace cello;
 using namespace cello::tb;
+using exec::ReuseWindow;
 
 namespace {
 
 constexpr uint64_t kImageWords = 1 << 14;  // 64 KiB of the address space
 
-// SPMM's entry fetcher's order on a CSR array: groups of 4 rows of random
-// lengths, the group's rows interleaved round robin, each row's first read
-// pinned (the end of the row before reads that granule again, late in the group).
+// SPMM's entry fetcher's order (exec::csr_entry_order) on a CSR array of 1 to 6
+// groups of 4 rows of random lengths.
 void csr_pattern(Rng& rng, uint64_t image_words, std::vector<uint64_t>& reads, std::vector<bool>& pins) {
-  uint64_t at = rng.below(image_words / 2);
+  const uint64_t at = rng.below(image_words / 2);
   const uint64_t max_len = std::vector<uint64_t>{4, 30, 120}[rng.below(3)];
-  for (int group = 0, groups = 1 + static_cast<int>(rng.below(6)); group < groups; ++group) {
-    uint64_t start[4], cur[4], end[4];
-    for (int r = 0; r < 4; ++r) {
-      start[r] = cur[r] = at;
-      end[r] = at = std::min(image_words, at + rng.below(max_len + 1));
-    }
-    for (bool left = true; left;) {
-      left = false;
-      for (int r = 0; r < 4; ++r)
-        if (cur[r] < end[r]) {
-          pins.push_back(cur[r] == start[r]);
-          reads.push_back(cur[r]++);
-          left = true;
-        }
-    }
-  }
+  std::vector<uint64_t> row_ptr{0};
+  for (int r = 0, rows = 4 * (1 + static_cast<int>(rng.below(6))); r < rows; ++r)
+    row_ptr.push_back(std::min(image_words - at, row_ptr.back() + rng.below(max_len + 1)));
+  exec::csr_entry_order(row_ptr, [&](uint64_t e, bool pin) {
+    reads.push_back(at + e);
+    pins.push_back(pin);
+  });
 }
 
 void run(uint64_t seed, int segments) {

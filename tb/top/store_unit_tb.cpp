@@ -15,7 +15,7 @@
 
 #include "Vstore.h"
 #include "tb/top/access_patterns.hpp"
-#include "tb/top/reuse_window.hpp"
+#include "sw/exec/engine_reads.hpp"
 #include "tb/harness/dram_model.hpp"
 #include "tb/harness/checked.hpp"
 #include "tb/harness/rng.hpp"
@@ -26,6 +26,7 @@
 
 using namespace cello;
 using namespace cello::tb;
+using exec::ReuseWindow;
 
 namespace {
 
@@ -69,7 +70,7 @@ void run(uint64_t seed, int segments) {
         const std::vector<Write> writes = phase_writes(rng);
         // Reference: apply in order; a DRAM write per granule opened, where the
         // last store_window granules opened since the last flush stay open (the
-        // reuse window's rule, tb/top/reuse_window.hpp), and a flush closes them all.
+        // reuse window's rule, sw/exec/engine_reads.hpp), and a flush closes them all.
         for (const auto& w : writes) {
           if (w.flush_before) open.inval();
           expect_writes += open.miss(w.word / GW);

@@ -22,7 +22,7 @@
 #include "sw/exec/random_program.hpp"
 #include "tb/harness/checked.hpp"
 #include "tb/harness/top_runner.hpp"
-#include "tb/top/reuse_window.hpp"
+#include "sw/exec/engine_reads.hpp"
 #include "sw/stream/problem.hpp"
 #include "gen/hw_config.hpp"
 #include "gen/top/counters_gen.hpp"
@@ -31,6 +31,7 @@
 
 using namespace cello;
 using namespace cello::tb;
+using exec::ReuseWindow;
 
 namespace {
 
