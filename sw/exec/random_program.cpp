@@ -132,9 +132,12 @@ class Generator {
     std::vector<uint32_t> row_ptr{0}, col;
     const double density = std::uniform_real_distribution<double>(0.0, 0.5)(rng_);
     for (uint32_t r = 0; r < rows; ++r) {
+      // Ragged: rows long or short, a group's last row (the entry fetcher's
+      // groups of 4) mostly a third as long.
+      const double ragged = r % 4 == 3 && chance(0.7) ? 0.3 : chance(0.8) ? 0.9 : 1.5 / cols;
+      const double p = o_.band ? 0.8 : o_.ragged ? ragged : density;
       for (uint32_t c = 0; c < cols; ++c)
-        if ((o_.band == 0 || (c >= r && c < r + static_cast<uint32_t>(o_.band))) && chance(o_.band ? 0.8 : density))
-          col.push_back(c);
+        if ((o_.band == 0 || (c >= r && c < r + static_cast<uint32_t>(o_.band))) && chance(p)) col.push_back(c);
       row_ptr.push_back(static_cast<uint32_t>(col.size()));
     }
     const int id = next_id_++;
@@ -232,8 +235,11 @@ class Generator {
   }
 
   void spmm() {
-    const auto m = static_cast<uint32_t>(any_rows()), k = static_cast<uint32_t>(chance(0.5) ? m : any_rows()),
-               n = static_cast<uint32_t>(any_small());
+    const auto m = static_cast<uint32_t>(any_rows());
+    const auto k = static_cast<uint32_t>(o_.ragged ? std::min<uint64_t>(static_cast<uint64_t>(pick(96, 256)), std::max<uint64_t>(a_.gather_words, 1)) : chance(0.5) ? m : any_rows());
+    // A ragged matrix's SPMM is one column block (its CSR arrays read in one pass).
+    const auto n = static_cast<uint32_t>(
+        o_.ragged ? std::clamp(arch::spmm_block_cols(k, a_.gather_words), 1, any_small()) : any_small());
     const int sp = csr(m, k), x = dense(k, n, !o_.spmm_only);
     const bool with_c = chance(0.5);
     const int c = with_c ? dense(m, n) : 0;

@@ -25,6 +25,11 @@ struct RandomProgramOptions {
   int max_tensors = 60;  // tensor ids used: 1 .. max_tensors (id 0 means "absent")
   bool spmm_only = false;  // every launch an SPMM (its dense operand row- or column-major)
   int band = 0;            // > 0: a CSR row r holds only columns r .. r+band-1 (the gather's rows come in order)
+  // CSR matrices of 96 to 256 columns (at most the gather buffer's words)
+  // whose rows are long (most columns) or short (a few entries), a row
+  // group's last row mostly a third as long: it then ends many granules before
+  // the group's other rows (SPMM's entry fetcher, docs/top.md).
+  bool ragged = false;
   // Tensors flagged `chord` at random (inputs, CSR matrices and results alike),
   // their launch bindings `chord` most of the time, and random RIFF records
   // around the launches that use them: CHORD_REG before (sometimes again for a
