@@ -275,6 +275,11 @@ class Runner {
         w.edges.push_back(e);
       }
       if (fused) o.rereads = rereads(i);
+      if (fused && op.kind == Opcode::Gemm && gemm_split(op)) {
+        o.passes = gemm_passes(op);
+        // A continuation pass reads its own result as C: through CHORD, which holds it.
+        if (op.passes.size() > 1 && desc(op.out).chord()) w.tensors[static_cast<size_t>(op.out)].mem_reads.push_back(static_cast<int>(i));
+      }
       w.ops.push_back(std::move(o));
     }
     for (auto& t : w.tensors) {
@@ -375,8 +380,6 @@ class Runner {
       sum_top();
       return;
     }
-    for (const ExecOp& op : p.ops)  // a split GEMM's passes and blocks are not walked (rereads)
-      top.exact = top.exact && !(op.kind == Opcode::Gemm && gemm_split(op));
     const traffic::Traffic t = traffic::run_model(workload(&fused), traffic::MemorySystem::CELLO, arch::model_params_of(a_));
     top.chord = t.chord;
     for (size_t id = 0; id < p.tensors.size(); ++id)
@@ -398,7 +401,10 @@ class Runner {
     for (const TensorDesc& d : p.tensors) {
       if (!d.described || d.csr) continue;
       const uint64_t run = d.col_major() ? d.rows : d.cols;
-      if ((4 * run) % g_ != 0 || (d.cols > a_.load_window || d.cols > a_.store_window)) return false;
+      // The engine walks at most 16 columns at a time (a column block), or a
+      // register-file pass's k of a GEMM's streamed operand.
+      const uint64_t across = std::min<uint64_t>(d.cols, std::max<uint64_t>(16, static_cast<uint64_t>(a_.rf_rows)));
+      if ((4 * run) % g_ != 0 || across > a_.load_window || across > a_.store_window) return false;
     }
     for (const ExecOp& op : p.ops) {
       if (op.kind == Opcode::Spmm && arch::spmm_block_cols(desc(desc(op.a).csr ? op.b : op.a).rows, a_.gather_words) == 0)
@@ -486,20 +492,23 @@ class Runner {
     ReuseWindow w_;
   };
   // Rows [r0, r1) x columns [c0, c1) of a dense tensor through a window, row by row.
-  uint64_t window_block(GranuleWindow& w, const TensorDesc& d, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1) const {
+  // (Both append the granules moved to `granules` when given.)
+  uint64_t window_block(GranuleWindow& w, const TensorDesc& d, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1,
+                        std::vector<uint64_t>* granules = nullptr) const {
     uint64_t moved = 0;
     for (uint64_t r = r0; r < r1; ++r)
       for (uint64_t c = c0; c < c1; ++c) {
         const uint64_t b = d.base + 4 * d.offset(r, c);
-        moved += w.take(b, b + 4, g_);
+        moved += w.take(b, b + 4, g_, granules);
       }
     return moved;
   }
-  uint64_t window_cols(GranuleWindow& w, int id, uint64_t c0, uint64_t c1) const {
+  uint64_t window_cols(GranuleWindow& w, int id, uint64_t c0, uint64_t c1, std::vector<uint64_t>* granules = nullptr) const {
     const TensorDesc& d = desc(id);
     uint64_t moved = 0;
-    if (!d.col_major()) return window_block(w, d, 0, d.rows, c0, c1);
-    for (uint64_t c = c0; c < c1; ++c) moved += w.take(d.base + 4 * d.offset(0, c), d.base + 4 * (d.offset(d.rows - 1, c) + 1), g_);
+    if (!d.col_major()) return window_block(w, d, 0, d.rows, c0, c1, granules);
+    for (uint64_t c = c0; c < c1; ++c)
+      moved += w.take(d.base + 4 * d.offset(0, c), d.base + 4 * (d.offset(d.rows - 1, c) + 1), g_, granules);
     return moved;
   }
 
@@ -516,21 +525,8 @@ class Runner {
     switch (op.kind) {
       case Opcode::Gemm: {
         if (!gemm_split(op)) return false;
-        const int rf = op.bind[1] == Bind::Rf ? op.a : op.b, st = op.bind[1] == Bind::Rf ? op.b : op.a;
-        for (const Pass& ps : op.passes) {
-          const stream::Record& rec = s_.records[ps.record];
-          const uint64_t k0 = rec.field("k0"), k = rec.field("k");
-          const bool with_c = (rec.field("flags") & stream::kLaunchWithC) != 0;
-          const int c = static_cast<int>(rec.field("c"));  // a continuation pass's is its own result
-          GranuleWindow store(a_.store_window);
-          for (uint64_t j0 = 0; j0 < N; j0 += 16) {
-            const uint64_t j1 = std::min(N, j0 + 16);
-            put(false, rf, block_bytes(desc(rf), k0, k0 + k, j0, j1));
-            put(false, st, cols_bytes(st, k0, k0 + k));
-            if (with_c) put(false, c, cols_bytes(c, j0, j1));
-            put(true, op.out, window_cols(store, op.out, j0, j1));
-          }
-        }
+        for (const auto& pass : gemm_passes(op))
+          for (const auto& x : pass) put(x.write, x.tensor, (x.hi - x.lo) * g_);
         return true;
       }
       case Opcode::Gram: {
@@ -602,6 +598,44 @@ class Runner {
       r.again += n - 1;
     }
     return csr_reads_.emplace(key, std::move(r)).first->second;
+  }
+
+  // The granules a GEMM the engine splits moves, launch by launch: per
+  // register-file pass, per 16-column block j0..j1, the register file's rows
+  // k0..k0+k of the block's columns, the streamed operand's columns k0..k0+k,
+  // C's block columns (the GEMM's C, or a continuation pass's own result) and
+  // the result's block columns as the store unit writes them.
+  std::vector<std::vector<traffic::Op::Access>> gemm_passes(const ExecOp& op) const {
+    const int rf = op.bind[1] == Bind::Rf ? op.a : op.b, st = op.bind[1] == Bind::Rf ? op.b : op.a;
+    const uint64_t N = desc(op.out).cols;
+    std::vector<std::vector<traffic::Op::Access>> passes;
+    for (const Pass& ps : op.passes) {
+      const stream::Record& rec = s_.records[ps.record];
+      const uint64_t k0 = rec.field("k0"), k = rec.field("k");
+      const bool with_c = (rec.field("flags") & stream::kLaunchWithC) != 0;
+      const int c = static_cast<int>(rec.field("c"));
+      auto& acc = passes.emplace_back();
+      auto slice = [&](int id, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1) {  // each granule once
+        const TensorDesc& d = desc(id);
+        uint64_t prev = UINT64_MAX;
+        slice_runs(d, r0, r1, c0, c1, [&](uint64_t first, uint64_t last) {
+          if (first == prev) ++first;
+          if (first <= last) acc.push_back({false, id, first - d.base / g_, last + 1 - d.base / g_});
+          prev = last;
+        });
+      };
+      GranuleWindow store(a_.store_window);
+      for (uint64_t j0 = 0; j0 < N; j0 += 16) {
+        const uint64_t j1 = std::min(N, j0 + 16);
+        slice(rf, k0, k0 + k, j0, j1);
+        slice(st, 0, desc(st).rows, k0, k0 + k);
+        if (with_c) slice(c, 0, desc(c).rows, j0, j1);
+        std::vector<uint64_t> written;
+        window_cols(store, op.out, j0, j1, &written);
+        for (uint64_t x : written) acc.push_back({true, op.out, x - desc(op.out).base / g_, x + 1 - desc(op.out).base / g_});
+      }
+    }
+    return passes;
   }
 
   // The engine runs a GEMM in several register-file passes or 16-column blocks.

@@ -325,10 +325,7 @@ class ChordSink : public Sink {
     if (hooks_ && hooks_->trace && hooks_->op_starts) hooks_->op_starts->push_back(hooks_->trace->size());
   }
   void op_end(size_t op) override {
-    for (uint32_t c : claimed_) {
-      model_->commit(c);
-      record({.kind = chord::OpKind::Commit, .id = c});
-    }
+    commit_claims();
     for (const auto& c : plan_.post[op]) apply(c);
     if (hooks_) {
       auto [rd, wr] = dram_so_far();
@@ -336,6 +333,23 @@ class ChordSink : public Sink {
       op_wr_.push_back(wr - wr_before_);
       rd_before_ = rd;
       wr_before_ = wr;
+    }
+  }
+
+  // A GEMM pass has drained and the next starts: commit what the op claimed,
+  // then claim it again (the top's command unit: drained event, event 6).
+  void next_pass(size_t /*op*/) override {
+    commit_claims();
+    for (uint32_t c : claimed_) {
+      model_->claim(c);
+      record({.kind = chord::OpKind::Claim, .id = c});
+    }
+  }
+
+  void commit_claims() {
+    for (uint32_t c : claimed_) {
+      model_->commit(c);
+      record({.kind = chord::OpKind::Commit, .id = c});
     }
   }
 

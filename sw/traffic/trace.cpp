@@ -140,6 +140,15 @@ void walk(const Workload& w, const Footprint& f, Sink& sink, const WalkOptions& 
   for (size_t i = 0; i < w.ops.size(); ++i) {
     const auto& op = w.ops[i];
     sink.op_begin(i);
+    if (!op.passes.empty()) {  // walked pass by pass, as listed
+      for (size_t p = 0; p < op.passes.size(); ++p) {
+        if (p > 0) sink.next_pass(i);
+        for (const auto& x : op.passes[p]) x.write ? sink.write(x.tensor, x.lo, x.hi) : sink.read(x.tensor, x.lo, x.hi);
+      }
+      for (const auto& r : op.rereads) sink.read(r.tensor, r.lo, r.hi);
+      sink.op_end(i);
+      continue;
+    }
     std::vector<DenseStream> dense;
     std::vector<CsrStream> csr;
     std::vector<int> whole_in;

@@ -39,6 +39,8 @@ class Sink {
   virtual ~Sink() = default;
   virtual void op_begin(size_t /*op*/) {}
   virtual void op_end(size_t /*op*/) {}
+  // Between two passes of an op walked pass by pass (Op::passes).
+  virtual void next_pass(size_t /*op*/) {}
   // Granules [lo, hi) of tensor t, relative to the tensor's first granule.
   virtual void read(int t, uint64_t lo, uint64_t hi) = 0;
   virtual void write(int t, uint64_t lo, uint64_t hi) = 0;

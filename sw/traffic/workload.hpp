@@ -87,6 +87,18 @@ struct Op {
     uint64_t lo = 0, hi = 0;
   };
   std::vector<Reread> rereads;
+  // The executor's walk of the top, for a GEMM its engine splits into
+  // register-file passes or 16-column blocks: each pass is a launch of its
+  // own, with the accesses listed here (granules [lo, hi) from the tensor's
+  // base) in place of the op's streams. Between passes CHORD commits what the
+  // op claimed and claims it again, as the top's command unit does for a
+  // continuation pass (docs/top.md, "CHORD's command unit").
+  struct Access {
+    bool write = false;
+    int tensor = -1;
+    uint64_t lo = 0, hi = 0;
+  };
+  std::vector<std::vector<Access>> passes;
 };
 
 struct Edge {
