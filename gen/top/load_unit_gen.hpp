@@ -13,7 +13,6 @@
 #include <string>
 
 #include "sw/arch/arch.hpp"
-#include "sw/exec/engine_reads.hpp"
 #include "gen/design.hpp"
 #include "gen/sv_module.hpp"
 
@@ -26,7 +25,7 @@ struct LoadUnitShape {
   int queue = 128;      // words requested and not yet returned (power of two)
   int window = 1;       // reuse window: the last `window` lines allocated stay readable (< lines)
   int store_window = 1; // the store unit's granules open for merging
-  int pins = static_cast<int>(exec::kLoadUnitPins);  // granules a pinned read keeps a copy of (SPMM's row starts, one per row of a group)
+  int pins = static_cast<int>(arch::kLoadUnitPins);  // granules a pinned read keeps a copy of (SPMM's row starts, one per row of a group)
 };
 
 // The top's load units (operand port A, SPMM's row-pointer, column-index and

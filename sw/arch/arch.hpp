@@ -58,6 +58,10 @@ struct Arch {
   uint64_t macs_per_cycle() const { return static_cast<uint64_t>(pe_rows) * static_cast<uint64_t>(pe_cols); }
 };
 
+// Granules a pinned read keeps a copy of in the top's load units (SPMM's
+// column-index and value units pin a group's row starts; docs/top.md, "Load unit").
+inline constexpr unsigned kLoadUnitPins = 4;
+
 // SPMM's column block on the top: the widest power of two from 1 to 16
 // columns whose `rows` rows fit the gather buffer, as the engine's walker
 // picks it (gen/top, xb_lg); 0 when not even one column fits (the dense

@@ -474,10 +474,8 @@ SimRun run_sim(const SimOptions& o) {
   print_region_summary(regions, top.exact);
   if (arch.has_chord()) {
     // CHORD's counters beside the executor's walk of this top: equal where
-    // the prediction is exact (top.exact: not where a GEMM is split into
-    // register-file passes or column blocks, which the walk does not follow;
-    // docs/commands.md, "DRAM traffic"). Reported here; the top testbench
-    // checks them.
+    // the prediction is exact (top.exact; docs/commands.md, "DRAM traffic").
+    // Reported here; the top testbench checks them.
     const traffic::ChordCounts& c = top.chord;
     nlohmann::json exec_counts = nlohmann::json::object();
     for (const auto& [name, v] : exec::chord_counter_values(c)) exec_counts[name] = v;

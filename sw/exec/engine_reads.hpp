@@ -21,10 +21,6 @@
 
 namespace cello::exec {
 
-// Granules a pinned read keeps a copy of in the load units (SPMM's column-index
-// and value units pin a group's row starts).
-inline constexpr unsigned kLoadUnitPins = 4;
-
 class ReuseWindow {
  public:
   explicit ReuseWindow(size_t window, size_t pins = 0) : window_(window), pins_(pins) {}

@@ -393,7 +393,7 @@ class Runner {
   // Whether the accounting above is the engine's to the granule (see
   // Result::TopTraffic::exact): every dense tensor's rows (a column-major
   // one's columns) fill whole granules, the load and store units' windows
-  // hold a granule per result column, no SPMM gathers word by word (its
+  // hold a granule per column the engine walks at once, no SPMM gathers word by word (its
   // dense operand does not fit one column of the gather buffer), and no op
   // names one tensor in two roles that two units read.
   bool engine_order_modelled() const {
@@ -585,7 +585,7 @@ class Runner {
     auto read = [&](ReuseWindow& unit, uint64_t byte, bool pin = false) {
       if (unit.miss(byte / g_, pin)) ++r.reads[byte / g_ - base];
     };
-    ReuseWindow rp(a_.load_window), cols(a_.load_window, kLoadUnitPins), vals(a_.load_window, kLoadUnitPins);
+    ReuseWindow rp(a_.load_window), cols(a_.load_window, arch::kLoadUnitPins), vals(a_.load_window, arch::kLoadUnitPins);
     for (uint64_t b = 0; b < blocks; ++b) {
       for (size_t k = 0; k < row_ptr.size(); ++k) read(rp, m.base + 4 * k);
       csr_entry_order(row_ptr, [&](uint64_t e, bool pin) {
@@ -644,9 +644,9 @@ class Runner {
   // The top's walk of op i (Result::top): the granules of CHORD-flagged
   // operands its engine reads again beyond the walk's one pass over each
   // operand, when it splits the op into GRAM blocks (each 8 x 8 block reads
-  // its columns of A and of B) or SPMM column blocks (each block streams the
-  // CSR arrays through their units' windows). A GEMM's passes and column
-  // blocks are not modelled (top.exact is false then).
+  // its columns of A and of B) or runs an SPMM's CSR arrays through their
+  // units (csr_unit_reads). A split GEMM is walked pass by pass instead
+  // (gemm_passes).
   std::vector<traffic::Op::Reread> rereads(size_t i) const {
     const ExecOp& op = r_.program.ops[i];
     std::map<int, std::map<uint64_t, unsigned>> reads;  // tensor -> granule (from its base) -> engine reads

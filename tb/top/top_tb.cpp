@@ -97,7 +97,6 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
   // DRAM bytes (the port's and the host's) and CHORD's counters equal the
   // executor's prediction for this top where its walk has the engine's
   // access order (exec::Result::top::exact).
-  { bool split=false; for (const auto& op : want.program.ops) split |= op.kind==stream::Opcode::Gemm && op.passes.size()>1; if (split) fmt::print("DBG split-pass GEMM run, exact {}\n", want.top.exact); }
   if (want.top.exact) {
     CHECK(got.dram_read_bytes + got.host_read_bytes == want.top.read_bytes);
     CHECK(got.dram_write_bytes + got.host_write_bytes == want.top.write_bytes);
