@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <deque>
 #include <functional>
 #include <map>
 #include <set>
@@ -491,8 +490,8 @@ class Runner {
    private:
     ReuseWindow w_;
   };
-  // Rows [r0, r1) x columns [c0, c1) of a dense tensor through a window, row by row.
-  // (Both append the granules moved to `granules` when given.)
+  // Rows [r0, r1) x columns [c0, c1) of a dense tensor through a window, row
+  // by row; the bytes moved (and the granules moved appended to `granules`).
   uint64_t window_block(GranuleWindow& w, const TensorDesc& d, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1,
                         std::vector<uint64_t>* granules = nullptr) const {
     uint64_t moved = 0;

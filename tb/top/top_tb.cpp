@@ -219,7 +219,9 @@ TEST_CASE("top: random legal programs equal the executor bit for bit", "[top][to
   // (on a top whose CHORD is on the datapath, those tensors live in CHORD).
   exec::RandomProgramOptions chord;
   chord.chord = the_arch().has_chord();
-  for (int k = 0; k < 25; ++k) {
+  // 25 programs, and more (up to 60) until one has a GRAM through the pipeline buffer.
+  int programs = 0;
+  for (int k = 0; k < 25 || (pipelined == 0 && k < 60); ++k, ++programs) {
     const uint64_t seed = rng.bits(64);
     INFO("program " << k << ", generator seed " << seed << (k % 2 && chord.chord ? ", with CHORD records" : ""));
     const exec::RandomProgram p = exec::random_program(seed, the_arch(), k % 2 ? chord : exec::RandomProgramOptions{});
@@ -231,9 +233,9 @@ TEST_CASE("top: random legal programs equal the executor bit for bit", "[top][to
   }
   // The generator pipes some results into a GRAM of themselves (pipe_gram).
   CHECK(pipelined > 0);
-  fmt::print("top: 25 random programs, {} records, {} cycles, {} GRAMs through the pipeline buffer, every output "
+  fmt::print("top: {} random programs, {} records, {} cycles, {} GRAMs through the pipeline buffer, every output "
              "equal to the executor\n",
-             records, cycles, pipelined);
+             programs, records, cycles, pipelined);
 }
 
 // SPMM stages its dense operand X in the gather buffer, one column block at a
