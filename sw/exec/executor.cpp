@@ -9,7 +9,6 @@
 #include <cstring>
 #include <functional>
 #include <map>
-#include <set>
 #include <stdexcept>
 
 #include "sw/common/bits.hpp"
@@ -529,15 +528,8 @@ class Runner {
         return true;
       }
       case Opcode::Gram: {
-        const uint64_t N1 = o.rows, N2 = o.cols;
-        if (N1 <= 8 && N2 <= 8) return false;
-        GranuleWindow store(a_.store_window);  // each block writes its results row by row
-        for (uint64_t b1 = 0; b1 < N1; b1 += 8)
-          for (uint64_t b2 = 0; b2 < N2; b2 += 8) {
-            put(false, op.a, cols_bytes(op.a, b1, std::min(N1, b1 + 8)));
-            if (op.b != op.a || b1 != b2) put(false, op.b, cols_bytes(op.b, b2, std::min(N2, b2 + 8)));
-            put(true, op.out, window_block(store, o, b1, std::min(N1, b1 + 8), b2, std::min(N2, b2 + 8)));
-          }
+        if (o.rows <= 8 && o.cols <= 8) return false;
+        for (const auto& x : gram_blocks(op)) put(x.write, x.tensor, (x.hi - x.lo) * g_);
         return true;
       }
       case Opcode::Spmm: {
@@ -614,27 +606,53 @@ class Runner {
       const bool with_c = (rec.field("flags") & stream::kLaunchWithC) != 0;
       const int c = static_cast<int>(rec.field("c"));
       auto& acc = passes.emplace_back();
-      auto slice = [&](int id, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1) {  // each granule once
-        const TensorDesc& d = desc(id);
-        uint64_t prev = UINT64_MAX;
-        slice_runs(d, r0, r1, c0, c1, [&](uint64_t first, uint64_t last) {
-          if (first == prev) ++first;
-          if (first <= last) acc.push_back({false, id, first - d.base / g_, last + 1 - d.base / g_});
-          prev = last;
-        });
-      };
       GranuleWindow store(a_.store_window);
       for (uint64_t j0 = 0; j0 < N; j0 += 16) {
         const uint64_t j1 = std::min(N, j0 + 16);
-        slice(rf, k0, k0 + k, j0, j1);
-        slice(st, 0, desc(st).rows, k0, k0 + k);
-        if (with_c) slice(c, 0, desc(c).rows, j0, j1);
+        slice_reads(acc, rf, k0, k0 + k, j0, j1);
+        slice_reads(acc, st, 0, desc(st).rows, k0, k0 + k);
+        if (with_c) slice_reads(acc, c, 0, desc(c).rows, j0, j1);
         std::vector<uint64_t> written;
         window_cols(store, op.out, j0, j1, &written);
-        for (uint64_t x : written) acc.push_back({true, op.out, x - desc(op.out).base / g_, x + 1 - desc(op.out).base / g_});
+        granule_writes(acc, op.out, written);
       }
     }
     return passes;
+  }
+  // The granules a GRAM of more than 8 x 8 results moves, block by block: per
+  // 8 x 8 block of Z, A's and B's columns of the block (B's not again on the
+  // diagonal when A and B are one operand), and its results row by row
+  // through the store unit's open granules.
+  std::vector<traffic::Op::Access> gram_blocks(const ExecOp& op) const {
+    const TensorDesc& o = desc(op.out);
+    std::vector<traffic::Op::Access> acc;
+    GranuleWindow store(a_.store_window);
+    for (uint64_t b1 = 0; b1 < o.rows; b1 += 8)
+      for (uint64_t b2 = 0; b2 < o.cols; b2 += 8) {
+        const uint64_t e1 = std::min<uint64_t>(o.rows, b1 + 8), e2 = std::min<uint64_t>(o.cols, b2 + 8);
+        slice_reads(acc, op.a, 0, desc(op.a).rows, b1, e1);
+        if (op.b != op.a || b1 != b2) slice_reads(acc, op.b, 0, desc(op.b).rows, b2, e2);
+        std::vector<uint64_t> written;
+        window_block(store, o, b1, e1, b2, e2, &written);
+        granule_writes(acc, op.out, written);
+      }
+    return acc;
+  }
+  // Reads of the granules of rows [r0, r1) x columns [c0, c1) of tensor id,
+  // each once, in address order.
+  void slice_reads(std::vector<traffic::Op::Access>& acc, int id, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1) const {
+    const TensorDesc& d = desc(id);
+    uint64_t prev = UINT64_MAX;
+    slice_runs(d, r0, r1, c0, c1, [&](uint64_t first, uint64_t last) {
+      if (first == prev) ++first;
+      if (first <= last) acc.push_back({false, id, first - d.base / g_, last + 1 - d.base / g_});
+      prev = last;
+    });
+  }
+  // Writes of tensor id's granules (absolute granule numbers).
+  void granule_writes(std::vector<traffic::Op::Access>& acc, int id, const std::vector<uint64_t>& granules) const {
+    const uint64_t base = desc(id).base / g_;
+    for (uint64_t x : granules) acc.push_back({true, id, x - base, x - base + 1});
   }
 
   // The engine runs a GEMM in several register-file passes or 16-column blocks.
@@ -649,21 +667,10 @@ class Runner {
   std::vector<traffic::Op::Reread> rereads(size_t i) const {
     const ExecOp& op = r_.program.ops[i];
     std::map<int, std::map<uint64_t, unsigned>> reads;  // tensor -> granule (from its base) -> engine reads
-    auto columns = [&](int id, uint64_t c0, uint64_t c1) {  // each granule of the slice once
-      const TensorDesc& d = desc(id);
-      std::set<uint64_t> touched;
-      slice_runs(d, 0, d.rows, c0, c1, [&](uint64_t first, uint64_t last) {
-        for (uint64_t x = first; x <= last; ++x) touched.insert(x - d.base / g_);
-      });
-      for (uint64_t x : touched) ++reads[id][x];
-    };
     const TensorDesc& o = desc(op.out);
     if (op.kind == Opcode::Gram && (o.rows > 8 || o.cols > 8)) {
-      for (uint64_t b1 = 0; b1 < o.rows; b1 += 8)
-        for (uint64_t b2 = 0; b2 < o.cols; b2 += 8) {
-          columns(op.a, b1, std::min<uint64_t>(o.rows, b1 + 8));
-          if (op.b != op.a || b1 != b2) columns(op.b, b2, std::min<uint64_t>(o.cols, b2 + 8));
-        }
+      for (const auto& x : gram_blocks(op))
+        for (uint64_t y = x.lo; y < x.hi && !x.write; ++y) ++reads[x.tensor][y];
     } else if (op.kind == Opcode::Spmm) {
       const int csr = desc(op.a).csr ? op.a : op.b, x = desc(op.a).csr ? op.b : op.a;
       const uint64_t w = static_cast<uint64_t>(arch::spmm_block_cols(desc(x).rows, a_.gather_words));
