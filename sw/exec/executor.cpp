@@ -391,7 +391,8 @@ class Runner {
   // Whether the accounting above is the engine's to the granule (see
   // Result::TopTraffic::exact): every dense tensor's rows (a column-major
   // one's columns) fill whole granules, the load and store units' windows
-  // hold a granule per column the engine walks at once, no SPMM gathers word by word (its
+  // hold a granule per column the engine walks at once (twice X's columns
+  // where an SPMM computes X^T Z), no SPMM gathers word by word (its
   // dense operand does not fit one column of the gather buffer), and no op
   // names one tensor in two roles that two units read.
   bool engine_order_modelled() const {
@@ -404,6 +405,12 @@ class Runner {
       const uint64_t across = std::min<uint64_t>(d.cols, std::max<uint64_t>(16, static_cast<uint64_t>(a_.rf_rows)));
       if ((4 * run) % g_ != 0 || across > a_.load_window || across > a_.store_window) return false;
     }
+    // An SPMM that computes its GRAM's products X^T Z (pipe_gram_x) reads X's
+    // rows for the GRAM beside its gather fill, which runs ahead on other rows:
+    // the load units hold the granules of both (measured on bcsstk18 and
+    // nasa2146: equal with a window of 2 N granules, not with N or 1.5 N).
+    for (size_t g : pipelined_grams(s_, p, a_))
+      if (p.ops[g].a != p.ops[g].b && 2 * desc(p.ops[g].a).cols > a_.load_window) return false;
     for (const ExecOp& op : p.ops) {
       if (op.kind == Opcode::Spmm && arch::spmm_block_cols(desc(desc(op.a).csr ? op.b : op.a).rows, a_.gather_words) == 0)
         return false;
