@@ -372,7 +372,7 @@ class Runner {
         });
       }
     };
-    top.exact = engine_order_modelled();
+    top.exact = engine_order_modelled(fused);
     if (!a_.has_chord() || !a_.chord_on_datapath) {
       dram(false);
       sum_top();
@@ -395,7 +395,7 @@ class Runner {
   // where an SPMM computes X^T Z), no SPMM gathers word by word (its
   // dense operand does not fit one column of the gather buffer), and no op
   // names one tensor in two roles that two units read.
-  bool engine_order_modelled() const {
+  bool engine_order_modelled(const std::vector<bool>& fused) const {
     const ExecProgram& p = r_.program;
     for (const TensorDesc& d : p.tensors) {
       if (!d.described || d.csr) continue;
@@ -409,8 +409,8 @@ class Runner {
     // rows for the GRAM beside its gather fill, which runs ahead on other rows:
     // the load units hold the granules of both (measured on bcsstk18 and
     // nasa2146: equal with a window of 2 N granules, not with N or 1.5 N).
-    for (size_t g : pipelined_grams(s_, p, a_))
-      if (p.ops[g].a != p.ops[g].b && 2 * desc(p.ops[g].a).cols > a_.load_window) return false;
+    for (size_t g = 0; g < p.ops.size(); ++g)
+      if (fused[g] && p.ops[g].a != p.ops[g].b && 2 * desc(p.ops[g].a).cols > a_.load_window) return false;
     for (const ExecOp& op : p.ops) {
       if (op.kind == Opcode::Spmm && arch::spmm_block_cols(desc(desc(op.a).csr ? op.b : op.a).rows, a_.gather_words) == 0)
         return false;
@@ -452,16 +452,6 @@ class Runner {
     r_.ops[op].write_bytes += bytes;
   }
 
-  // Bytes of the granules that rows [r0, r1) x columns [c0, c1) of a dense
-  // tensor touch, each counted once (its storage runs come in address order).
-  uint64_t block_bytes(const TensorDesc& d, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1) const {
-    uint64_t n = 0, prev = UINT64_MAX;
-    slice_runs(d, r0, r1, c0, c1, [&](uint64_t first, uint64_t last) {
-      n += last - first + 1 - (first == prev ? 1 : 0);
-      prev = last;
-    });
-    return n * g_;
-  }
   // Calls f(first, last) with the (absolute) granules of each storage run of
   // rows [r0, r1) x columns [c0, c1) of a dense tensor, in address order.
   template <class F>
@@ -473,7 +463,15 @@ class Runner {
       f((d.base + 4 * (cm ? d.offset(i0, o) : d.offset(o, i0))) / g_,
         (d.base + 4 * (cm ? d.offset(i1 - 1, o) : d.offset(o, i1 - 1))) / g_);
   }
-  uint64_t cols_bytes(int id, uint64_t c0, uint64_t c1) const { return block_bytes(desc(id), 0, desc(id).rows, c0, c1); }
+  // Bytes of the granules that columns [c0, c1) of a dense tensor touch, each
+  // counted once (slice_reads).
+  uint64_t cols_bytes(int id, uint64_t c0, uint64_t c1) const {
+    std::vector<traffic::Op::Access> runs;
+    slice_reads(runs, id, 0, desc(id).rows, c0, c1);
+    uint64_t n = 0;
+    for (const auto& x : runs) n += x.hi - x.lo;
+    return n * g_;
+  }
 
   // The top's reuse rule for one launch: a load unit's reuse window, or the
   // store unit's open granules (docs/top.md): a granule among the last `size`
@@ -677,7 +675,8 @@ class Runner {
     const TensorDesc& o = desc(op.out);
     if (op.kind == Opcode::Gram && (o.rows > 8 || o.cols > 8)) {
       for (const auto& x : gram_blocks(op))
-        for (uint64_t y = x.lo; y < x.hi && !x.write; ++y) ++reads[x.tensor][y];
+        if (!x.write)
+          for (uint64_t y = x.lo; y < x.hi; ++y) ++reads[x.tensor][y];
     } else if (op.kind == Opcode::Spmm) {
       const int csr = desc(op.a).csr ? op.a : op.b, x = desc(op.a).csr ? op.b : op.a;
       const uint64_t w = static_cast<uint64_t>(arch::spmm_block_cols(desc(x).rows, a_.gather_words));

@@ -60,9 +60,10 @@ struct Result {
     // The accounting is the engine's to the granule: every dense tensor's
     // rows (a column-major one's columns) fill whole granules, the load and
     // store units' windows hold a granule per column the engine walks at
-    // once (twice X's columns where an SPMM computes X^T Z), no SPMM gathers its dense operand word by word (not one column
-    // fits the gather buffer), and no op names one tensor in two roles (C =
-    // X: two units read it). (The walk follows a GEMM's passes and column
+    // once (twice X's columns where an SPMM computes X^T Z), no SPMM gathers
+    // its dense operand word by word (not one column fits the gather
+    // buffer), and no op names one tensor in two roles (C = X: two units
+    // read it). (The walk follows a GEMM's passes and column
     // blocks, a GRAM's 8 x 8 blocks and an SPMM's column blocks as the engine
     // runs them.) Then the RTL's bytes and CHORD counters equal these (the
     // top testbench checks it on every such run).

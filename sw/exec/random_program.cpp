@@ -236,7 +236,8 @@ class Generator {
 
   void spmm() {
     const auto m = static_cast<uint32_t>(any_rows());
-    const auto k = static_cast<uint32_t>(o_.ragged ? std::min<uint64_t>(static_cast<uint64_t>(pick(96, 256)), std::max<uint64_t>(a_.gather_words, 1)) : chance(0.5) ? m : any_rows());
+    const auto ragged_k = [&] { return std::min<uint64_t>(static_cast<uint64_t>(pick(96, 256)), std::max<uint64_t>(a_.gather_words, 1)); };
+    const auto k = static_cast<uint32_t>(o_.ragged ? ragged_k() : chance(0.5) ? m : any_rows());
     // A ragged matrix's SPMM is one column block (its CSR arrays read in one pass).
     const auto n = static_cast<uint32_t>(
         o_.ragged ? std::clamp(arch::spmm_block_cols(k, a_.gather_words), 1, any_small()) : any_small());
