@@ -7,8 +7,11 @@
 # Yosys must synthesise it without inferring a latch.
 # CELLO_GATE_SYNTH=coarse stops Yosys after the coarse-grain passes (elaboration,
 # processes, latch inference, memories, FSMs, arithmetic) and skips technology
-# mapping and ABC, which take 15x as long on the top's engine. The top's extra
-# configs use it; each module is mapped in full on at least one config.
+# mapping and ABC, which take 15x as long on the top's engine, and skips `share`
+# (merging of exclusive multipliers and shifters: an area optimisation that
+# cannot add or remove a latch, and 60% of the coarse time of the engine). The
+# top's extra configs use it; each module is mapped in full, `share` included,
+# on at least one config.
 # CELLO_GATE_COARSE=REGEX does the same for the modules whose name matches REGEX
 # (the default config's 8-lane engine; the 2x2 config maps its engine in full).
 # Lint reads a block's whole hierarchy. Yosys reads the design's *other* blocks
@@ -30,7 +33,7 @@ check_top() {  # check_top FILELIST TOP LOGDIR LABEL [BLACKBOX_FILE...]
   [ ${#blackboxes[@]} -gt 0 ] && lib="read_verilog -sv -lib ${blackboxes[*]};"
   local mode=${CELLO_GATE_SYNTH:-full}
   [[ -n "${CELLO_GATE_COARSE:-}" && "$top" =~ ${CELLO_GATE_COARSE} ]] && mode=coarse
-  [ "$mode" = coarse ] && synth="synth -run begin:fine -top $top"
+  [ "$mode" = coarse ] && synth="synth -noshare -run begin:fine -top $top"
   if ! yosys -q -l "$logs/$top.yosys.log" -p "$lib read_verilog -sv $files; hierarchy -check -top $top; $synth; select -assert-none t:\$dlatch t:\$adlatch t:\$dlatchsr t:\$_DLATCH_* t:\$_DLATCHSR_* t:\$_SR_*; stat" >/dev/null 2>&1; then
     echo "check_rtl: yosys failed or inferred a latch for $top ($label):"; grep -iE "error|latch|assert" "$logs/$top.yosys.log" | tail -5; return 1
   fi
