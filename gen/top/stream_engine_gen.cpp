@@ -28,8 +28,7 @@ EngineDims engine_dims(const StreamEngineShape& s) {
   d.RB = bits_for(d.RFR > 1 ? d.RFR - 1 : 1);
   // Gram's lanes and a GEMM/SPMM row group's two halves share the accumulators
   // (a fused launch holds both, gram_acc()): 64 << LB, and room for L + 1 blocks of 64.
-  d.ACC = std::max(64, (kGramBlockRows * kGramBlockCols) << d.LB);
-  if (d.L >= 2) d.ACC = std::max(d.ACC, static_cast<int>(std::bit_ceil(64u * static_cast<unsigned>(d.L + 1))));
+  d.ACC = arch::engine_accumulators(d.L);
   d.XB = bits_for(d.ACC - 1);
   d.RFB = d.RB + 4;
   d.PB = std::max(d.RFB, 7);  // breg's two 32-word buffers need 6 bits, a fused step's accumulator 7

@@ -34,6 +34,7 @@
 #include <string>
 
 #include "gen/design.hpp"
+#include "sw/arch/arch.hpp"
 #include "gen/sv_module.hpp"
 
 namespace cello::gen {
@@ -49,14 +50,7 @@ struct StreamEngineShape {
   int gather_words = 131072;  // SPMM gather buffer (power of two): its RAM lanes are in the top, on the xb_* ports
 };
 
-// The engine's FMA lanes for a MAC array of `pes` PEs (rows x columns): the
-// largest of 8, 4, 2, 1 that is at most `pes` (they must divide the 8-wide Gram
-// and 16-wide GEMM/SPMM blocks), and with a gather buffer of at least 16 lines.
-inline int engine_lanes(int pes, int gather_words) {
-  int v = 8;
-  while (v > 1 && (v > pes || 16 * v > gather_words)) v /= 2;
-  return v;
-}
+using arch::engine_lanes;  // the engine's FMA lanes V (sw/arch/arch.hpp)
 
 // Column block of GEMM/SPMM (accumulators per result row) and row group of
 // GEMM and GRAM; GRAM blocks are kGramBlockRows x kGramBlockCols outputs (each

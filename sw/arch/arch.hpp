@@ -4,9 +4,12 @@
 // that needs a hardware size takes it from here, so there is one source of truth.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <string>
 
+#include "sw/common/bits.hpp"
 #include "sw/score/schedule.hpp"
 #include "sw/traffic/models.hpp"
 
@@ -71,6 +74,26 @@ inline int spmm_block_cols(uint64_t rows, uint64_t gather_words) {
   for (int w = 1; w <= 16; w *= 2)
     if (rows > 0 && rows * static_cast<uint64_t>(w) <= gather_words) width = w;
   return width;
+}
+
+// The stream engine's FMA lanes V on a top whose MAC array has `pes` PEs (rows
+// x columns): the largest of 8, 4, 2, 1 that is at most `pes` (they must
+// divide the 8-wide Gram and 16-wide GEMM/SPMM blocks), and with a gather
+// buffer of at least 16 lines (gen/top/stream_engine_gen.cpp).
+inline int engine_lanes(int pes, int gather_words) {
+  int v = 8;
+  while (v > 1 && (v > pes || 16 * v > gather_words)) v /= 2;
+  return v;
+}
+
+// The stream engine's accumulators (gen/top/stream_engine_gen.cpp): a row
+// group's two halves of 64 words beside Gram's L = fma_stages lanes of 8 x 8
+// partial sums. An ELTW runs through them in element groups of this size.
+inline int engine_accumulators(int fma_stages) {
+  const int lane_bits = bits_for(fma_stages > 1 ? fma_stages - 1 : 1);
+  int acc = std::max(64, 64 << lane_bits);
+  if (fma_stages >= 2) acc = std::max(acc, static_cast<int>(std::bit_ceil(64u * static_cast<unsigned>(fma_stages + 1))));
+  return acc;
 }
 
 // What SCORE may assume (its Target) and what the traffic models simulate

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "sw/common/bits.hpp"
@@ -242,8 +243,10 @@ class Runner {
                                      : op.bind[k] == Bind::Chord;
         if (via_chord) w.tensors[static_cast<size_t>(ids[k])].mem_reads.push_back(static_cast<int>(i));
       }
+      // A register-file load reads CHORD where its record says so; on the
+      // top, wherever its tensor is live in CHORD, whatever the record says.
       for (const Pass& ps : op.passes)
-        if (ps.rf_load != SIZE_MAX && s_.records[ps.rf_load].field("from") == static_cast<uint64_t>(Bind::Chord))
+        if (ps.rf_load != SIZE_MAX && (fused || s_.records[ps.rf_load].field("from") == static_cast<uint64_t>(Bind::Chord)))
           w.tensors[s_.records[ps.rf_load].field("id")].mem_reads.push_back(static_cast<int>(i));
       for (const std::vector<size_t>* list : {&op.pre, &op.post})
         for (size_t rec : *list) {
@@ -272,11 +275,10 @@ class Runner {
         e.cls = op.bind[slot] == Bind::Pipe ? score::EdgeClass::Pipelineable : score::EdgeClass::Sequential;
         w.edges.push_back(e);
       }
-      if (fused) o.rereads = rereads(i);
-      if (fused && op.kind == Opcode::Gemm && gemm_split(op)) {
-        o.passes = gemm_passes(op);
+      if (fused) {
+        if (auto l = launches(i, (*fused)[i])) o.passes = std::move(*l);
         // A continuation pass reads its own result as C: through CHORD, which holds it.
-        if (op.passes.size() > 1 && desc(op.out).chord()) w.tensors[static_cast<size_t>(op.out)].mem_reads.push_back(static_cast<int>(i));
+        if (op.kind == Opcode::Gemm && op.passes.size() > 1 && desc(op.out).chord()) w.tensors[static_cast<size_t>(op.out)].mem_reads.push_back(static_cast<int>(i));
       }
       w.ops.push_back(std::move(o));
     }
@@ -316,11 +318,12 @@ class Runner {
     r_.tensor_read_bytes.assign(p.tensors.size(), 0);
     r_.tensor_write_bytes.assign(p.tensors.size(), 0);
     if (!a_.has_chord()) {
-      // Flexagon-like: every op reads each operand once and writes its result
-      // once, but where the top's engine splits it (split_op_bytes).
+      // Flexagon-like: every op moves its operands and result through DRAM
+      // as the top's engine does (op_dram_bytes), a GRAM's pipelined operand
+      // included.
       for (size_t i = 0; i < p.ops.size(); ++i) {
         dram_write(p.ops[i].out, 0, ceil_div(desc(p.ops[i].out).bytes, g_));  // the result's final value, once
-        op_dram_bytes(i, [&](bool write, int id, uint64_t bytes) {
+        op_dram_bytes(i, false, [&](bool write, int id, uint64_t bytes) {
           write ? count_write(i, id, bytes) : count_read(i, id, bytes);
         });
       }
@@ -349,6 +352,14 @@ class Runner {
     top_traffic();
   }
 
+  // Per op: a GRAM the top runs in its producer's launch (docs/top.md,
+  // "Pipelined GRAM").
+  std::vector<bool> fused_grams() const {
+    std::vector<bool> fused(r_.program.ops.size(), false);
+    for (size_t g : pipelined_grams(s_, r_.program, a_)) fused[g] = true;
+    return fused;
+  }
+
   // Result::top: on a top with CHORD on its datapath, the CHORD walk again
   // with the top's reads, then the tensors not flagged chord, which the walk
   // keeps on chip, as the engine moves them; on any other top, every tensor
@@ -358,21 +369,19 @@ class Runner {
     Result::TopTraffic& top = r_.top;
     top.tensor_read_bytes.assign(p.tensors.size(), 0);
     top.tensor_write_bytes.assign(p.tensors.size(), 0);
-    std::vector<bool> fused(p.ops.size(), false);
-    for (size_t g : pipelined_grams(s_, p, a_)) fused[g] = true;
+    const std::vector<bool> fused = fused_grams();
     // The engine's DRAM bytes of the tensors CHORD does not hold (all of them
     // when the top's CHORD is off its datapath); a fused GRAM's Z comes from
     // its producer's accumulators.
     auto dram = [&](bool in_chord_walk) {
       for (size_t i = 0; i < p.ops.size(); ++i) {
-        const int piped = fused[i] ? p.ops[i].b : -1;
-        op_dram_bytes(i, [&](bool write, int id, uint64_t bytes) {
-          if ((in_chord_walk && p.tensors[static_cast<size_t>(id)].chord()) || (!write && id == piped)) return;
+        op_dram_bytes(i, fused[i], [&](bool write, int id, uint64_t bytes) {
+          if (in_chord_walk && p.tensors[static_cast<size_t>(id)].chord()) return;
           (write ? top.tensor_write_bytes : top.tensor_read_bytes)[static_cast<size_t>(id)] += bytes;
         });
       }
     };
-    top.exact = engine_order_modelled(fused);
+    top.exact = engine_order_modelled();
     if (!a_.has_chord() || !a_.chord_on_datapath) {
       dram(false);
       sum_top();
@@ -389,28 +398,28 @@ class Runner {
     sum_top();
   }
   // Whether the accounting above is the engine's to the granule (see
-  // Result::TopTraffic::exact): every dense tensor's rows (a column-major
-  // one's columns) fill whole granules, the load and store units' windows
-  // hold a granule per column the engine walks at once (twice X's columns
-  // where an SPMM computes X^T Z), no SPMM gathers word by word (its
+  // Result::TopTraffic::exact): the launches follow every unit's cursor
+  // through its window, but for the reads of X in an SPMM that computes
+  // X^T Z, which are counted once each; no SPMM gathers word by word (its
   // dense operand does not fit one column of the gather buffer), and no op
   // names one tensor in two roles that two units read.
-  bool engine_order_modelled(const std::vector<bool>& fused) const {
+  bool engine_order_modelled() const {
     const ExecProgram& p = r_.program;
-    for (const TensorDesc& d : p.tensors) {
-      if (!d.described || d.csr) continue;
-      const uint64_t run = d.col_major() ? d.rows : d.cols;
-      // The engine walks at most 16 columns at a time (a column block), or a
-      // register-file pass's k of a GEMM's streamed operand.
-      const uint64_t across = std::min<uint64_t>(d.cols, std::max<uint64_t>(16, static_cast<uint64_t>(a_.rf_rows)));
-      if ((4 * run) % g_ != 0 || across > a_.load_window || across > a_.store_window) return false;
+    // An SPMM flagged pipe_gram_x computes the products X^T Z (for a GRAM
+    // that follows, or for none) when its result is one block of at most 8
+    // columns, reading X's rows beside its gather fill, which runs ahead on
+    // other rows: the load units hold the granules of both. The launches
+    // count X once; that is what the units read only where X's rows (a
+    // column-major X's columns) fill whole granules and the windows hold 2 N
+    // of them (measured on bcsstk18 and nasa2146: equal with 2 N, not with N
+    // or 1.5 N).
+    for (const ExecOp& op : p.ops) {
+      if (op.kind != Opcode::Spmm || !(s_.records[op.passes.back().record].field("flags") & stream::kLaunchPipeGramX)) continue;
+      const TensorDesc &x = desc(desc(op.a).csr ? op.b : op.a), &z = desc(op.out);
+      const int w = arch::spmm_block_cols(x.rows, a_.gather_words);
+      if (z.cols > 8 || (w != 0 && static_cast<uint32_t>(w) < z.cols)) continue;  // no products
+      if (2 * x.cols > a_.load_window || (4 * (x.col_major() ? x.rows : x.cols)) % g_ != 0) return false;
     }
-    // An SPMM that computes its GRAM's products X^T Z (pipe_gram_x) reads X's
-    // rows for the GRAM beside its gather fill, which runs ahead on other rows:
-    // the load units hold the granules of both (measured on bcsstk18 and
-    // nasa2146: equal with a window of 2 N granules, not with N or 1.5 N).
-    for (size_t g = 0; g < p.ops.size(); ++g)
-      if (fused[g] && p.ops[g].a != p.ops[g].b && 2 * desc(p.ops[g].a).cols > a_.load_window) return false;
     for (const ExecOp& op : p.ops) {
       if (op.kind == Opcode::Spmm && arch::spmm_block_cols(desc(desc(op.a).csr ? op.b : op.a).rows, a_.gather_words) == 0)
         return false;
@@ -430,11 +439,16 @@ class Runner {
 
   // Receives an op's DRAM bytes, per tensor: (write?, tensor id, bytes).
   using DramSink = std::function<void(bool, int, uint64_t)>;
-  // Op i's DRAM bytes as the engine moves them on a CHORD-less top: each
-  // operand read once and the result written once, but where the engine
-  // splits the op (split_op_bytes).
-  void op_dram_bytes(size_t i, const DramSink& put) {
-    if (split_op_bytes(i, put)) return;
+  // Op i's DRAM bytes as the engine moves them on a CHORD-less top
+  // (launches); a fused GRAM's second operand is not read. An op the engine
+  // model does not cover (a HOST, an SPMM gathered word by word) reads each
+  // operand once and writes its result once.
+  void op_dram_bytes(size_t i, bool fused, const DramSink& put) {
+    if (const auto l = launches(i, fused)) {
+      for (const auto& launch : *l)
+        for (const Access& x : launch) put(x.write, x.tensor, (x.hi - x.lo) * g_);
+      return;
+    }
     const ExecOp& op = r_.program.ops[i];
     std::vector<int> read;
     for (int id : {op.a, op.b, op.c})
@@ -452,111 +466,165 @@ class Runner {
     r_.ops[op].write_bytes += bytes;
   }
 
-  // Calls f(first, last) with the (absolute) granules of each storage run of
-  // rows [r0, r1) x columns [c0, c1) of a dense tensor, in address order.
-  template <class F>
-  void slice_runs(const TensorDesc& d, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1, F&& f) const {
-    const bool cm = d.col_major();
-    const uint64_t o0 = cm ? c0 : r0, o1 = cm ? c1 : r1, i0 = cm ? r0 : c0, i1 = cm ? r1 : c1;
-    if (i0 >= i1) return;
-    for (uint64_t o = o0; o < o1; ++o)
-      f((d.base + 4 * (cm ? d.offset(i0, o) : d.offset(o, i0))) / g_,
-        (d.base + 4 * (cm ? d.offset(i1 - 1, o) : d.offset(o, i1 - 1))) / g_);
-  }
-  // Bytes of the granules that columns [c0, c1) of a dense tensor touch, each
-  // counted once (slice_reads).
-  uint64_t cols_bytes(int id, uint64_t c0, uint64_t c1) const {
-    std::vector<traffic::Op::Access> runs;
-    slice_reads(runs, id, 0, desc(id).rows, c0, c1);
-    uint64_t n = 0;
-    for (const auto& x : runs) n += x.hi - x.lo;
-    return n * g_;
-  }
+  // ---- The engine's DRAM transfers, launch by launch (docs/top.md, "Stream
+  // engine", "Load unit" and "Store unit"): every load unit reads through its
+  // reuse window and the store unit writes through its open granules, each
+  // in its cursor's order; a launch lists one Access per granule a unit moves.
+  using Access = traffic::Op::Access;
+  using Launches = std::vector<std::vector<Access>>;
 
-  // The top's reuse rule for one launch: a load unit's reuse window, or the
-  // store unit's open granules (docs/top.md): a granule among the last `size`
-  // it took since the launch began is not moved again.
-  class GranuleWindow {
-   public:
-    explicit GranuleWindow(unsigned size) : w_(size) {}
-    // Granules of bytes [b0, b1) in address order; returns the bytes moved
-    // (and appends the granules moved to `granules`).
-    uint64_t take(uint64_t b0, uint64_t b1, unsigned g, std::vector<uint64_t>* granules = nullptr) {
-      uint64_t moved = 0;
-      for (uint64_t x = b0 / g; b1 > b0 && x <= (b1 - 1) / g; ++x) {
-        if (!w_.miss(x)) continue;
-        moved += g;
-        if (granules) granules->push_back(x);
-      }
-      return moved;
-    }
-
-   private:
-    ReuseWindow w_;
+  // A load unit (its reuse window) or the store unit (its open granules)
+  // over one launch.
+  struct Unit {
+    ReuseWindow window;
+    bool write;
   };
-  // Rows [r0, r1) x columns [c0, c1) of a dense tensor through a window, row
-  // by row; the bytes moved (and the granules moved appended to `granules`).
-  uint64_t window_block(GranuleWindow& w, const TensorDesc& d, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1,
-                        std::vector<uint64_t>* granules = nullptr) const {
-    uint64_t moved = 0;
-    for (uint64_t r = r0; r < r1; ++r)
-      for (uint64_t c = c0; c < c1; ++c) {
-        const uint64_t b = d.base + 4 * d.offset(r, c);
-        moved += w.take(b, b + 4, g_, granules);
-      }
-    return moved;
+  Unit load_unit() const { return {ReuseWindow(a_.load_window), false}; }
+  Unit store_unit() const { return {ReuseWindow(a_.store_window), true}; }
+  // The unit takes bytes [b0, b1) of tensor id: the granules it moves.
+  void move(Unit& u, std::vector<Access>& acc, int id, uint64_t b0, uint64_t b1) const {
+    const uint64_t base = desc(id).base / g_;
+    for (uint64_t x = b0 / g_; x <= (b1 - 1) / g_; ++x)
+      if (u.window.miss(x)) acc.push_back({u.write, id, x - base, x - base + 1});
   }
-  uint64_t window_cols(GranuleWindow& w, int id, uint64_t c0, uint64_t c1, std::vector<uint64_t>* granules = nullptr) const {
+  uint64_t byte_at(const TensorDesc& d, uint64_t r, uint64_t c) const { return d.base + 4 * d.offset(r, c); }
+  // Rows [r0, r1) x columns [c0, c1) of tensor id in its storage order.
+  void block_in_order(Unit& u, std::vector<Access>& acc, int id, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1) const {
     const TensorDesc& d = desc(id);
-    uint64_t moved = 0;
-    if (!d.col_major()) return window_block(w, d, 0, d.rows, c0, c1, granules);
-    for (uint64_t c = c0; c < c1; ++c)
-      moved += w.take(d.base + 4 * d.offset(0, c), d.base + 4 * (d.offset(d.rows - 1, c) + 1), g_, granules);
-    return moved;
+    if (r0 >= r1 || c0 >= c1) return;
+    if (d.col_major())
+      for (uint64_t c = c0; c < c1; ++c) move(u, acc, id, byte_at(d, r0, c), byte_at(d, r1 - 1, c) + 4);
+    else
+      for (uint64_t r = r0; r < r1; ++r) move(u, acc, id, byte_at(d, r, c0), byte_at(d, r, c1 - 1) + 4);
+  }
+  // The engine's row-group cursors (GEMM's C and result, Gram's operands,
+  // SPMM's C and result): all rows in groups of 4, each group's elements of
+  // columns [c0, c1) in the tensor's storage order; `by_column`: GEMM's
+  // streamed operand, each group's columns in turn (its MAC steps' order),
+  // whatever the storage order.
+  void group_cursor(Unit& u, std::vector<Access>& acc, int id, uint64_t c0, uint64_t c1, bool by_column = false) const {
+    for (uint64_t i0 = 0; i0 < desc(id).rows; i0 += 4) {
+      const uint64_t i1 = std::min<uint64_t>(desc(id).rows, i0 + 4);
+      if (!by_column) {
+        block_in_order(u, acc, id, i0, i1, c0, c1);
+        continue;
+      }
+      for (uint64_t c = c0; c < c1; ++c) block_in_order(u, acc, id, i0, i1, c, c + 1);
+    }
   }
 
-  // A CHORD-less top's DRAM bytes of op i where its engine splits the op
-  // (docs/top.md, "Stream engine"): a GEMM of several register-file passes or
-  // more than 16 columns, a GRAM of more than 8 x 8 results, an SPMM whose
-  // dense operand fits the gather buffer fewer than all its columns at a time.
-  // Each piece reads the granules of its slice of each operand. Returns false
-  // (the op is counted whole) for any other op.
-  bool split_op_bytes(size_t i, const DramSink& put) {
+  // The engine's launches of op i: GEMM passes, a GRAM (`fused`: its second
+  // operand comes from the producer's accumulators), an SPMM, an ELTW.
+  // Nothing for an SPMM whose dense operand is gathered word by word from
+  // DRAM (not one column fits the gather buffer), or a HOST.
+  std::optional<Launches> launches(size_t i, bool fused) const {
     const ExecOp& op = r_.program.ops[i];
-    const TensorDesc& o = desc(op.out);
-    const uint64_t N = o.cols;
     switch (op.kind) {
-      case Opcode::Gemm: {
-        if (!gemm_split(op)) return false;
-        for (const auto& pass : gemm_passes(op))
-          for (const auto& x : pass) put(x.write, x.tensor, (x.hi - x.lo) * g_);
-        return true;
-      }
-      case Opcode::Gram: {
-        if (o.rows <= 8 && o.cols <= 8) return false;
-        for (const auto& x : gram_blocks(op)) put(x.write, x.tensor, (x.hi - x.lo) * g_);
-        return true;
-      }
-      case Opcode::Spmm: {
-        const int csr = desc(op.a).csr ? op.a : op.b, x = desc(op.a).csr ? op.b : op.a;
-        const uint64_t w = static_cast<uint64_t>(arch::spmm_block_cols(desc(x).rows, a_.gather_words));
-        if (w == 0) return false;  // gathered from DRAM (not modelled)
-        // The CSR arrays through their units (csr_unit_reads), the result
-        // through the store unit's open granules.
-        const CsrReads& units = csr_unit_reads(csr, ceil_div(N, w));
-        if (w >= N && units.again == 0) return false;  // one block, each CSR granule read once
-        put(false, csr, units.granules * g_);
-        GranuleWindow store(a_.store_window);
-        for (uint64_t j0 = 0; j0 < N; j0 += w) {
-          const uint64_t j1 = std::min(N, j0 + w);
-          put(false, x, cols_bytes(x, j0, j1));
-          if (op.c >= 0) put(false, op.c, cols_bytes(op.c, j0, j1));
-          put(true, op.out, window_cols(store, op.out, j0, j1));
-        }
-        return true;
-      }
-      default: return false;
+      case Opcode::Gemm: return gemm_launches(op);
+      case Opcode::Gram: return Launches{gram_launch(op, fused)};
+      case Opcode::Spmm: return spmm_launch(op);
+      case Opcode::Eltw: return Launches{eltw_launch(op)};
+      default: return std::nullopt;
     }
+  }
+  // Per register-file pass, per 16-column block j0..j1: port A loads the
+  // register file (rows k0..k0+k of the block's columns, row by row), then
+  // streams the operand's columns k0..k0+k; port B reads C's block (the
+  // GEMM's C, or a continuation pass's own result); the store unit writes
+  // the result's block. Each pass is a launch of its own.
+  Launches gemm_launches(const ExecOp& op) const {
+    const int rf = op.bind[1] == Bind::Rf ? op.a : op.b, st = op.bind[1] == Bind::Rf ? op.b : op.a;
+    const uint64_t N = desc(op.out).cols;
+    Launches passes;
+    for (const Pass& ps : op.passes) {
+      const stream::Record& rec = s_.records[ps.record];
+      const uint64_t k0 = rec.field("k0"), k = rec.field("k");
+      const bool with_c = (rec.field("flags") & stream::kLaunchWithC) != 0;
+      const int c = static_cast<int>(rec.field("c"));
+      auto& acc = passes.emplace_back();
+      Unit a = load_unit(), b = load_unit(), store = store_unit();
+      for (uint64_t j0 = 0; j0 < N; j0 += 16) {
+        const uint64_t j1 = std::min(N, j0 + 16);
+        for (uint64_t r = k0; r < k0 + k; ++r)
+          for (uint64_t col = j0; col < j1; ++col) move(a, acc, rf, byte_at(desc(rf), r, col), byte_at(desc(rf), r, col) + 4);
+        group_cursor(a, acc, st, k0, k0 + k, true);
+        if (with_c) group_cursor(b, acc, c, j0, j1);
+        group_cursor(store, acc, op.out, j0, j1);
+      }
+    }
+    return passes;
+  }
+  // Per 8 x 8 block of Z: port A reads A's block columns, port B B's (not
+  // on the diagonal when A and B are one operand), and the store unit writes
+  // the block. A fused GRAM reads nothing of its second operand; the first,
+  // X of an X^T Z, is read beside the producer's gather fill, counted once.
+  std::vector<Access> gram_launch(const ExecOp& op, bool fused) const {
+    const TensorDesc& o = desc(op.out);
+    std::vector<Access> acc;
+    Unit a = load_unit(), b = load_unit(), store = store_unit();
+    if (fused && op.a != op.b) block_in_order(a, acc, op.a, 0, desc(op.a).rows, 0, desc(op.a).cols);
+    for (uint64_t b1 = 0; b1 < o.rows; b1 += 8)
+      for (uint64_t b2 = 0; b2 < o.cols; b2 += 8) {
+        const uint64_t e1 = std::min<uint64_t>(o.rows, b1 + 8), e2 = std::min<uint64_t>(o.cols, b2 + 8);
+        if (!fused) {
+          group_cursor(a, acc, op.a, b1, e1);
+          if (op.b != op.a || b1 != b2) group_cursor(b, acc, op.b, b2, e2);
+        }
+        block_in_order(store, acc, op.out, b1, e1, b2, e2);
+      }
+    return acc;
+  }
+  // The CSR arrays through their units (csr_unit_reads); per column block
+  // j0..j1 the gather fill of X's block row by row (a column-major X's
+  // columns in pairs, even ones on port A, odd ones on port B, when the
+  // engine has more than one lane; a row-major X's row on port A: its
+  // two-word fill splits a row only where the halves share no granule),
+  // then C's block on port A, and the result's block through the store unit.
+  std::optional<Launches> spmm_launch(const ExecOp& op) const {
+    const int csr = desc(op.a).csr ? op.a : op.b, x = desc(op.a).csr ? op.b : op.a;
+    const TensorDesc& X = desc(x);
+    const uint64_t N = desc(op.out).cols, w = static_cast<uint64_t>(arch::spmm_block_cols(X.rows, a_.gather_words));
+    if (w == 0) return std::nullopt;
+    std::vector<Access> acc;
+    for (const auto& [y, n] : csr_unit_reads(csr, ceil_div(N, w)).reads)
+      for (unsigned k = 0; k < n; ++k) acc.push_back({false, csr, y, y + 1});
+    const bool pairs = X.col_major() && w >= 2 &&
+                       arch::engine_lanes(static_cast<int>(a_.pe_rows * a_.pe_cols), static_cast<int>(a_.gather_words)) > 1;
+    Unit a = load_unit(), b = load_unit(), store = store_unit();
+    for (uint64_t j0 = 0; j0 < N; j0 += w) {
+      const uint64_t j1 = std::min(N, j0 + w);
+      for (uint64_t k = 0; k < X.rows; ++k) {
+        if (!X.col_major()) {
+          move(a, acc, x, byte_at(X, k, j0), byte_at(X, k, j1 - 1) + 4);
+          continue;
+        }
+        for (uint64_t c = j0; c < j1; ++c) move(pairs && (c - j0) % 2 ? b : a, acc, x, byte_at(X, k, c), byte_at(X, k, c) + 4);
+      }
+      if (op.c >= 0) group_cursor(a, acc, op.c, j0, j1);
+      group_cursor(store, acc, op.out, j0, j1);
+    }
+    return Launches{std::move(acc)};
+  }
+  // The result in its storage order, in groups of the engine's
+  // accumulators: port A reads the group's elements of A, then of B; the
+  // store unit writes the group's results.
+  std::vector<Access> eltw_launch(const ExecOp& op) const {
+    const TensorDesc& o = desc(op.out);
+    std::vector<Access> acc;
+    Unit a = load_unit(), store = store_unit();
+    const uint64_t n = uint64_t{o.rows} * o.cols, group = static_cast<uint64_t>(arch::engine_accumulators(a_.fma_stages));
+    auto element = [&](int id, uint64_t e) {  // element e of the result's storage order, in tensor id
+      const uint64_t r = o.col_major() ? e % o.rows : e / o.cols, c = o.col_major() ? e / o.rows : e % o.cols;
+      return byte_at(desc(id), r, c);
+    };
+    for (uint64_t e0 = 0; e0 < n; e0 += group) {
+      const uint64_t e1 = std::min(n, e0 + group);
+      for (int id : {op.a, op.b})
+        if (id >= 0)
+          for (uint64_t e = e0; e < e1; ++e) move(a, acc, id, element(id, e), element(id, e) + 4);
+      for (uint64_t e = e0; e < e1; ++e) move(store, acc, op.out, element(op.out, e), element(op.out, e) + 4);
+    }
+    return acc;
   }
 
   // The granules (from the tensor's base) SPMM's three CSR units read over
@@ -594,102 +662,6 @@ class Runner {
       r.again += n - 1;
     }
     return csr_reads_.emplace(key, std::move(r)).first->second;
-  }
-
-  // The granules a GEMM the engine splits moves, launch by launch: per
-  // register-file pass, per 16-column block j0..j1, the register file's rows
-  // k0..k0+k of the block's columns, the streamed operand's columns k0..k0+k,
-  // C's block columns (the GEMM's C, or a continuation pass's own result) and
-  // the result's block columns as the store unit writes them.
-  std::vector<std::vector<traffic::Op::Access>> gemm_passes(const ExecOp& op) const {
-    const int rf = op.bind[1] == Bind::Rf ? op.a : op.b, st = op.bind[1] == Bind::Rf ? op.b : op.a;
-    const uint64_t N = desc(op.out).cols;
-    std::vector<std::vector<traffic::Op::Access>> passes;
-    for (const Pass& ps : op.passes) {
-      const stream::Record& rec = s_.records[ps.record];
-      const uint64_t k0 = rec.field("k0"), k = rec.field("k");
-      const bool with_c = (rec.field("flags") & stream::kLaunchWithC) != 0;
-      const int c = static_cast<int>(rec.field("c"));
-      auto& acc = passes.emplace_back();
-      GranuleWindow store(a_.store_window);
-      for (uint64_t j0 = 0; j0 < N; j0 += 16) {
-        const uint64_t j1 = std::min(N, j0 + 16);
-        slice_reads(acc, rf, k0, k0 + k, j0, j1);
-        slice_reads(acc, st, 0, desc(st).rows, k0, k0 + k);
-        if (with_c) slice_reads(acc, c, 0, desc(c).rows, j0, j1);
-        std::vector<uint64_t> written;
-        window_cols(store, op.out, j0, j1, &written);
-        granule_writes(acc, op.out, written);
-      }
-    }
-    return passes;
-  }
-  // The granules a GRAM of more than 8 x 8 results moves, block by block: per
-  // 8 x 8 block of Z, A's and B's columns of the block (B's not again on the
-  // diagonal when A and B are one operand), and its results row by row
-  // through the store unit's open granules.
-  std::vector<traffic::Op::Access> gram_blocks(const ExecOp& op) const {
-    const TensorDesc& o = desc(op.out);
-    std::vector<traffic::Op::Access> acc;
-    GranuleWindow store(a_.store_window);
-    for (uint64_t b1 = 0; b1 < o.rows; b1 += 8)
-      for (uint64_t b2 = 0; b2 < o.cols; b2 += 8) {
-        const uint64_t e1 = std::min<uint64_t>(o.rows, b1 + 8), e2 = std::min<uint64_t>(o.cols, b2 + 8);
-        slice_reads(acc, op.a, 0, desc(op.a).rows, b1, e1);
-        if (op.b != op.a || b1 != b2) slice_reads(acc, op.b, 0, desc(op.b).rows, b2, e2);
-        std::vector<uint64_t> written;
-        window_block(store, o, b1, e1, b2, e2, &written);
-        granule_writes(acc, op.out, written);
-      }
-    return acc;
-  }
-  // Reads of the granules of rows [r0, r1) x columns [c0, c1) of tensor id,
-  // each once, in address order.
-  void slice_reads(std::vector<traffic::Op::Access>& acc, int id, uint64_t r0, uint64_t r1, uint64_t c0, uint64_t c1) const {
-    const TensorDesc& d = desc(id);
-    uint64_t prev = UINT64_MAX;
-    slice_runs(d, r0, r1, c0, c1, [&](uint64_t first, uint64_t last) {
-      if (first == prev) ++first;
-      if (first <= last) acc.push_back({false, id, first - d.base / g_, last + 1 - d.base / g_});
-      prev = last;
-    });
-  }
-  // Writes of tensor id's granules (absolute granule numbers).
-  void granule_writes(std::vector<traffic::Op::Access>& acc, int id, const std::vector<uint64_t>& granules) const {
-    const uint64_t base = desc(id).base / g_;
-    for (uint64_t x : granules) acc.push_back({true, id, x - base, x - base + 1});
-  }
-
-  // The engine runs a GEMM in several register-file passes or 16-column blocks.
-  bool gemm_split(const ExecOp& op) const { return op.passes.size() > 1 || ceil_div(desc(op.out).cols, 16) != 1; }
-
-  // The top's walk of op i (Result::top): the granules of CHORD-flagged
-  // operands its engine reads again beyond the walk's one pass over each
-  // operand, when it splits the op into GRAM blocks (each 8 x 8 block reads
-  // its columns of A and of B) or runs an SPMM's CSR arrays through their
-  // units (csr_unit_reads). A split GEMM is walked pass by pass instead
-  // (gemm_passes).
-  std::vector<traffic::Op::Reread> rereads(size_t i) const {
-    const ExecOp& op = r_.program.ops[i];
-    std::map<int, std::map<uint64_t, unsigned>> reads;  // tensor -> granule (from its base) -> engine reads
-    const TensorDesc& o = desc(op.out);
-    if (op.kind == Opcode::Gram && (o.rows > 8 || o.cols > 8)) {
-      for (const auto& x : gram_blocks(op))
-        if (!x.write)
-          for (uint64_t y = x.lo; y < x.hi; ++y) ++reads[x.tensor][y];
-    } else if (op.kind == Opcode::Spmm) {
-      const int csr = desc(op.a).csr ? op.a : op.b, x = desc(op.a).csr ? op.b : op.a;
-      const uint64_t w = static_cast<uint64_t>(arch::spmm_block_cols(desc(x).rows, a_.gather_words));
-      if (w == 0) return {};
-      for (const auto& [y, n] : csr_unit_reads(csr, ceil_div(o.cols, w)).reads) reads[csr][y] += n;
-    }
-    std::vector<traffic::Op::Reread> again;
-    for (const auto& [id, counts] : reads) {
-      if (!desc(id).chord()) continue;  // the DRAM accounting counts the rest
-      for (const auto& [x, n] : counts)
-        for (unsigned k = 1; k < n; ++k) again.push_back({id, x, x + 1});
-    }
-    return again;
   }
 
   // docs/commands.md, "Timing model".

@@ -145,7 +145,6 @@ void walk(const Workload& w, const Footprint& f, Sink& sink, const WalkOptions& 
         if (p > 0) sink.next_pass(i);
         for (const auto& x : op.passes[p]) x.write ? sink.write(x.tensor, x.lo, x.hi) : sink.read(x.tensor, x.lo, x.hi);
       }
-      for (const auto& r : op.rereads) sink.read(r.tensor, r.lo, r.hi);
       sink.op_end(i);
       continue;
     }
@@ -220,7 +219,6 @@ void walk(const Workload& w, const Footprint& f, Sink& sink, const WalkOptions& 
       }
     }
     if (op.out_use == Use::Whole) sink.write(op.out, 0, f.granules[static_cast<size_t>(op.out)]);
-    for (const auto& r : op.rereads) sink.read(r.tensor, r.lo, r.hi);
     sink.op_end(i);
   }
 }

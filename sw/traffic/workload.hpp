@@ -79,20 +79,12 @@ struct Op {
   Use out_use = Use::Stream;
   uint64_t macs = 0;
   std::vector<RiffCmd> riff;  // SCORE-driven workloads only
-  // Granules [lo, hi) of a tensor read again after the op's walk: the
-  // executor's walk of the top, whose engine reads an operand once per block
-  // of an op it splits (docs/commands.md, "DRAM traffic").
-  struct Reread {
-    int tensor = -1;
-    uint64_t lo = 0, hi = 0;
-  };
-  std::vector<Reread> rereads;
-  // The executor's walk of the top, for a GEMM its engine splits into
-  // register-file passes or 16-column blocks: each pass is a launch of its
-  // own, with the accesses listed here (granules [lo, hi) from the tensor's
-  // base) in place of the op's streams. Between passes CHORD commits what the
-  // op claimed and claims it again, as the top's command unit does for a
-  // continuation pass (docs/top.md, "CHORD's command unit").
+  // The executor's walk of the top: the op's launches (a GEMM's
+  // register-file passes; one for any other op), each with the granules its
+  // engine's units move (granules [lo, hi) from the tensor's base), in place
+  // of the op's streams. Between passes CHORD commits what the op claimed
+  // and claims it again, as the top's command unit does for a continuation
+  // pass (docs/top.md, "CHORD's command unit").
   struct Access {
     bool write = false;
     int tensor = -1;

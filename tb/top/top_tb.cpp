@@ -100,6 +100,14 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
   // executor's prediction for this top where its walk has the engine's
   // access order (exec::Result::top::exact).
   if (want.top.exact) {
+    std::string regions;  // the tensor regions whose bytes differ, for the failure's message
+    for (const DramRegion& g : got.regions) {
+      const size_t t = std::stoul(g.name.substr(1));  // "t<id>"
+      if (g.read + g.host_read != want.top.tensor_read_bytes[t] || g.written + g.host_written != want.top.tensor_write_bytes[t])
+        regions += fmt::format(" {} read {} written {} (executor {}, {});", g.name, g.read + g.host_read,
+                               g.written + g.host_written, want.top.tensor_read_bytes[t], want.top.tensor_write_bytes[t]);
+    }
+    INFO("regions that differ:" << regions);
     CHECK(got.dram_read_bytes + got.host_read_bytes == want.top.read_bytes);
     CHECK(got.dram_write_bytes + got.host_write_bytes == want.top.write_bytes);
     if constexpr (kChordOnDatapath<Vtop>) {
