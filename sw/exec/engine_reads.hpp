@@ -30,6 +30,7 @@ class ReuseWindow {
   }
   // True when the read of granule g goes to DRAM.
   bool miss(uint64_t g, bool pin = false) {
+    if (!pin && !fetched_.empty() && fetched_.back() == g) return false;  // the newest granule again
     const bool pinned = has(pinned_, g);
     const bool hit = has(fetched_, g) || pinned;
     if (!hit) push(fetched_, g, window_);

@@ -373,28 +373,31 @@ class Runner {
     // The engine's DRAM bytes of the tensors CHORD does not hold (all of them
     // when the top's CHORD is off its datapath); a fused GRAM's Z comes from
     // its producer's accumulators.
-    auto dram = [&](bool in_chord_walk) {
+    // `w`: the CHORD walk's workload, whose ops hold their launches already.
+    auto dram = [&](const traffic::Workload* w) {
       for (size_t i = 0; i < p.ops.size(); ++i) {
-        op_dram_bytes(i, fused[i], [&](bool write, int id, uint64_t bytes) {
-          if (in_chord_walk && p.tensors[static_cast<size_t>(id)].chord()) return;
+        const auto put = [&](bool write, int id, uint64_t bytes) {
+          if (w && p.tensors[static_cast<size_t>(id)].chord()) return;
           (write ? top.tensor_write_bytes : top.tensor_read_bytes)[static_cast<size_t>(id)] += bytes;
-        });
+        };
+        op_dram_bytes(i, fused[i], put, w && !w->ops[i].passes.empty() ? &w->ops[i].passes : nullptr);
       }
     };
     top.exact = engine_order_modelled();
     if (!a_.has_chord() || !a_.chord_on_datapath) {
-      dram(false);
+      dram(nullptr);
       sum_top();
       return;
     }
-    const traffic::Traffic t = traffic::run_model(workload(&fused), traffic::MemorySystem::CELLO, arch::model_params_of(a_));
+    const traffic::Workload w = workload(&fused);
+    const traffic::Traffic t = traffic::run_model(w, traffic::MemorySystem::CELLO, arch::model_params_of(a_));
     top.chord = t.chord;
     for (size_t id = 0; id < p.tensors.size(); ++id)
       if (p.tensors[id].chord()) {
         top.tensor_read_bytes[id] = t.tensor_read_bytes[id];
         top.tensor_write_bytes[id] = t.tensor_write_bytes[id];
       }
-    dram(true);
+    dram(&w);
     sum_top();
   }
   // Whether the accounting above is the engine's to the granule (see
@@ -439,13 +442,18 @@ class Runner {
 
   // Receives an op's DRAM bytes, per tensor: (write?, tensor id, bytes).
   using DramSink = std::function<void(bool, int, uint64_t)>;
+  // One granule a unit of the engine moves; an op's launches (below).
+  using Access = traffic::Op::Access;
+  using Launches = std::vector<std::vector<Access>>;
   // Op i's DRAM bytes as the engine moves them on a CHORD-less top
-  // (launches); a fused GRAM's second operand is not read. An op the engine
-  // model does not cover (a HOST, an SPMM gathered word by word) reads each
-  // operand once and writes its result once.
-  void op_dram_bytes(size_t i, bool fused, const DramSink& put) {
-    if (const auto l = launches(i, fused)) {
-      for (const auto& launch : *l)
+  // (launches, or `known`, the same launches computed before); a fused
+  // GRAM's second operand is not read. An op the engine model does not cover
+  // (a HOST, an SPMM gathered word by word) reads each operand once and
+  // writes its result once.
+  void op_dram_bytes(size_t i, bool fused, const DramSink& put, const Launches* known = nullptr) {
+    const std::optional<Launches> l = known ? std::nullopt : launches(i, fused);
+    if (const Launches* moves = known ? known : l ? &*l : nullptr) {
+      for (const auto& launch : *moves)
         for (const Access& x : launch) put(x.write, x.tensor, (x.hi - x.lo) * g_);
       return;
     }
@@ -470,8 +478,6 @@ class Runner {
   // engine", "Load unit" and "Store unit"): every load unit reads through its
   // reuse window and the store unit writes through its open granules, each
   // in its cursor's order; a launch lists one Access per granule a unit moves.
-  using Access = traffic::Op::Access;
-  using Launches = std::vector<std::vector<Access>>;
 
   // A load unit (its reuse window) or the store unit (its open granules)
   // over one launch.
