@@ -79,6 +79,20 @@ inline std::vector<exec::TensorDesc> stream_tensors(const stream::Stream& s) {
 }
 
 // Drives the top `V` (ports as `cello gen` writes them) through one stream.
+// CELLO_DRAM_LOG=file: every DRAM request the top's port accepts, a line
+// each (running record, R or W, byte address, tag; docs/top.md, "DRAM port
+// and the testbench DRAM model").
+inline FILE* dram_log() {
+  static FILE* const log = [] {
+    const char* path = std::getenv("CELLO_DRAM_LOG");
+    if (path == nullptr) return static_cast<FILE*>(nullptr);
+    FILE* f = std::fopen(path, "w");
+    if (f == nullptr) throw Failure(fmt::format("CELLO_DRAM_LOG: cannot write {}", path));
+    return f;
+  }();
+  return log;
+}
+
 // `bytes` is commands.bin; `s` its decoded records (the host loop reads HOST's operands).
 template <class V>
 TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const stream::Stream& s,
@@ -156,7 +170,7 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
         for (unsigned b = 0; b < G; ++b) q.strb[b] = (get_word(d.dram_req_strb, b / 32) >> (b % 32)) & 1;
       }
       dram.accept(q);
-      if (static FILE* log = std::getenv("CELLO_DRAM_LOG") ? std::fopen(std::getenv("CELLO_DRAM_LOG"), "w") : nullptr; log)
+      if (FILE* log = dram_log())
         fmt::print(log, "{} {} {:x} {:x}\n", static_cast<uint64_t>(d.cur_record), q.write ? 'W' : 'R', q.addr, q.tag);
       if (!q.write) ++at(res.record_dram_reads, d.cur_record);
     }
