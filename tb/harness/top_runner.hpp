@@ -116,7 +116,6 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
   const uint64_t start = sim.cycle();
   size_t next = 0;
   bool offer = false;
-  bool withdrawn = false;  // a command word was withdrawn on purpose (Stray::WithdrawnWord)
   uint64_t running = 0, chord_reads = 0;
   TopRunResult res;
   // The per-record entry of v, growing it as records start.
@@ -129,8 +128,7 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
       throw Failure(fmt::format("no END after {} cycles (--max-cycles); record {} was running", o.max_cycles,
                                 static_cast<uint64_t>(d.cur_record)));
     using Stray = TopRunOptions::Stray;
-    const bool stray_due =
-        o.stray != Stray::None && res.stray_record == UINT64_MAX && !withdrawn && sim.cycle() - start >= o.stray_after;
+    const bool stray_due = o.stray != Stray::None && res.stray_record == UINT64_MAX && sim.cycle() - start >= o.stray_after;
     // A word stays offered until taken (valid must not drop), unless withdrawn on purpose.
     const bool withdraw = stray_due && o.stray == Stray::WithdrawnWord && offer;
     if (!offer && next < words.size()) offer = rng.chance(o.cmd_rate);
@@ -179,13 +177,10 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
       sim.note("DRAM response; running record", d.cur_record);
     }
     if (stray_rsp && !d.dram_rsp_ready) throw Failure("the top did not take a DRAM response no request asked for");
-    // A withdrawn word shows the cycle after, when cmd_valid has fallen: the
-    // top names the record running then.
-    if (stray_rsp || stray_ack || (withdrawn && res.stray_record == UINT64_MAX)) {
+    if (stray_rsp || stray_ack || withdraw) {
       res.stray_record = d.cur_record;
       sim.note("protocol broken on purpose; running record", d.cur_record);
     }
-    withdrawn = withdrawn || withdraw;
     if (offer && !withdraw && d.cmd_ready) {
       offer = false;
       ++next;
