@@ -642,8 +642,6 @@ class Runner {
   // next group's first row leave the window: that granule is read again.
   struct CsrReads {
     std::map<uint64_t, unsigned> reads;
-    uint64_t granules = 0;  // reads in all
-    uint64_t again = 0;     // reads of a granule beyond its first
   };
   const CsrReads& csr_unit_reads(int csr, uint64_t blocks) const {
     const auto key = std::make_pair(csr, blocks);
@@ -662,10 +660,6 @@ class Runner {
         read(cols, col + 4 * e, pin);
         read(vals, val + 4 * e, pin);
       });
-    }
-    for (const auto& [y, n] : r.reads) {
-      r.granules += n;
-      r.again += n - 1;
     }
     return csr_reads_.emplace(key, std::move(r)).first->second;
   }
