@@ -26,6 +26,7 @@ const std::vector<CounterSpec>& top_counters() {
   static const std::vector<CounterSpec> all = [] {
     std::vector<CounterSpec> v = c;
     v.insert(v.end(), engine_cycle_counters().begin(), engine_cycle_counters().end());
+    v.push_back({"gram_steps", "Gram product steps issued on the split array's second lanes (a fused Z^T Z)"});
     return v;
   }();
   return all;

@@ -46,6 +46,7 @@ EngineDims engine_dims(const StreamEngineShape& s) {
   d.XL = d.GWL - d.VL;
   d.AUX = std::max(d.GWL, 6);
   d.GRW = s.granule_bytes / 4;
+  d.SPLIT = s.split_gram;
   if (d.GRW < 1 || (d.GRW & (d.GRW - 1)) != 0) throw std::logic_error("stream engine: granule out of range");
   if (d.GW < 16 * d.V || d.GWL > d.WA) throw std::logic_error("stream engine: gather buffer out of range");
   static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlockRows == 8 && kGramBlockCols == 8,
@@ -65,6 +66,7 @@ void engine_ports(SvModule& m, const EngineDims& d) {
            "with done and until the next start: the launch computed its GRAM's products (pipe_gram taken); "
            "they wait in the accumulators for that GRAM, started with tail");
   m.output("fma_fire", 1, "pulse: the executor issued an FMA");
+  m.output("gram_fire", 1, "pulse: the Gram product unit (split array) issued an FMA step");
   m.output("cycle_class", 6,
            "where a launch's cycle went, one bit per running cycle: {wait_store, wait_operand, wait_port_b, "
            "wait_port_a, wait_walker, issue}");
@@ -491,7 +493,7 @@ assign pf_rlast = pf_cur_q ? gr_last : 2'd3;
 assign pf_end   = (ph_q == F_PF) && adv && last2d && (t_q[1:0] == pf_rlast);
 // Unfused, i0 moves on as the write cursor takes a group (rows_next); fused,
 // after the products of the group before it.
-assign grp_adv  = (rows_next && !(fz_q && i0_q != '0)) || (pf_end && !pf_cur_q && (rem_rows > {CW}'d4));)",
+assign grp_adv  = (rows_next && !(pf_walk && i0_q != '0)) || (pf_end && !pf_cur_q && (rem_rows > {CW}'d4));)",
                                       fmt::arg("CW", CW), fmt::arg("ACCM1", ACC - 1), fmt::arg("V", V),
                                       fmt::arg("VM1", V - 1), fmt::arg("GW", GW)));
 }
@@ -734,7 +736,7 @@ std::string walker_text(const EngineDims& d, fmt::string_view text) {
   const std::string advance = fmt::format("begin i0_q <= i0_q + {}'d4; ah_q <= !ah_q; ph_q <= ph_group; end", CW);
   // Fused: first the products of the group before the one just handed over.
   const std::string next_rows = fmt::format(
-      "begin\n      if (fz_q && i0_q != '0) begin pf_cur_q <= 1'b0; ph_q <= F_PF; end\n      else {}\n    end", advance);
+      "begin\n      if (pf_walk && i0_q != '0) begin pf_cur_q <= 1'b0; ph_q <= F_PF; end\n      else {}\n    end", advance);
   const std::string block_end = fmt::format(R"(if (rem_cols <= blk_w) ph_q <= F_DRAIN;
           else begin
             j0_q <= j0_q + blk_w;
@@ -839,7 +841,7 @@ always_ff @(posedge clk) begin
       // block (SPMM: its X first, GEMM: its register file).
       F_W: if (wc_take && wc_end && wc_i0_q == i0_q) begin  // (the other case: rows_next)
         // Fused: the products of the group before the last, then of the last.
-        if (fz_q) begin pf_cur_q <= (i0_q == '0); ph_q <= F_PF; end
+        if (pf_walk) begin pf_cur_q <= (i0_q == '0); ph_q <= F_PF; end
         else begin
           {GROUPS_DONE}
         end
@@ -972,6 +974,10 @@ std::string executor_text(const EngineDims& d, fmt::string_view text) {
                                                           "? lb_rsp_data : ld_rsp_data;",
                                                           V, VL - 1, VL)
                                             : std::string("assign xb_wdata = ld_rsp_data;")),
+                     fmt::arg("GSOK", d.SPLIT ? "\n  // The first micro-op after a row group waits for the products of the group before it."
+                                               "\n  if (h_gs && !pu_free) op_ok = 1'b0;" : ""),
+                     fmt::arg("PDRAIN", d.SPLIT ? " && !pu_busy_q && (ptv_q == '0)" : ""),
+                     fmt::arg("PWB", gram_products_writeback(d)),
                      fmt::arg("TMV", V > 1 ? fmt::format("tm_q[{}][v]", S) : fmt::format("tm_q[{}]", S)),
                      fmt::arg("TMU", V > 1 ? fmt::format("tm_q[{}][u]", S) : fmt::format("tm_q[{}]", S)));
 }
@@ -1032,7 +1038,7 @@ always_comb begin
     U_X, U_XG: op_ok = !x_busy && (!h_sv || sv_valid);
     U_W:    op_ok = !x_pend;
     default: op_ok = !x_busy;
-  endcase
+  endcase{GSOK}
 end
 assign st_need  = (h_act == U_W) || h_st;
 assign st_free  = !h_st || !pend_q[h_y] || fwd_y[0];
@@ -1096,7 +1102,7 @@ std::string executor_state(const EngineDims& d) {
 // then the FMA's STAGES levels); the step issued in that cycle already sees them.
 assign wb_acc = tv_q[{S}] && !trf_q[{S}];
 assign wb_rf  = tv_q[{S}] && trf_q[{S}];
-assign drained = (q_cnt_q == '0) && (tv_q == '0) && (rf_busy_q == '0);
+assign drained = (q_cnt_q == '0) && (tv_q == '0) && (rf_busy_q == '0){PDRAIN};
 // U_W stores acc[x]; a step carrying a write stores acc[y] (its group has
 // finished: acc_fy is acc_q, or the last result written back this cycle) in
 // the cycle the step issues.
@@ -1146,7 +1152,7 @@ always_ff @(posedge clk) begin
     if (wb_rf) rf_q[tidx_q[{S}][{RFB1}:0]] <= fma_y[0];
     rf_busy_q <= rf_busy_q + {PBP}'(ex_fma && ex_to_rf) - {PBP}'(wb_rf);
     for (int v = 0; v < {V}; v++)
-      if (ex_fma && !ex_to_rf && {HMV}) pend_q[h_x | {XB}'(v)] <= 1'b1;
+      if (ex_fma && !ex_to_rf && {HMV}) pend_q[h_x | {XB}'(v)] <= 1'b1;{PWB}
     if (fire) begin
       case (h_act)
         U_Z0:   for (int v = 0; v < {V}; v++) if ({HMV}) acc_q[h_x | {XB}'(v)] <= 32'd0;
@@ -1255,6 +1261,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.section("Walker", walker_start(d) + walker_loops(d));
   micro_op_queue_section(m, d);
   m.section("Executor", executor_issue(d) + executor_state(d));
+  gram_products(design, m, d);
   csr_stream(m, "rp", "SPMM row pointer", "a_base", "z_rows + " + std::to_string(CW) + "'d1", WA, CW);
   entry_fetcher(m, WA, CW, Q, d.QB);
   top_parts::finish_part(design, m, "stream_engine", params);

@@ -48,6 +48,10 @@ struct StreamEngineShape {
   int queue = 128;      // micro-ops between the walker and the executor (covers the DRAM latency)
   int lanes = 4;        // FMA lanes V (1, 2, 4 or 8): a GEMM/Gram step updates V adjacent columns at once
   int gather_words = 131072;  // SPMM gather buffer (power of two): its RAM lanes are in the top, on the xb_* ports
+  // The MAC array split between a launch and its pipelined GRAM: a second set of
+  // V lanes runs the fused Z^T Z products beside the producer's steps
+  // (gen/top/stream_engine_products.cpp). Needs 2 V PEs.
+  bool split_gram = false;
 };
 
 using arch::engine_lanes;  // the engine's FMA lanes V (sw/arch/arch.hpp)

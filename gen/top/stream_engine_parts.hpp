@@ -28,9 +28,14 @@ struct EngineDims {
   int XL;             // gather buffer line index
   int AUX;            // the queue's aux field: a gather buffer word, or the port B word's breg entry
   int GRW;            // words per DRAM granule
+  bool SPLIT;         // a second set of V lanes runs fused Z^T Z products (stream_engine_products.cpp)
 };
 
 EngineDims engine_dims(const StreamEngineShape& s);
+
+// Gram's partial sum p[l][i][j] in the accumulators: the SystemVerilog call of
+// the engine's gram_acc function with the given terms.
+std::string gram_acc(const EngineDims& d, const std::string& l, const std::string& i, const std::string& j);
 
 // The position of cursor `c` in a row group of up to 4 rows: c_i0_q (its first
 // row), c_r_q, c_j_q (jbits bits), and c_rlast, its last row given `rows` rows
@@ -79,6 +84,13 @@ void gram_cursor(SvModule& m, const EngineDims& d);
 // GEMM's C cursor: a row group's C words into breg, riding on the previous
 // group's MAC steps that do not read A.
 void c_cursor(SvModule& m, const EngineDims& d);
+
+// The Gram product unit of a split array: a fused Z^T Z's products of each
+// finished row group on V lanes of their own, beside the producer's steps.
+// Declares its signals and FMAs and adds its section; gram_products_writeback
+// is its part of the executor's accumulator writes.
+void gram_products(Design& design, SvModule& m, const EngineDims& d);
+std::string gram_products_writeback(const EngineDims& d);
 
 // GEMM's and SPMM's write cursor: a row group's results in the result's storage
 // order, riding on the next GEMM group's steps or as steps of their own (F_W).

@@ -126,6 +126,7 @@ TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
   eng.queue = mem.queue;
   eng.lanes = engine_lanes(static_cast<int>(a.pe_rows * a.pe_cols), t.gather_words);
   eng.gather_words = t.gather_words;
+  eng.split_gram = arch::engine_split_gram(static_cast<int>(a.pe_rows * a.pe_cols), eng.lanes);
   add_stream_engine(d, n + "_engine", eng);
   add_counters(d, n + "_counters");
   return sh;
@@ -236,6 +237,7 @@ void connect_engine(SvModule& m, const SvModule& en) {
       {"err", "seq_eng_err"},
       {"busy", "eng_busy"},
       {"fma_fire", "eng_fma_fire"},
+      {"gram_fire", "eng_gram_fire"},
       {"cycle_class", "eng_cycle_class"},
       {"st_valid", "st_wr_valid"},
       {"st_ready", "st_wr_ready"},
@@ -250,6 +252,7 @@ void connect_engine(SvModule& m, const SvModule& en) {
     if (u.pins) en_ports.emplace_back(fmt::format("{}_req_pin", u.name), fmt::format("{}_req_pin", u.name));
   m.signal("eng_busy", 1, "engine: a launch is running");
   m.signal("eng_fma_fire", 1, "engine: an FMA was issued");
+  m.signal("eng_gram_fire", 1, "engine: the Gram product unit issued a step");
   m.signal("eng_cycle_class", 6, "engine: where this cycle went (counters issue .. wait_store)");
   connect_all(m.instantiate(en.name(), "u_engine"), en, "seq_eng_", en_ports);
 }
@@ -381,7 +384,7 @@ always_ff @(posedge clk) begin
   end
 end
 assign status_word = {{dec_err_in_header, halted, done, running, status}};
-assign events = {{eng_cycle_class, lb_req_valid && lb_req_ready, eng_busy, host_req, arb_dram_fire_w, arb_dram_fire_r, st_wr_valid && st_wr_ready,
+assign events = {{eng_gram_fire, eng_cycle_class, lb_req_valid && lb_req_ready, eng_busy, host_req, arb_dram_fire_w, arb_dram_fire_r, st_wr_valid && st_wr_ready,
                  ld_req_valid && ld_req_ready, eng_fma_fire, seq_launch, seq_retire,
                  running && !done && !halted}};)",
                                   fmt::arg("RV", ac.req_valid), fmt::arg("RA", ac.req_addr), fmt::arg("RT", ac.req_tag),

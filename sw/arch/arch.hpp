@@ -86,6 +86,11 @@ inline int engine_lanes(int pes, int gather_words) {
   return v;
 }
 
+// Whether the engine splits the MAC array between a launch and its pipelined
+// GRAM: with at least 2 V PEs, a second set of V lanes runs a fused Z^T Z's
+// products beside the producer's steps (gen/top/stream_engine_products.cpp).
+inline bool engine_split_gram(int pes, int lanes) { return pes >= 2 * lanes; }
+
 // The stream engine's accumulators (gen/top/stream_engine_gen.cpp): a row
 // group's two halves of 64 words beside Gram's L = fma_stages lanes of 8 x 8
 // partial sums. An ELTW runs through them in element groups of this size.

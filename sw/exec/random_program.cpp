@@ -268,11 +268,11 @@ class Generator {
   // An SPMM may instead pipe it into the GRAM of its dense operand X (of as
   // many rows) with the result (pipe_gram_x), as CG's P^T S after S = A P.
   void maybe_pipe_gram(int x = 0) {
-    if (o_.spmm_only || !chance(0.35)) return;  // SPMM-only programs measure SPMM's own reads
+    if (o_.spmm_only || !(o_.pipe_every || chance(0.35))) return;  // SPMM-only programs measure SPMM's own reads
     const bool with_x = x != 0 && chance(0.5);
     Record& last = s_.records.back();
     last.set_field("flags", last.field("flags") | (with_x ? stream::kLaunchPipeGramX : stream::kLaunchPipeGram));
-    pipe_next_ = chance(0.9);
+    pipe_next_ = o_.pipe_every || chance(0.9);
     pipe_src_ = pending_;
     pipe_x_ = with_x ? x : 0;
   }

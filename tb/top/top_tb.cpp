@@ -79,6 +79,37 @@ bool exact_on_ragged_rows(const exec::Result& want) {
 // status bit, every HOST served, every output tensor equal to the executor's
 // bit for bit, the counters consistent with what the testbench saw. The
 // executor's result goes to `want_out` when given.
+// The product steps the split array's second lanes issue (counter gram_steps):
+// one per row of Z, Gram row i and V Gram columns, for every launch that takes
+// its Z^T Z products row group by row group (flagged pipe_gram; at most 8
+// columns; a GEMM not also flagged pipe_gram_x; an SPMM whose dense operand is
+// one gather-buffer block or too tall for the buffer, and as tall as Z when
+// also flagged pipe_gram_x), whether or not its GRAM follows. None on a top
+// whose array is not split (arch::engine_split_gram).
+uint64_t expected_product_steps(const stream::Stream& s, const exec::ExecProgram& p) {
+  const arch::Arch& a = the_arch();
+  const int pes = a.pe_rows * a.pe_cols, v = arch::engine_lanes(pes, static_cast<int>(a.gather_words));
+  if (!arch::engine_split_gram(pes, v)) return 0;
+  uint64_t steps = 0;
+  for (const exec::ExecOp& op : p.ops) {
+    if (op.kind != stream::Opcode::Gemm && op.kind != stream::Opcode::Spmm) continue;
+    const exec::TensorDesc& z = p.tensors[static_cast<size_t>(op.out)];
+    for (const exec::Pass& pass : op.passes) {
+      const uint64_t flags = s.records[pass.record].field("flags");
+      if (!(flags & stream::kLaunchPipeGram) || z.cols == 0 || z.cols > 8) continue;
+      const bool x_flag = flags & stream::kLaunchPipeGramX;
+      if (op.kind == stream::Opcode::Gemm && x_flag) continue;
+      if (op.kind == stream::Opcode::Spmm) {
+        const exec::TensorDesc& x = p.tensors[static_cast<size_t>(p.tensors[static_cast<size_t>(op.a)].csr ? op.b : op.a)];
+        const int w = arch::spmm_block_cols(x.rows, a.gather_words);
+        if ((w != 0 && static_cast<uint32_t>(w) < z.cols) || (x_flag && x.rows != z.rows)) continue;
+      }
+      steps += uint64_t{z.rows} * z.cols * ((z.cols + static_cast<uint32_t>(v) - 1) / static_cast<uint32_t>(v));
+    }
+  }
+  return steps;
+}
+
 TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st, const std::vector<uint8_t>& image0,
                              const std::string& what, exec::Result* want_out = nullptr) {
   const exec::Result want = exec::execute(st, "<stream>", the_arch(), image0);
@@ -145,6 +176,7 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
   for (const auto& c : gen::engine_cycle_counters()) classes += r[gen::counter_register(c.name)];
   CHECK(classes == r[gen::counter_register("engine_cycles")]);
   CHECK(r[gen::counter_register("issue")] >= r[gen::counter_register("fma")]);
+  CHECK(r[gen::counter_register("gram_steps")] == expected_product_steps(st, want.program));
   // Per-record cycles (cello sim's table by kind) cover the run, and every
   // launch that does arithmetic was the running record for some cycles.
   uint64_t per_record = 0;
@@ -255,6 +287,21 @@ TEST_CASE("top: random legal programs equal the executor bit for bit", "[top][to
     exec::Result want;
     const TopRunResult got = run_and_compare(sim, rng, p.stream, p.image, "random program", &want);
     ragged += exact_on_ragged_rows(want);
+    records += p.stream.records.size();
+    cycles += got.cycles;
+    const auto& s = p.stream;
+    pipelined += exec::pipelined_grams(s, exec::check_stream(s, "<random program>", the_arch()), the_arch()).size();
+  }
+  // Then programs whose every GEMM and SPMM pipes its result into its GRAM:
+  // on a split array many producer row groups are shorter than their
+  // products, so the next group but one waits for the product unit.
+  exec::RandomProgramOptions piped;
+  piped.pipe_every = true;
+  for (int k = 0; k < 6; ++k, ++programs) {
+    const uint64_t seed = rng.bits(64);
+    INFO("program " << programs << " (every result piped), generator seed " << seed);
+    const exec::RandomProgram p = exec::random_program(seed, the_arch(), piped);
+    const TopRunResult got = run_and_compare(sim, rng, p.stream, p.image, "random program");
     records += p.stream.records.size();
     cycles += got.cycles;
     const auto& s = p.stream;

@@ -1,0 +1,178 @@
+// The Gram product unit of a split MAC array, a part of the stream engine
+// (docs/top.md, "Pipelined GRAM").
+#include <fmt/format.h>
+
+#include "gen/top/stream_engine_parts.hpp"
+
+namespace cello::gen::engine {
+
+// A fused Z^T Z (pipe_gram) multiplies each finished row group of the
+// producer's result into Gram's lanes. Without a split array the walker issues
+// those products as F_PF steps between the producer's row groups, on the
+// producer's lanes. With one (2 V PEs), this unit runs them on V lanes of its
+// own while the producer's next row group runs:
+// - the walker marks the first micro-op it pushes after a row group's last
+//   step (gs, with the group's accumulator half and last row);
+// - when the executor issues that micro-op, every step of the group has
+//   issued: the unit takes the group and multiplies its rows, row t, column i
+//   and V columns j per step, acc[gram lane][i][j] += Z[t, i] * Z[t, j],
+//   each step waiting until the accumulators it reads have left the FMA pipe;
+// - a marked micro-op also waits until the unit has issued the products of
+//   the group before (the group after next reuses that group's half).
+// Each Gram element still takes the rows in order, row m in lane m mod L, so
+// the sums are the executor's bit for bit. Z^T X (pipe_gram_x) reads X on
+// port A in order with the producer's words and stays on the walker's F_PF.
+void gram_products(Design& design, SvModule& m, const EngineDims& d) {
+  const int XB = d.XB, V = d.V, S = d.S, LB = d.LB, L = d.L;
+  m.signal("pf_walk", 1, "fused: the walker issues the products as F_PF steps (no split array, or X^T Z)");
+  if (!d.SPLIT) {
+    m.section("Gram products", "\n// No split array: a fused launch's products are the walker's F_PF steps.\n"
+                               "assign pf_walk   = fz_q;\nassign gram_fire = 1'b0;");
+    return;
+  }
+  m.signal("pf_unit", 1, "fused Z^T Z: the product unit takes each finished row group");
+  m.signal("gs_pend_q", 1, "a row group has ended: mark the next micro-op pushed");
+  m.signal("gs_h_q", 1, "that group's accumulator half");
+  m.signal("gs_rl_q", 2, "that group's last row");
+  m.signal("em_gs", 1, "the micro-op is the first after a row group (hand the group to the product unit)");
+  m.signal("em_gg", 3, "... that group's {half, last row}");
+  m.array("q_gs", 1, d.Q, "queue: first micro-op after a row group");
+  m.array("q_gg", 3, d.Q, "queue: that group's {half, last row}");
+  m.signal("h_gs", 1, "head: first micro-op after a row group");
+  m.signal("h_gg", 3, "head: that group's {half, last row}");
+  m.signal("pu_busy_q", 1, "product unit: a row group's products still to issue");
+  m.signal("pu_h_q", 1, "product unit: the group's accumulator half");
+  m.signal("pu_rl_q", 2, "product unit: the group's last row");
+  m.signal("pu_t_q", 2, "product unit: row t of the group");
+  m.signal("pu_i_q", 3, "product unit: Gram row i (the column of Z broadcast)");
+  m.signal("pu_j_q", 4, "product unit: first Gram column j of the step");
+  m.signal("pu_ln_q", LB, "product unit: Gram lane of the row (the launch's row mod L)");
+  m.signal("pu_jl", 3, "product unit: last column of Z");
+  m.signal("pu_jend", 1, "product unit: the step is its (t, i)'s last");
+  m.signal("pu_last", 1, "product unit: the step is the group's last");
+  m.signal("pu_x", XB, "product unit: Gram's partial sum p[lane][i][j]");
+  m.signal("pu_y", XB, "product unit: Z[t, j] (the group's accumulators)");
+  m.signal("pu_p", XB, "product unit: Z[t, i]");
+  m.signal("pu_m", V, "product unit: its lanes (lane v: column j + v)");
+  m.signal("pu_ok", 1, "product unit: the accumulators it reads have left the FMA pipes");
+  m.signal("pu_fire", 1, "product unit: issues a step this cycle");
+  m.signal("pu_free", 1, "product unit: has issued its group's products by the end of this cycle");
+  m.array("pa_q", 32, V, "product lanes: operand a");
+  m.array("pb_q", 32, V, "product lanes: operand b");
+  m.array("pc_q", 32, V, "product lanes: operand c");
+  m.array("pu_y_out", 32, V, "product lanes: results");
+  m.signal("ptv_q", S + 1, "product pipe: an operation at each level (bit S: result on pu_y_out)");
+  m.array("pidx_q", XB, S + 1, "product pipe: its partial sum (lane v writes index | v)");
+  m.array("pm_q", V, S + 1, "product pipe: its lanes");
+  for (int v = 0; v < V; ++v)
+    m.instantiate("fp32_fma", fmt::format("u_pfma_{}", v))
+        .param("STAGES", std::to_string(S))
+        .connect("clk", "clk")
+        .connect("en", "1'b1")
+        .connect("a", fmt::format("pa_q[{}]", v))
+        .connect("b", fmt::format("pb_q[{}]", v))
+        .connect("c", fmt::format("pc_q[{}]", v))
+        .connect("y", fmt::format("pu_y_out[{}]", v));
+  design.primitives.insert("fp32_fma");
+  const std::string mv = V > 1 ? "pu_m[v]" : "pu_m";
+  const std::string next_lane = L > 1 ? fmt::format("(pu_ln_q == {0}'d{1}) ? '0 : pu_ln_q + {0}'d1", LB, L - 1)
+                                      : std::string("'0");
+  m.section("Gram products", fmt::format(R"(
+assign pf_unit = fz_q && !fzx_q;
+assign pf_walk = fz_q && fzx_q;
+// The walker marks the first micro-op after a row group's last step.
+always_ff @(posedge clk) begin
+  if (!rst_n || ph_q == F_IDLE) gs_pend_q <= 1'b0;
+  else if (rg_end && pf_unit) begin gs_pend_q <= 1'b1; gs_h_q <= ah_q; gs_rl_q <= gr_last; end
+  else if (push) gs_pend_q <= 1'b0;
+end
+assign em_gs = gs_pend_q;
+assign em_gg = {{gs_h_q, gs_rl_q}};
+always_ff @(posedge clk)
+  if (push) begin q_gs[q_wr_q] <= em_gs; q_gg[q_wr_q] <= em_gg; end
+assign h_gs = q_gs[q_rd_q];
+assign h_gg = q_gg[q_rd_q];
+// The step: p[lane][i][j..j+V-1] += Z[t, i] * Z[t, j..j+V-1], as stored (relu).
+assign pu_jl   = 3'(z_cols - {CW}'d1);
+assign pu_jend = ({{1'b0, pu_j_q}} + 5'd{V} > {{2'b00, pu_jl}});
+assign pu_last = pu_jend && (pu_i_q == pu_jl) && (pu_t_q == pu_rl_q);
+assign pu_x    = {PX};
+assign pu_y    = {XB}'({{pu_h_q, pu_t_q, pu_j_q}});
+assign pu_p    = {XB}'({{pu_h_q, pu_t_q, 1'b0, pu_i_q}});
+always_comb begin
+  pu_ok = !pend_q[pu_p];
+  for (int v = 0; v < {V}; v++) begin
+    {MV} = ({{1'b0, pu_j_q}} + 5'(v) <= {{2'b00, pu_jl}});
+    if ({MV} && (pend_q[pu_y | {XB}'(v)] || pend_q[pu_x | {XB}'(v)])) pu_ok = 1'b0;
+  end
+end
+assign pu_fire = pu_busy_q && pu_ok;
+assign pu_free = !pu_busy_q || (pu_fire && pu_last);
+assign gram_fire = pu_fire;
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    pu_busy_q <= 1'b0;
+    ptv_q     <= '0;
+  end else begin
+    if (ph_q == F_IDLE) pu_ln_q <= '0;
+    if (pu_fire) begin
+      pu_j_q <= pu_j_q + 4'd{V};
+      if (pu_jend) begin
+        pu_j_q <= '0;
+        pu_i_q <= pu_i_q + 3'd1;
+        if (pu_i_q == pu_jl) begin
+          pu_i_q  <= '0;
+          pu_t_q  <= pu_t_q + 2'd1;
+          pu_ln_q <= {NEXT_LANE};
+          if (pu_t_q == pu_rl_q) pu_busy_q <= 1'b0;
+        end
+      end
+    end
+    // The executor issues the micro-op after a group's last step: take the group.
+    if (fire && h_gs) begin
+      pu_busy_q <= 1'b1;
+      pu_h_q    <= h_gg[2];
+      pu_rl_q   <= h_gg[1:0];
+      pu_t_q    <= '0;
+      pu_i_q    <= '0;
+      pu_j_q    <= '0;
+    end
+    ptv_q <= {{ptv_q[{S1}:0], pu_fire}};
+  end
+end
+always_ff @(posedge clk) begin
+  pidx_q[0] <= pu_x;
+  pm_q[0]   <= pu_m;
+  for (int s = 1; s <= {S}; s++) begin
+    pidx_q[s] <= pidx_q[s-1];
+    pm_q[s]   <= pm_q[s-1];
+  end
+  for (int v = 0; v < {V}; v++) begin
+    pa_q[v] <= relu_word(relu, acc_q[pu_p]);
+    pb_q[v] <= relu_word(relu, acc_q[pu_y | {XB}'(v)]);
+    pc_q[v] <= acc_q[pu_x | {XB}'(v)];
+  end
+end)",
+                                         fmt::arg("CW", d.CW), fmt::arg("V", V), fmt::arg("XB", XB), fmt::arg("S", S),
+                                         fmt::arg("S1", S - 1), fmt::arg("MV", mv), fmt::arg("NEXT_LANE", next_lane),
+                                         fmt::arg("PX", gram_acc(d, "pu_ln_q", "pu_i_q", "pu_j_q[2:0]"))));
+}
+
+// The product lanes' results, written back S + 1 cycles after issue into Gram's
+// partial sums (words the producer's steps never touch in a fused launch).
+std::string gram_products_writeback(const EngineDims& d) {
+  if (!d.SPLIT) return "";
+  return fmt::format(R"(
+    for (int v = 0; v < {V}; v++)
+      if (ptv_q[{S}] && {PMV}) begin
+        acc_q[pidx_q[{S}] | {XB}'(v)]  <= pu_y_out[v];
+        pend_q[pidx_q[{S}] | {XB}'(v)] <= 1'b0;
+      end
+    for (int v = 0; v < {V}; v++)
+      if (pu_fire && {MV}) pend_q[pu_x | {XB}'(v)] <= 1'b1;)",
+                     fmt::arg("V", d.V), fmt::arg("S", d.S), fmt::arg("XB", d.XB),
+                     fmt::arg("PMV", d.V > 1 ? fmt::format("pm_q[{}][v]", d.S) : fmt::format("pm_q[{}]", d.S)),
+                     fmt::arg("MV", d.V > 1 ? "pu_m[v]" : "pu_m"));
+}
+
+}  // namespace cello::gen::engine
