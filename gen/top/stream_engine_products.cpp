@@ -6,30 +6,12 @@
 
 namespace cello::gen::engine {
 
-// A fused Z^T Z (pipe_gram) multiplies each finished row group of the
-// producer's result into Gram's lanes. Without a split array the walker issues
-// those products as F_PF steps between the producer's row groups, on the
-// producer's lanes. With one (2 V PEs), this unit runs them on V lanes of its
-// own while the producer's next row group runs:
-// - the walker marks the first micro-op it pushes after a row group's last
-//   step (gs, with the group's accumulator half and last row);
-// - when the executor issues that micro-op, every step of the group has
-//   issued: the unit takes the group and multiplies its rows, row t, column i
-//   and V columns j per step, acc[gram lane][i][j] += Z[t, i] * Z[t, j],
-//   each step waiting until the accumulators it reads have left the FMA pipe;
-// - a marked micro-op also waits until the unit has issued the products of
-//   the group before (the group after next reuses that group's half).
-// Each Gram element still takes the rows in order, row m in lane m mod L, so
-// the sums are the executor's bit for bit. Z^T X (pipe_gram_x) reads X on
-// port A in order with the producer's words and stays on the walker's F_PF.
-void gram_products(Design& design, SvModule& m, const EngineDims& d) {
-  const int XB = d.XB, V = d.V, S = d.S, LB = d.LB, L = d.L;
-  m.signal("pf_walk", 1, "fused: the walker issues the products as F_PF steps (no split array, or X^T Z)");
-  if (!d.SPLIT) {
-    m.section("Gram products", "\n// No split array: a fused launch's products are the walker's F_PF steps.\n"
-                               "assign pf_walk   = fz_q;\nassign gram_fire = 1'b0;");
-    return;
-  }
+namespace {
+
+// The product unit's signals: the walker's mark, its queue fields, the unit's
+// loop and its FMA pipe.
+void product_unit_signals(SvModule& m, const EngineDims& d) {
+  const int XB = d.XB, V = d.V, S = d.S, LB = d.LB;
   m.signal("pf_unit", 1, "fused Z^T Z: the product unit takes each finished row group");
   m.signal("gs_pend_q", 1, "a row group has ended: mark the next micro-op pushed");
   m.signal("gs_h_q", 1, "that group's accumulator half");
@@ -64,6 +46,35 @@ void gram_products(Design& design, SvModule& m, const EngineDims& d) {
   m.signal("ptv_q", S + 1, "product pipe: an operation at each level (bit S: result on pu_y_out)");
   m.array("pidx_q", XB, S + 1, "product pipe: its partial sum (lane v writes index | v)");
   m.array("pm_q", V, S + 1, "product pipe: its lanes");
+}
+
+}  // namespace
+
+// A fused Z^T Z (pipe_gram) multiplies each finished row group of the
+// producer's result into Gram's lanes. Without a split array the walker issues
+// those products as F_PF steps between the producer's row groups, on the
+// producer's lanes. With one (2 V PEs), this unit runs them on V lanes of its
+// own while the producer's next row group runs:
+// - the walker marks the first micro-op it pushes after a row group's last
+//   step (gs, with the group's accumulator half and last row);
+// - when the executor issues that micro-op, every step of the group has
+//   issued: the unit takes the group and multiplies its rows, row t, column i
+//   and V columns j per step, acc[gram lane][i][j] += Z[t, i] * Z[t, j],
+//   each step waiting until the accumulators it reads have left the FMA pipe;
+// - a marked micro-op also waits until the unit has issued the products of
+//   the group before (the group after next reuses that group's half).
+// Each Gram element still takes the rows in order, row m in lane m mod L, so
+// the sums are the executor's bit for bit. Z^T X (pipe_gram_x) reads X on
+// port A in order with the producer's words and stays on the walker's F_PF.
+void gram_products(Design& design, SvModule& m, const EngineDims& d) {
+  const int XB = d.XB, V = d.V, S = d.S, LB = d.LB, L = d.L;
+  m.signal("pf_walk", 1, "fused: the walker issues the products as F_PF steps (no split array, or X^T Z)");
+  if (!d.SPLIT) {
+    m.section("Gram products", "\n// No split array: a fused launch's products are the walker's F_PF steps.\n"
+                               "assign pf_walk   = fz_q;\nassign gram_fire = 1'b0;");
+    return;
+  }
+  product_unit_signals(m, d);
   for (int v = 0; v < V; ++v)
     m.instantiate("fp32_fma", fmt::format("u_pfma_{}", v))
         .param("STAGES", std::to_string(S))
