@@ -757,6 +757,9 @@ std::string walker_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("NEXT_ROWS", next_rows), fmt::arg("FILL_START", fill_start()),
                      fmt::arg("PRODUCER_START", producer_start), fmt::arg("ADVANCE", advance),
                      fmt::arg("BLOCK_END", block_end),
+                     // X^T Z on the product unit: the group's rows of X into the gather buffer first.
+                     fmt::arg("CATCH", d.SPLIT ? "\n    if (rg_end && xz_catch) ph_q <= F_XF;" : ""),
+                     fmt::arg("XF_UP", d.SPLIT ? "if (xf_up_q) begin\n        if (xf_up_done) ph_q <= xf_ret_q;\n      end else " : ""),
                      // The block's row groups are done: the rest of its fill, then the next block.
                      fmt::arg("GROUPS_DONE", "i0_q <= '0;\n          if (xc_on_q) begin xf_tail_q <= 1'b1; ph_q <= F_XF; end\n"
                                              "          else " + block_end));
@@ -811,7 +814,7 @@ always_ff @(posedge clk) begin
       end
       // The fill's steps of their own: the whole block before its first group,
       // or after its last group what the groups' steps did not carry.
-      F_XF: if (!xc_on_q || (push && xf_last)) begin
+      F_XF: {XF_UP}if (!xc_on_q || (push && xf_last)) begin
         if (xf_tail_q) {BLOCK_END}
         else ph_q <= ph_group;
       end
@@ -910,7 +913,7 @@ std::string walker_loops(const EngineDims& d) {
     // steps when the cursor is free and there is a next group (rg_on);
     // otherwise F_W writes what the cursor holds.
     if (rows_next) {NEXT_ROWS}
-    else if (rg_end) ph_q <= F_W;
+    else if (rg_end) ph_q <= F_W;{CATCH}
   end
 end)");
 }
@@ -975,7 +978,11 @@ std::string executor_text(const EngineDims& d, fmt::string_view text) {
                                                           V, VL - 1, VL)
                                             : std::string("assign xb_wdata = ld_rsp_data;")),
                      fmt::arg("GSOK", d.SPLIT ? "\n  // The first micro-op after a row group waits for the products of the group before it."
-                                               "\n  if (h_gs && !pu_free) op_ok = 1'b0;" : ""),
+                                               "\n  if (h_gs && !pu_free) op_ok = 1'b0;"
+                                               "\n  // The product unit's read of X's row takes the gather buffer's read port this cycle."
+                                               "\n  if (h_act == U_XG && pu_xrd) op_ok = 1'b0;" : ""),
+                     fmt::arg("PXRE", d.SPLIT ? " || pu_xrd" : ""),
+                     fmt::arg("PXRA", d.SPLIT ? "pu_xrd ? pu_xline : " : ""),
                      fmt::arg("PDRAIN", d.SPLIT ? " && !pu_busy_q && (ptv_q == '0)" : ""),
                      fmt::arg("PWB", gram_products_writeback(d)),
                      fmt::arg("TMV", V > 1 ? fmt::format("tm_q[{}][v]", S) : fmt::format("tm_q[{}]", S)),
@@ -1116,8 +1123,8 @@ assign st_word  = h_w;
 {XBWE}
 assign xb_waddr = h_f[{GWL1}:{VL}];
 {XBWD}
-assign xb_re    = fire && (h_act == U_XG);
-assign xb_raddr = h_aux[{GWL1}:{VL}];
+assign xb_re    = (fire && (h_act == U_XG)){PXRE};
+assign xb_raddr = {PXRA}h_aux[{GWL1}:{VL}];
 always_comb
   for (int v = 0; v < {V}; v++) begin
 {FBIN}
@@ -1130,7 +1137,7 @@ always_ff @(posedge clk) begin
     rf_busy_q <= '0;
     xg_q      <= 1'b0;
   end else begin
-    xg_q  <= xb_re;
+    xg_q  <= fire && (h_act == U_XG);
 {XO}    tv_q  <= {{tv_q[{S1}:0], ex_fma}};
     trf_q <= {{trf_q[{S1}:0], ex_to_rf}};
     tidx_q[0] <= ex_to_rf ? {TI}'(h_p) : {TI}'(h_x);

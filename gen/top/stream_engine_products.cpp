@@ -12,7 +12,9 @@ namespace {
 // loop and its FMA pipe.
 void product_unit_signals(SvModule& m, const EngineDims& d) {
   const int XB = d.XB, V = d.V, S = d.S, LB = d.LB;
-  m.signal("pf_unit", 1, "fused Z^T Z: the product unit takes each finished row group");
+  m.signal("pf_unit", 1, "fused: the product unit takes each finished row group (Z^T Z, or X^T Z with X's rows from the gather buffer)");
+  m.signal("xz_buf", 1, "X^T Z: X is in the gather buffer, and its row of Z's columns in one line");
+  m.signal("pu_row_end", 1, "product unit: a row's last step issues");
   m.signal("gs_pend_q", 1, "a row group has ended: mark the next micro-op pushed");
   m.signal("gs_h_q", 1, "that group's accumulator half");
   m.signal("gs_rl_q", 2, "that group's last row");
@@ -46,6 +48,82 @@ void product_unit_signals(SvModule& m, const EngineDims& d) {
   m.signal("ptv_q", S + 1, "product pipe: an operation at each level (bit S: result on pu_y_out)");
   m.array("pidx_q", XB, S + 1, "product pipe: its partial sum (lane v writes index | v)");
   m.array("pm_q", V, S + 1, "product pipe: its lanes");
+}
+
+
+// X^T Z on the product unit (pipe_gram_x, CG's P^T S after S = A P): X's
+// rows are the SPMM's dense operand, staged in the gather buffer. The unit
+// reads row t's line (and ahead, row t+1's) into one of two row registers;
+// its read takes the buffer's read port from the producer's gather step in
+// that cycle. The walker makes sure the rows are there: at a group's last
+// step, while the fill cursor has not passed the group's last row, it issues
+// fill steps of its own (F_XF) before the micro-op that hands the group over.
+void x_rows(SvModule& m, const EngineDims& d) {
+  const int CW = d.CW, V = d.V, VL = d.VL, GWL = d.GWL;
+  m.signal("xz_catch", 1, "X^T Z: at a group's last step the fill has not passed the group's rows");
+  m.signal("xf_up_q", 1, "F_XF brings X's rows up to xf_upto_q into the buffer, then goes on to xf_ret_q");
+  m.signal("xf_upto_q", CW, "... the last row needed");
+  m.signal("xf_ret_q", 5, "... the phase after");
+  m.signal("xf_up_done", 1, "... the fill has passed that row");
+  m.signal("pu_i0_q", CW, "product unit: its group's first row");
+  m.signal("pu_ni0_q", CW, "product unit: the next group's first row");
+  m.signal("pu_xv_q", 2, "product unit: row register b holds its row's line (row t in register t mod 2)");
+  m.signal("pu_xg_q", 1, "product unit: read a line last cycle");
+  m.signal("pu_xgb_q", 1, "... into row register");
+  m.signal("pu_want0", 1, "product unit: row t's line is neither held nor read");
+  m.signal("pu_want1", 1, "product unit: row t+1's line is neither held nor read (t+1 in the group)");
+  m.signal("pu_xrd", 1, "product unit: reads a line of the gather buffer this cycle");
+  m.signal("pu_xrow", CW, "... of X's row");
+  m.signal("pu_xword", GWL, "... whose first word is");
+  m.signal("pu_xline", d.XL, "... in line");
+  m.signal("pu_tword", GWL, "product unit: the gather buffer word of X[i0 + t, 0]");
+  m.array("pu_xr_q", 32 * V, 2, "product unit: the two row registers (lines of the gather buffer)");
+  m.signal("pu_xw", 32, "product unit: X[i0 + t, i] for the step");
+  if (V > 1) m.signal("pu_xlane", VL, "product unit: the lane of X[i0 + t, i] in row t's line");
+  const std::string lane =
+      V > 1 ? fmt::format("{1}'({2}'(pu_i0_q + {2}'(pu_t_q)) << slg_q);\n"
+                          "assign pu_xlane = pu_tword[{0}:0] + {3}'(pu_i_q);\n"
+                          "assign pu_xw    = pu_xr_q[pu_t_q[0]][32*pu_xlane +: 32]",
+                          VL - 1, GWL, CW, VL)
+            : fmt::format("{}'({}'(pu_i0_q + {}'(pu_t_q)) << slg_q);\nassign pu_xw    = pu_xr_q[pu_t_q[0]]", GWL, CW, CW);
+  m.section("Gram products: X's rows from the gather buffer", fmt::format(R"(
+assign xz_catch   = pf_unit && fzx_q && xc_on_q && (xc_t_q <= i0_q + {CW}'(gr_last));
+assign xf_up_done = !xc_on_q || (xc_t_q > xf_upto_q);
+always_ff @(posedge clk) begin
+  if (!rst_n || ph_q == F_IDLE) xf_up_q <= 1'b0;
+  else if (rg_end && xz_catch) begin
+    xf_up_q   <= 1'b1;
+    xf_upto_q <= i0_q + {CW}'(gr_last);
+    xf_ret_q  <= rows_next ? ph_group : F_W;
+  end else if (ph_q == F_XF && xf_up_done) xf_up_q <= 1'b0;
+end
+assign pu_want0 = !pu_xv_q[pu_t_q[0]] && !(pu_xg_q && pu_xgb_q == pu_t_q[0]);
+assign pu_want1 = (pu_t_q != pu_rl_q) && !pu_xv_q[!pu_t_q[0]] && !(pu_xg_q && pu_xgb_q != pu_t_q[0]);
+assign pu_xrd   = pu_busy_q && fzx_q && (pu_want0 || pu_want1);
+assign pu_xrow  = pu_i0_q + {CW}'(pu_t_q) + {CW}'(!pu_want0);
+assign pu_xword = {GWL}'(pu_xrow << slg_q);
+assign pu_xline = pu_xword[{GWL1}:{VL}];
+assign pu_tword = {LANE};
+always_ff @(posedge clk) begin
+  if (!rst_n) begin
+    pu_xv_q <= '0;
+    pu_xg_q <= 1'b0;
+  end else begin
+    if (ph_q == F_IDLE) pu_ni0_q <= '0;
+    pu_xg_q  <= pu_xrd;
+    pu_xgb_q <= pu_want0 ? pu_t_q[0] : !pu_t_q[0];
+    if (pu_xg_q) begin pu_xr_q[pu_xgb_q] <= xb_rdata; pu_xv_q[pu_xgb_q] <= 1'b1; end
+    if (pu_row_end) pu_xv_q[pu_t_q[0]] <= 1'b0;
+    if (fire && h_gs) begin
+      pu_xv_q  <= '0;
+      pu_i0_q  <= pu_ni0_q;
+      pu_ni0_q <= pu_ni0_q + {CW}'d4;
+    end
+  end
+end)",
+                                                                           fmt::arg("CW", CW), fmt::arg("GWL", GWL),
+                                                                           fmt::arg("GWL1", GWL - 1), fmt::arg("VL", VL),
+                                                                           fmt::arg("LANE", lane)));
 }
 
 }  // namespace
@@ -89,15 +167,17 @@ void gram_products(Design& design, SvModule& m, const EngineDims& d) {
   const std::string next_lane = L > 1 ? fmt::format("(pu_ln_q == {0}'d{1}) ? '0 : pu_ln_q + {0}'d1", LB, L - 1)
                                       : std::string("'0");
   m.section("Gram products", fmt::format(R"(
-assign pf_unit = fz_q && !fzx_q;
-assign pf_walk = fz_q && fzx_q;
+assign xz_buf  = sbuf_q && ((slg_q <= 3'd{VL}) || (z_cols <= {CW}'d{V}));
+assign pf_unit = fz_q && (!fzx_q || xz_buf);
+assign pf_walk = fz_q && !pf_unit;
 // The walker marks the first micro-op after a row group's last step.
 always_ff @(posedge clk) begin
   if (!rst_n || ph_q == F_IDLE) gs_pend_q <= 1'b0;
   else if (rg_end && pf_unit) begin gs_pend_q <= 1'b1; gs_h_q <= ah_q; gs_rl_q <= gr_last; end
-  else if (push) gs_pend_q <= 1'b0;
+  else if (push && em_gs) gs_pend_q <= 1'b0;
 end
-assign em_gs = gs_pend_q;
+// (X^T Z: not on the fill's own steps that bring the group's rows of X in.)
+assign em_gs = gs_pend_q && !xf_up_q;
 assign em_gg = {{gs_h_q, gs_rl_q}};
 always_ff @(posedge clk)
   if (push) begin q_gs[q_wr_q] <= em_gs; q_gg[q_wr_q] <= em_gg; end
@@ -111,7 +191,7 @@ assign pu_x    = {PX};
 assign pu_y    = {XB}'({{pu_h_q, pu_t_q, pu_j_q}});
 assign pu_p    = {XB}'({{pu_h_q, pu_t_q, 1'b0, pu_i_q}});
 always_comb begin
-  pu_ok = !pend_q[pu_p];
+  pu_ok = !pend_q[pu_p] && (!fzx_q || pu_xv_q[pu_t_q[0]]);
   for (int v = 0; v < {V}; v++) begin
     {MV} = ({{1'b0, pu_j_q}} + 5'(v) <= {{2'b00, pu_jl}});
     if ({MV} && (pend_q[pu_y | {XB}'(v)] || pend_q[pu_x | {XB}'(v)])) pu_ok = 1'b0;
@@ -119,6 +199,7 @@ always_comb begin
 end
 assign pu_fire = pu_busy_q && pu_ok;
 assign pu_free = !pu_busy_q || (pu_fire && pu_last);
+assign pu_row_end = pu_fire && pu_jend && (pu_i_q == pu_jl);
 assign gram_fire = pu_fire;
 always_ff @(posedge clk) begin
   if (!rst_n) begin
@@ -159,14 +240,15 @@ always_ff @(posedge clk) begin
     pm_q[s]   <= pm_q[s-1];
   end
   for (int v = 0; v < {V}; v++) begin
-    pa_q[v] <= relu_word(relu, acc_q[pu_p]);
+    pa_q[v] <= fzx_q ? pu_xw : relu_word(relu, acc_q[pu_p]);
     pb_q[v] <= relu_word(relu, acc_q[pu_y | {XB}'(v)]);
     pc_q[v] <= acc_q[pu_x | {XB}'(v)];
   end
 end)",
-                                         fmt::arg("CW", d.CW), fmt::arg("V", V), fmt::arg("XB", XB), fmt::arg("S", S),
+                                         fmt::arg("CW", d.CW), fmt::arg("V", V), fmt::arg("VL", d.VL), fmt::arg("XB", XB), fmt::arg("S", S),
                                          fmt::arg("S1", S - 1), fmt::arg("MV", mv), fmt::arg("NEXT_LANE", next_lane),
                                          fmt::arg("PX", gram_acc(d, "pu_ln_q", "pu_i_q", "pu_j_q[2:0]"))));
+  x_rows(m, d);
 }
 
 // The product lanes' results, written back S + 1 cycles after issue into Gram's

@@ -90,6 +90,14 @@ inline int engine_lanes(int pes, int gather_words) {
 // GRAM: with at least 2 V PEs, a second set of V lanes runs a fused Z^T Z's
 // products beside the producer's steps (gen/top/stream_engine_products.cpp).
 inline bool engine_split_gram(int pes, int lanes) { return pes >= 2 * lanes; }
+// ... and whether that product unit also takes an SPMM's fused X^T Z: X is
+// staged in the gather buffer in blocks of `block_cols` columns (0: too
+// tall), and X's row of the result's `cols` columns lies in one line of the
+// buffer's `lanes` lanes. The unit then reads X's rows from the buffer, and
+// the products read no memory.
+inline bool engine_xz_from_buffer(int block_cols, uint32_t cols, int lanes) {
+  return block_cols != 0 && (block_cols <= lanes || cols <= static_cast<uint32_t>(lanes));
+}
 
 // The stream engine's accumulators (gen/top/stream_engine_gen.cpp): a row
 // group's two halves of 64 words beside Gram's L = fma_stages lanes of 8 x 8

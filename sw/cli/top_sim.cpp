@@ -260,7 +260,7 @@ std::string status_names(unsigned status) {
 void print_datapath(const arch::Arch& a, const exec::ExecProgram& p, const exec::Result& want, uint64_t rtl_bytes,
                     double bw, uint64_t cycles, nlohmann::json& rep) {
   const int lanes = gen::engine_lanes(a.pe_rows * a.pe_cols, static_cast<int>(a.gather_words));
-  // A split array adds as many lanes for fused Z^T Z products; the bound lets
+  // A split array adds as many lanes for fused Gram products; the bound lets
   // every MAC use them, so it stays a lower bound.
   const bool split = arch::engine_split_gram(a.pe_rows * a.pe_cols, lanes);
   const int all_lanes = split ? 2 * lanes : lanes;
@@ -268,7 +268,7 @@ void print_datapath(const arch::Arch& a, const exec::ExecProgram& p, const exec:
                                   static_cast<uint64_t>(std::ceil(static_cast<double>(rtl_bytes) / bw)));
   fmt::print("  datapath: {} FMA lanes{} (the {}x{} array is not on it yet); max(MACs / {}, RTL bytes / {} B per cycle) = "
              "{} cycles, RTL at {:.2f}x\n",
-             lanes, split ? fmt::format(", and {} more for fused Z^T Z products", lanes) : std::string(), a.pe_rows,
+             lanes, split ? fmt::format(", and {} more for fused Gram products", lanes) : std::string(), a.pe_rows,
              a.pe_cols, all_lanes, bw, bound, ratio(static_cast<double>(cycles), static_cast<double>(bound)));
   rep["datapath"] = {{"lanes", lanes}, {"product_lanes", split ? lanes : 0}, {"bound_cycles", bound}};
   // SPMM's column blocks, as the engine picks them.

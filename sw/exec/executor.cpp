@@ -421,6 +421,7 @@ class Runner {
       const TensorDesc &x = desc(desc(op.a).csr ? op.b : op.a), &z = desc(op.out);
       const int w = arch::spmm_block_cols(x.rows, a_.gather_words);
       if (z.cols > 8 || (w != 0 && static_cast<uint32_t>(w) < z.cols)) continue;  // no products
+      if (xz_from_buffer(x, z)) continue;  // no reads of X: the product unit takes its rows from the gather buffer
       if (2 * x.cols > a_.load_window || (4 * (x.col_major() ? x.rows : x.cols)) % g_ != 0) return false;
     }
     for (const ExecOp& op : p.ops) {
@@ -486,6 +487,15 @@ class Runner {
     bool write;
   };
   Unit load_unit() const { return {ReuseWindow(a_.load_window), false}; }
+  // Whether a fused X^T Z runs on the split array's product unit, which takes
+  // X's rows from the SPMM's gather buffer and so reads no memory for them
+  // (docs/top.md, "Pipelined GRAM").
+  bool xz_from_buffer(const TensorDesc& x, const TensorDesc& z) const {
+    const int pes = static_cast<int>(a_.pe_rows * a_.pe_cols);
+    const int lanes = arch::engine_lanes(pes, static_cast<int>(a_.gather_words));
+    return arch::engine_split_gram(pes, lanes) &&
+           arch::engine_xz_from_buffer(arch::spmm_block_cols(x.rows, a_.gather_words), z.cols, lanes);
+  }
   Unit store_unit() const { return {ReuseWindow(a_.store_window), true}; }
   // The unit takes bytes [b0, b1) of tensor id: the granules it moves.
   void move(Unit& u, std::vector<Access>& acc, int id, uint64_t b0, uint64_t b1) const {
@@ -563,12 +573,14 @@ class Runner {
   // Per 8 x 8 block of Z: port A reads A's block columns, port B B's (not
   // on the diagonal when A and B are one operand), and the store unit writes
   // the block. A fused GRAM reads nothing of its second operand; the first,
-  // X of an X^T Z, is read beside the producer's gather fill, counted once.
+  // X of an X^T Z, is read beside the producer's gather fill, counted once,
+  // unless the product unit takes it from the gather buffer.
   std::vector<Access> gram_launch(const ExecOp& op, bool fused) const {
     const TensorDesc& o = desc(op.out);
     std::vector<Access> acc;
     Unit a = load_unit(), b = load_unit(), store = store_unit();
-    if (fused && op.a != op.b) block_in_order(a, acc, op.a, 0, desc(op.a).rows, 0, desc(op.a).cols);
+    if (fused && op.a != op.b && !xz_from_buffer(desc(op.a), desc(op.b)))
+      block_in_order(a, acc, op.a, 0, desc(op.a).rows, 0, desc(op.a).cols);
     for (uint64_t b1 = 0; b1 < o.rows; b1 += 8)
       for (uint64_t b2 = 0; b2 < o.cols; b2 += 8) {
         const uint64_t e1 = std::min<uint64_t>(o.rows, b1 + 8), e2 = std::min<uint64_t>(o.cols, b2 + 8);

@@ -81,11 +81,13 @@ bool exact_on_ragged_rows(const exec::Result& want) {
 // executor's result goes to `want_out` when given.
 // The product steps the split array's second lanes issue (counter gram_steps):
 // one per row of Z, Gram row i and V Gram columns, for every launch that takes
-// its Z^T Z products row group by row group (flagged pipe_gram; at most 8
-// columns; a GEMM not also flagged pipe_gram_x; an SPMM whose dense operand is
-// one gather-buffer block or too tall for the buffer, and as tall as Z when
-// also flagged pipe_gram_x), whether or not its GRAM follows. None on a top
-// whose array is not split (arch::engine_split_gram).
+// its Gram products row group by row group (flagged pipe_gram or pipe_gram_x;
+// at most 8 columns; a GEMM flagged pipe_gram alone; an SPMM whose dense
+// operand X is one gather-buffer block or too tall for the buffer, and as tall
+// as Z when flagged pipe_gram_x), whether or not its GRAM follows. X^T Z
+// (pipe_gram_x without pipe_gram) runs there only with X's rows in the gather
+// buffer (arch::engine_xz_from_buffer). None on a top whose array is not split
+// (arch::engine_split_gram).
 uint64_t expected_product_steps(const stream::Stream& s, const exec::ExecProgram& p) {
   const arch::Arch& a = the_arch();
   const int pes = a.pe_rows * a.pe_cols, v = arch::engine_lanes(pes, static_cast<int>(a.gather_words));
@@ -96,13 +98,14 @@ uint64_t expected_product_steps(const stream::Stream& s, const exec::ExecProgram
     const exec::TensorDesc& z = p.tensors[static_cast<size_t>(op.out)];
     for (const exec::Pass& pass : op.passes) {
       const uint64_t flags = s.records[pass.record].field("flags");
-      if (!(flags & stream::kLaunchPipeGram) || z.cols == 0 || z.cols > 8) continue;
-      const bool x_flag = flags & stream::kLaunchPipeGramX;
+      const bool z_flag = flags & stream::kLaunchPipeGram, x_flag = flags & stream::kLaunchPipeGramX;
+      if (!(z_flag || x_flag) || z.cols == 0 || z.cols > 8) continue;
       if (op.kind == stream::Opcode::Gemm && x_flag) continue;
       if (op.kind == stream::Opcode::Spmm) {
         const exec::TensorDesc& x = p.tensors[static_cast<size_t>(p.tensors[static_cast<size_t>(op.a)].csr ? op.b : op.a)];
         const int w = arch::spmm_block_cols(x.rows, a.gather_words);
         if ((w != 0 && static_cast<uint32_t>(w) < z.cols) || (x_flag && x.rows != z.rows)) continue;
+        if (!z_flag && !arch::engine_xz_from_buffer(w, z.cols, v)) continue;  // X^T Z on the producer's lanes
       }
       steps += uint64_t{z.rows} * z.cols * ((z.cols + static_cast<uint32_t>(v) - 1) / static_cast<uint32_t>(v));
     }
