@@ -74,18 +74,17 @@ void x_rows(SvModule& m, const EngineDims& d) {
   m.signal("pu_want1", 1, "product unit: row t+1's line is neither held nor read (t+1 in the group)");
   m.signal("pu_xrd", 1, "product unit: reads a line of the gather buffer this cycle");
   m.signal("pu_xrow", CW, "... of X's row");
-  m.signal("pu_xword", GWL, "... whose first word is");
   m.signal("pu_xline", d.XL, "... in line");
-  m.signal("pu_tword", GWL, "product unit: the gather buffer word of X[i0 + t, 0]");
   m.array("pu_xr_q", 32 * V, 2, "product unit: the two row registers (lines of the gather buffer)");
   m.signal("pu_xw", 32, "product unit: X[i0 + t, i] for the step");
   if (V > 1) m.signal("pu_xlane", VL, "product unit: the lane of X[i0 + t, i] in row t's line");
+  // Row m's first word is m << slg: its line m << slg >> VL, and X[m, i] its
+  // lane (m << slg) mod V + i (the row lies in one line).
   const std::string lane =
-      V > 1 ? fmt::format("{1}'({2}'(pu_i0_q + {2}'(pu_t_q)) << slg_q);\n"
-                          "assign pu_xlane = pu_tword[{0}:0] + {3}'(pu_i_q);\n"
-                          "assign pu_xw    = pu_xr_q[pu_t_q[0]][32*pu_xlane +: 32]",
-                          VL - 1, GWL, CW, VL)
-            : fmt::format("{}'({}'(pu_i0_q + {}'(pu_t_q)) << slg_q);\nassign pu_xw    = pu_xr_q[pu_t_q[0]]", GWL, CW, CW);
+      V > 1 ? fmt::format("assign pu_xlane = {0}'({1}'(pu_i0_q + {1}'(pu_t_q)) << slg_q) + {0}'(pu_i_q);\n"
+                          "assign pu_xw    = pu_xr_q[pu_t_q[0]][32*pu_xlane +: 32];",
+                          VL, CW)
+            : std::string("assign pu_xw    = pu_xr_q[pu_t_q[0]];");
   m.section("Gram products: X's rows from the gather buffer", fmt::format(R"(
 assign xz_catch   = pf_unit && fzx_q && xc_on_q && (xc_t_q <= i0_q + {CW}'(gr_last));
 assign xf_up_done = !xc_on_q || (xc_t_q > xf_upto_q);
@@ -101,9 +100,8 @@ assign pu_want0 = !pu_xv_q[pu_t_q[0]] && !(pu_xg_q && pu_xgb_q == pu_t_q[0]);
 assign pu_want1 = (pu_t_q != pu_rl_q) && !pu_xv_q[!pu_t_q[0]] && !(pu_xg_q && pu_xgb_q != pu_t_q[0]);
 assign pu_xrd   = pu_busy_q && fzx_q && (pu_want0 || pu_want1);
 assign pu_xrow  = pu_i0_q + {CW}'(pu_t_q) + {CW}'(!pu_want0);
-assign pu_xword = {GWL}'(pu_xrow << slg_q);
-assign pu_xline = pu_xword[{GWL1}:{VL}];
-assign pu_tword = {LANE};
+assign pu_xline = {XL}'({GWL}'(pu_xrow << slg_q) >> {VL});
+{LANE}
 always_ff @(posedge clk) begin
   if (!rst_n) begin
     pu_xv_q <= '0;
@@ -122,7 +120,7 @@ always_ff @(posedge clk) begin
   end
 end)",
                                                                            fmt::arg("CW", CW), fmt::arg("GWL", GWL),
-                                                                           fmt::arg("GWL1", GWL - 1), fmt::arg("VL", VL),
+                                                                           fmt::arg("XL", d.XL), fmt::arg("VL", VL),
                                                                            fmt::arg("LANE", lane)));
 }
 

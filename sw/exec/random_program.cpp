@@ -38,7 +38,8 @@ class Generator {
         if (o_.chord) riff_around(first);
         continue;
       }
-      switch (o_.spmm_only ? 2 : pick(0, 3)) {
+      // Piped programs: producers only, mostly SPMMs (each piped into its GRAM).
+      switch (o_.spmm_only ? 2 : o_.pipe_every ? (chance(0.7) ? 2 : 0) : pick(0, 3)) {
         case 0: gemm(); break;
         case 1: gram(); break;
         case 2: spmm(); break;
@@ -131,13 +132,18 @@ class Generator {
   int csr(uint32_t rows, uint32_t cols) {
     std::vector<uint32_t> row_ptr{0}, col;
     const double density = std::uniform_real_distribution<double>(0.0, 0.5)(rng_);
+    // Piped programs: half the matrices strictly lower triangular, so the
+    // gather fill need not pass a row before the rows' products want it.
+    const bool lower = o_.pipe_every && chance(0.5);
+    const double lower_density = std::uniform_real_distribution<double>(0.0, 0.1)(rng_);
     for (uint32_t r = 0; r < rows; ++r) {
       // Ragged: rows long or short, a group's last row (the entry fetcher's
       // groups of 4) mostly a third as long.
       const double ragged = r % 4 == 3 && chance(0.7) ? 0.3 : chance(0.8) ? 0.9 : 1.5 / cols;
-      const double p = o_.band ? 0.8 : o_.ragged ? ragged : density;
+      const double p = o_.band ? 0.8 : o_.ragged ? ragged : lower ? lower_density : density;
       for (uint32_t c = 0; c < cols; ++c)
-        if ((o_.band == 0 || (c >= r && c < r + static_cast<uint32_t>(o_.band))) && chance(p)) col.push_back(c);
+        if ((o_.band == 0 || (c >= r && c < r + static_cast<uint32_t>(o_.band))) && (!lower || c < r) && chance(p))
+          col.push_back(c);
       row_ptr.push_back(static_cast<uint32_t>(col.size()));
     }
     const int id = next_id_++;
@@ -237,7 +243,7 @@ class Generator {
   void spmm() {
     const auto m = static_cast<uint32_t>(any_rows());
     const auto ragged_k = [&] { return std::min<uint64_t>(static_cast<uint64_t>(pick(96, 256)), std::max<uint64_t>(a_.gather_words, 1)); };
-    const auto k = static_cast<uint32_t>(o_.ragged ? ragged_k() : chance(0.5) ? m : any_rows());
+    const auto k = static_cast<uint32_t>(o_.ragged ? ragged_k() : (o_.pipe_every || chance(0.5)) ? m : any_rows());
     // A ragged matrix's SPMM is one column block (its CSR arrays read in one pass).
     const auto n = static_cast<uint32_t>(
         o_.ragged ? std::clamp(arch::spmm_block_cols(k, a_.gather_words), 1, any_small()) : any_small());

@@ -37,10 +37,13 @@ struct RandomProgramOptions {
   // that some are registered again later, and some stay to END), with random
   // distance and remaining. Needs a top with CHORD.
   bool chord = false;
-  // Every GEMM and SPMM pipes its result into the GRAM that follows it
-  // (pipe_gram, or pipe_gram_x for an SPMM now and then): with the generator's
+  // Every launch a GEMM or (mostly) a square SPMM that pipes its result into
+  // the GRAM that follows it (pipe_gram, or pipe_gram_x for half the SPMMs): with the generator's
   // short inner loops and sparse rows, many producer row groups are shorter
   // than their Gram products (the split array's product unit, docs/top.md).
+  // Half its CSR matrices are strictly lower triangular and sparse (under a
+  // tenth of the entries): an SPMM's gather fill then lags the rows of X its
+  // X^T Z products read.
   bool pipe_every = false;
 };
 
