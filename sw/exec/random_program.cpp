@@ -132,8 +132,8 @@ class Generator {
   int csr(uint32_t rows, uint32_t cols) {
     std::vector<uint32_t> row_ptr{0}, col;
     const double density = std::uniform_real_distribution<double>(0.0, 0.5)(rng_);
-    // Piped programs: half the matrices strictly lower triangular, so the
-    // gather fill need not pass a row before the rows' products want it.
+    // Piped programs: half the matrices sparse and strictly lower triangular,
+    // so that no entry needs the gather fill past its own row.
     const bool lower = o_.pipe_every && chance(0.5);
     const double lower_density = std::uniform_real_distribution<double>(0.0, 0.1)(rng_);
     for (uint32_t r = 0; r < rows; ++r) {

@@ -42,8 +42,9 @@ struct RandomProgramOptions {
   // short inner loops and sparse rows, many producer row groups are shorter
   // than their Gram products (the split array's product unit, docs/top.md).
   // Half its CSR matrices are strictly lower triangular and sparse (under a
-  // tenth of the entries): an SPMM's gather fill then lags the rows of X its
-  // X^T Z products read.
+  // tenth of the entries), meant to let an SPMM's gather fill lag the rows of
+  // X its X^T Z products read; in every run traced the fill still ran ahead
+  // (docs/top.md, "Pipelined GRAM").
   bool pipe_every = false;
 };
 
