@@ -379,18 +379,25 @@ void executor_signals(SvModule& m, const EngineDims& d) {
 
 }
 
-// The FMA lanes and SPMM's value scaler (beta * val).
-void fma_instances(Design& design, SvModule& m, const EngineDims& d) {
-  const int S = d.S, V = d.V;
-  for (int v = 0; v < V; ++v)
-    m.instantiate("fp32_fma", fmt::format("u_fma_{}", v))
-        .param("STAGES", std::to_string(S))
+// V pipelined fp32_fma lanes u_<name>_v on operand arrays a, b, c and results y.
+void fma_lanes(Design& design, SvModule& m, const EngineDims& d, const std::string& name, const std::string& a,
+               const std::string& b, const std::string& c, const std::string& y) {
+  for (int v = 0; v < d.V; ++v)
+    m.instantiate("fp32_fma", fmt::format("u_{}_{}", name, v))
+        .param("STAGES", std::to_string(d.S))
         .connect("clk", "clk")
         .connect("en", "1'b1")
-        .connect("a", fmt::format("fa_q[{}]", v))
-        .connect("b", fmt::format("fb_in[{}]", v))
-        .connect("c", fmt::format("fc_q[{}]", v))
-        .connect("y", fmt::format("fma_y[{}]", v));
+        .connect("a", fmt::format("{}[{}]", a, v))
+        .connect("b", fmt::format("{}[{}]", b, v))
+        .connect("c", fmt::format("{}[{}]", c, v))
+        .connect("y", fmt::format("{}[{}]", y, v));
+  design.primitives.insert("fp32_fma");
+}
+
+// The FMA lanes and SPMM's value scaler (beta * val).
+void fma_instances(Design& design, SvModule& m, const EngineDims& d) {
+  const int S = d.S;
+  fma_lanes(design, m, d, "fma", "fa_q", "fb_in", "fc_q", "fma_y");
   m.instantiate("fp32_fma_rv", "u_val_scale")
       .param("STAGES", std::to_string(S))
       .connect("clk", "clk")

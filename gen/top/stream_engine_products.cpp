@@ -151,16 +151,7 @@ void gram_products(Design& design, SvModule& m, const EngineDims& d) {
     return;
   }
   product_unit_signals(m, d);
-  for (int v = 0; v < V; ++v)
-    m.instantiate("fp32_fma", fmt::format("u_pfma_{}", v))
-        .param("STAGES", std::to_string(S))
-        .connect("clk", "clk")
-        .connect("en", "1'b1")
-        .connect("a", fmt::format("pa_q[{}]", v))
-        .connect("b", fmt::format("pb_q[{}]", v))
-        .connect("c", fmt::format("pc_q[{}]", v))
-        .connect("y", fmt::format("pu_y_out[{}]", v));
-  design.primitives.insert("fp32_fma");
+  fma_lanes(design, m, d, "pfma", "pa_q", "pb_q", "pc_q", "pu_y_out");
   const std::string mv = V > 1 ? "pu_m[v]" : "pu_m";
   const std::string next_lane = L > 1 ? fmt::format("(pu_ln_q == {0}'d{1}) ? '0 : pu_ln_q + {0}'d1", LB, L - 1)
                                       : std::string("'0");
