@@ -135,7 +135,7 @@ class Generator {
     // Piped programs: half the matrices sparse and strictly lower triangular,
     // so that no entry needs the gather fill past its own row.
     const bool lower = o_.pipe_every && chance(0.5);
-    const double lower_density = std::uniform_real_distribution<double>(0.0, 0.1)(rng_);
+    const double lower_density = lower ? std::uniform_real_distribution<double>(0.0, 0.1)(rng_) : 0.0;
     for (uint32_t r = 0; r < rows; ++r) {
       // Ragged: rows long or short, a group's last row (the entry fetcher's
       // groups of 4) mostly a third as long.

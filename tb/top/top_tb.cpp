@@ -75,10 +75,6 @@ bool exact_on_ragged_rows(const exec::Result& want) {
   return false;
 }
 
-// Runs one stream on the top under random timing and checks it: END with no
-// status bit, every HOST served, every output tensor equal to the executor's
-// bit for bit, the counters consistent with what the testbench saw. The
-// executor's result goes to `want_out` when given.
 // The product steps the split array's second lanes issue (counter gram_steps):
 // one per row of Z, Gram row i and V Gram columns, for every launch that takes
 // its Gram products row group by row group (flagged pipe_gram or pipe_gram_x;
@@ -113,6 +109,10 @@ uint64_t expected_product_steps(const stream::Stream& s, const exec::ExecProgram
   return steps;
 }
 
+// Runs one stream on the top under random timing and checks it: END with no
+// status bit, every HOST served, every output tensor equal to the executor's
+// bit for bit, the counters consistent with what the testbench saw. The
+// executor's result goes to `want_out` when given.
 TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st, const std::vector<uint8_t>& image0,
                              const std::string& what, exec::Result* want_out = nullptr) {
   const exec::Result want = exec::execute(st, "<stream>", the_arch(), image0);
