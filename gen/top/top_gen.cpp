@@ -348,6 +348,10 @@ ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G, bool cj, int 
 // Wiring between the parts: arbiter clients, flush/idle, status, counter events.
 void wiring_section(SvModule& m, const TopShapes& sh) {
   const bool cj = sh.cj;
+  if (cj) {
+    m.signal("rec_d_q", 64, "the record running last cycle");
+    m.signal("port_err_d_q", 1, "port_err_q a cycle late, in step with the fill stage");
+  }
   const ArbiterClients ac = arbiter_clients(sh.arb, sh.mem.granule_bytes, cj, line_tag_bits(sh.mem));
   m.section("Wiring", fmt::format(R"(
 assign arb_c_req_valid = {{{RV}}};
@@ -361,9 +365,9 @@ assign arb_c_rsp_ready = {{{RR}}};
 assign seq_st_idle = st_idle;
 // Status: the decoder's and the sequencer's sticky bits, and port protocol
 // errors (a DRAM response nobody waits for, a command word withdrawn before it
-// was taken, host_ack without host_req); the first to stop wins.
+// was taken, host_ack without host_req); the first to stop wins.{CDELAY}
 assign running    = dec_running;
-assign proto_err  = arb_proto_err || port_err_q{CPROTO};
+assign proto_err  = arb_proto_err || port_err_{PERR}{CPROTO};
 assign halted     = dec_halted || seq_halted || proto_err{CHALT};
 // Done once END ran and nothing is outstanding in any memory unit.
 assign quiet      = ld_idle && lb_idle && rp_idle && col_idle && val_idle && st_idle && (st_pending == '0){CQUIET};
@@ -374,13 +378,13 @@ always_ff @(posedge clk) begin
   if (!rst_n) begin
     proto_record_q <= '0;
     cmd_held_q     <= 1'b0;
-    port_err_q     <= 1'b0;
+    port_err_q     <= 1'b0;{CRST}
   end else begin
     // The record running when a protocol error was raised (frozen by it).
-    if (!proto_err{CHALT}) proto_record_q <= cur_record;
+    if (!proto_err{CHALT}) proto_record_q <= {REC};
     // Ready/valid: a word offered stays offered until taken (checked until a halt).
     cmd_held_q <= cmd_valid && !cmd_ready;
-    if (!halted && ((cmd_held_q && !cmd_valid) || (host_ack && !host_req))) port_err_q <= 1'b1;
+    if (!halted && ((cmd_held_q && !cmd_valid) || (host_ack && !host_req))) port_err_q <= 1'b1;{CREG}
   end
 end
 assign status_word = {{dec_err_in_header, halted, done, running, status}};
@@ -391,6 +395,12 @@ assign events = {{eng_gram_fire, eng_cycle_class, lb_req_valid && lb_req_ready, 
                                   fmt::arg("RR", ac.rsp_ready), fmt::arg("READS", ac.read_wiring),
                                   fmt::arg("WR", ac.req_write),
                                   fmt::arg("CPROTO", cj ? " || chord_proto" : ""), fmt::arg("CHALT", cj ? " || chord_err" : ""),
+                                  fmt::arg("CDELAY", cj ? "\n// A DRAM response reaches the arbiter through the fill stage, a cycle after\n"
+                                                          "// the port: every port error is seen a cycle later, and the record\n"
+                                                          "// captured is the one running a cycle before."
+                                                        : ""),
+                                  fmt::arg("CRST", cj ? "\n    port_err_d_q   <= 1'b0;" : ""), fmt::arg("PERR", cj ? "d_q" : "q"), fmt::arg("REC", cj ? "rec_d_q" : "cur_record"),
+                                  fmt::arg("CREG", cj ? "\n    rec_d_q      <= cur_record;\n    port_err_d_q <= port_err_q;" : ""),
                                   fmt::arg("CQUIET", cj ? " && chord_quiet" : ""),
                                   fmt::arg("CSTATUS", cj ? fmt::format(" | 7'({{chord_err, {}'d0}})", static_cast<int>(stream::StatusBit::ChordError)) : ""),
                                   fmt::arg("WD", ac.req_wdata), fmt::arg("SB", ac.req_strb),
