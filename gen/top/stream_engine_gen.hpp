@@ -54,7 +54,6 @@ struct StreamEngineShape {
   bool split_gram = false;
 };
 
-using arch::engine_lanes;  // the engine's FMA lanes V (sw/arch/arch.hpp)
 
 // Column block of GEMM/SPMM (accumulators per result row) and row group of
 // GEMM and GRAM; GRAM blocks are kGramBlockRows x kGramBlockCols outputs (each

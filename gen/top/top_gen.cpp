@@ -124,9 +124,9 @@ TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
   eng.gram_lanes = a.fma_stages;
   eng.rf_rows = static_cast<int>(a.rf_rows);
   eng.queue = mem.queue;
-  eng.lanes = engine_lanes(static_cast<int>(a.pe_rows * a.pe_cols), t.gather_words);
+  eng.lanes = arch::engine_lanes(a);
   eng.gather_words = t.gather_words;
-  eng.split_gram = arch::engine_split_gram(static_cast<int>(a.pe_rows * a.pe_cols), eng.lanes);
+  eng.split_gram = arch::engine_split_gram(a);
   add_stream_engine(d, n + "_engine", eng);
   add_counters(d, n + "_counters");
   return sh;

@@ -90,6 +90,13 @@ inline int engine_lanes(int pes, int gather_words) {
 // GRAM: with at least 2 V PEs, a second set of V lanes runs a fused Z^T Z's
 // products beside the producer's steps (gen/top/stream_engine_products.cpp).
 inline bool engine_split_gram(int pes, int lanes) { return pes >= 2 * lanes; }
+// The same two rules for a machine's array and gather buffer.
+inline int engine_lanes(const Arch& a) {
+  return engine_lanes(static_cast<int>(a.pe_rows * a.pe_cols), static_cast<int>(a.gather_words));
+}
+inline bool engine_split_gram(const Arch& a) {
+  return engine_split_gram(static_cast<int>(a.pe_rows * a.pe_cols), engine_lanes(a));
+}
 // ... and whether that product unit also takes an SPMM's fused X^T Z: X is
 // staged in the gather buffer in blocks of `block_cols` columns (0: too
 // tall), and X's row of the result's `cols` columns lies in one line of the

@@ -259,10 +259,10 @@ std::string status_names(unsigned status) {
 // when the dense operand does not fit the gather buffer 16 columns at a time.
 void print_datapath(const arch::Arch& a, const exec::ExecProgram& p, const exec::Result& want, uint64_t rtl_bytes,
                     double bw, uint64_t cycles, nlohmann::json& rep) {
-  const int lanes = gen::engine_lanes(a.pe_rows * a.pe_cols, static_cast<int>(a.gather_words));
+  const int lanes = arch::engine_lanes(a);
   // A split array adds as many lanes for fused Gram products; the bound lets
   // every MAC use them, so it stays a lower bound.
-  const bool split = arch::engine_split_gram(a.pe_rows * a.pe_cols, lanes);
+  const bool split = arch::engine_split_gram(a);
   const int all_lanes = split ? 2 * lanes : lanes;
   const uint64_t bound = std::max(ceil_div(want.macs, static_cast<uint64_t>(all_lanes)),
                                   static_cast<uint64_t>(std::ceil(static_cast<double>(rtl_bytes) / bw)));

@@ -491,10 +491,8 @@ class Runner {
   // X's rows from the SPMM's gather buffer and so reads no memory for them
   // (docs/top.md, "Pipelined GRAM").
   bool xz_from_buffer(const TensorDesc& x, const TensorDesc& z) const {
-    const int pes = static_cast<int>(a_.pe_rows * a_.pe_cols);
-    const int lanes = arch::engine_lanes(pes, static_cast<int>(a_.gather_words));
-    return arch::engine_split_gram(pes, lanes) &&
-           arch::engine_xz_from_buffer(arch::spmm_block_cols(x.rows, a_.gather_words), z.cols, lanes);
+    return arch::engine_split_gram(a_) &&
+           arch::engine_xz_from_buffer(arch::spmm_block_cols(x.rows, a_.gather_words), z.cols, arch::engine_lanes(a_));
   }
   Unit store_unit() const { return {ReuseWindow(a_.store_window), true}; }
   // The unit takes bytes [b0, b1) of tensor id: the granules it moves.
@@ -606,8 +604,7 @@ class Runner {
     std::vector<Access> acc;
     for (const auto& [y, n] : csr_unit_reads(csr, ceil_div(N, w)).reads)
       for (unsigned k = 0; k < n; ++k) acc.push_back({false, csr, y, y + 1});
-    const bool pairs = X.col_major() && w >= 2 &&
-                       arch::engine_lanes(static_cast<int>(a_.pe_rows * a_.pe_cols), static_cast<int>(a_.gather_words)) > 1;
+    const bool pairs = X.col_major() && w >= 2 && arch::engine_lanes(a_) > 1;
     Unit a = load_unit(), b = load_unit(), store = store_unit();
     for (uint64_t j0 = 0; j0 < N; j0 += w) {
       const uint64_t j1 = std::min(N, j0 + w);

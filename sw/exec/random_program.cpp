@@ -26,6 +26,11 @@ class Generator {
     // Sometimes a size just past the register file (a GEMM of two passes) or a
     // 16-column block (two column blocks).
     if (chance(0.5)) small_.push_back(static_cast<int>(a_.rf_rows) + pick(1, 3));
+    // Piped programs: a width at which a fused X^T Z runs on a split array's
+    // product unit from the gather buffer (at most 8 columns and the engine's
+    // lanes, arch::engine_xz_from_buffer), at least 3 so that a sparse SPMM's
+    // gather fill (up to two words per step) falls behind its row groups.
+    if (o_.pipe_every) small_.push_back(narrow_ = pick(3, std::max(3, std::min(8, arch::engine_lanes(a_)))));
   }
 
   RandomProgram run() {
@@ -245,10 +250,12 @@ class Generator {
     const auto ragged_k = [&] { return std::min<uint64_t>(static_cast<uint64_t>(pick(96, 256)), std::max<uint64_t>(a_.gather_words, 1)); };
     const auto k = static_cast<uint32_t>(o_.ragged ? ragged_k() : (o_.pipe_every || chance(0.5)) ? m : any_rows());
     // A ragged matrix's SPMM is one column block (its CSR arrays read in one pass).
-    const auto n = static_cast<uint32_t>(
-        o_.ragged ? std::clamp(arch::spmm_block_cols(k, a_.gather_words), 1, any_small()) : any_small());
+    const auto n = static_cast<uint32_t>(o_.ragged ? std::clamp(arch::spmm_block_cols(k, a_.gather_words), 1, any_small())
+                                         : o_.pipe_every && chance(0.6) ? narrow_
+                                                                        : any_small());
     const int sp = csr(m, k), x = dense(k, n, !o_.spmm_only);
-    const bool with_c = chance(0.5);
+    // Without C the fill rides on the launch's steps; with it, it runs first.
+    const bool with_c = chance(o_.pipe_every ? 0.3 : 0.5);
     const int c = with_c ? dense(m, n) : 0;
     const int out = result(m, n);
     const bool csr_in_a = chance(0.7);
@@ -368,6 +375,7 @@ class Generator {
   T pipe_src_{};
   int pipe_x_ = 0;  // pipe_gram_x: the GRAM's first operand
   std::vector<int> rows_, small_;
+  int narrow_ = 0;  // piped programs: the width above
   int next_id_ = 1;
   std::vector<bool> chord_, live_;  // option chord: per id, flagged chord; registered
   static constexpr const char* kSlots[] = {"out", "a", "b", "c"};

@@ -42,9 +42,9 @@ struct RandomProgramOptions {
   // short inner loops and sparse rows, many producer row groups are shorter
   // than their Gram products (the split array's product unit, docs/top.md).
   // Half its CSR matrices are strictly lower triangular and sparse (under a
-  // tenth of the entries), meant to let an SPMM's gather fill lag the rows of
-  // X its X^T Z products read; in the runs traced the fill lagged only twice
-  // (tb_top_g32, seed 5) and mostly ran far ahead (docs/top.md, "Pipelined GRAM").
+  // tenth of the entries), most SPMMs run without C and at a narrow width (3
+  // to min(8, V) columns), so that an SPMM's gather fill lags the rows of X
+  // its X^T Z products read (the walker's catch-up, docs/top.md, "Pipelined GRAM").
   bool pipe_every = false;
 };
 

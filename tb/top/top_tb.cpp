@@ -86,8 +86,8 @@ bool exact_on_ragged_rows(const exec::Result& want) {
 // (arch::engine_split_gram).
 uint64_t expected_product_steps(const stream::Stream& s, const exec::ExecProgram& p) {
   const arch::Arch& a = the_arch();
-  const int pes = a.pe_rows * a.pe_cols, v = arch::engine_lanes(pes, static_cast<int>(a.gather_words));
-  if (!arch::engine_split_gram(pes, v)) return 0;
+  const int v = arch::engine_lanes(a);
+  if (!arch::engine_split_gram(a)) return 0;
   uint64_t steps = 0;
   for (const exec::ExecOp& op : p.ops) {
     if (op.kind != stream::Opcode::Gemm && op.kind != stream::Opcode::Spmm) continue;
@@ -330,7 +330,7 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
   Sim<Vtop> sim;
   const auto hw = gen::parse_hw_config(gen::parse_json_file(TOP_CONFIG), TOP_CONFIG);
   const uint64_t gw = static_cast<uint64_t>(hw.top->gather_words);
-  const int lanes = gen::engine_lanes(static_cast<int>(the_arch().macs_per_cycle()), hw.top->gather_words);
+  const int lanes = arch::engine_lanes(the_arch());
   const uint64_t g = the_arch().granule_bytes;
   int staged = 0, direct = 0, row_pairs = 0, csr_rereads = 0;
   // A row-major X fills two words per step when half of min(16, V) columns is

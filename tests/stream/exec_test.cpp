@@ -184,8 +184,7 @@ TEST_CASE("the prediction for this top: every tensor CHORD does not hold, each o
     // (these tops: 4x4 PEs, 8 lanes) nothing of X either, in X^T Z: the
     // product unit takes X's rows from the SPMM's gather buffer, which holds
     // the grid's 1728 rows in one block.
-    const int pes = static_cast<int>(a.pe_rows * a.pe_cols);
-    const bool split = arch::engine_split_gram(pes, arch::engine_lanes(pes, static_cast<int>(a.gather_words)));
+    const bool split = arch::engine_split_gram(a);
     uint64_t rd = 0, wr = 0;
     for (size_t i = 0; i < p.ops.size(); ++i) {
       const exec::ExecOp& op = p.ops[i];
