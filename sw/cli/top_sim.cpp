@@ -196,17 +196,19 @@ void print_region_summary(const nlohmann::json& regions, bool exact) {
              differ && !exact ? kNotExact : "");
 }
 
+// The kind of record i (its opcode's name), for the tables by kind.
+std::string record_kind(const stream::Stream& st, size_t i) {
+  const stream::OpcodeSpec* spec = i < st.records.size() ? stream::find_opcode(static_cast<uint8_t>(st.records[i].op())) : nullptr;
+  return spec ? spec->name : "(after the last record)";
+}
+
 // RTL cycles per record kind (the cycles each record was the running one),
 // beside the executor's estimate for its launches of that kind; printed as a
 // table, returned for the JSON report.
 nlohmann::json cycles_by_kind(const stream::Stream& st, const exec::Result& want, const std::vector<uint64_t>& per_record,
                               uint64_t total) {
   std::map<std::string, std::pair<uint64_t, uint64_t>> kinds;  // kind -> RTL cycles, executor cycles
-  for (size_t i = 0; i < per_record.size(); ++i) {
-    const stream::OpcodeSpec* spec =
-        i < st.records.size() ? stream::find_opcode(static_cast<uint8_t>(st.records[i].op())) : nullptr;
-    kinds[spec ? spec->name : "(after the last record)"].first += per_record[i];
-  }
+  for (size_t i = 0; i < per_record.size(); ++i) kinds[record_kind(st, i)].first += per_record[i];
   for (const auto& op : want.ops) kinds[op.mode].second += op.cycles;
   std::vector<std::pair<std::string, std::pair<uint64_t, uint64_t>>> rows(kinds.begin(), kinds.end());
   std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
@@ -225,6 +227,34 @@ nlohmann::json cycles_by_kind(const stream::Stream& st, const exec::Result& want
                c.second ? fmt::format("  ({:.2f}x)", ratio(static_cast<double>(c.first), static_cast<double>(c.second))) : "");
   }
   if (rest) fmt::print("    {:<10} {:>12}  (every other kind of record)\n", "other", rest);
+  return out;
+}
+
+// The engine's counters per record kind (each record's growth of the register
+// port, as the simulator read it at every change of record): its FMA steps,
+// the product unit's, and where its running cycles went. Printed for the
+// kinds that ran the engine, returned for the JSON report.
+nlohmann::json engine_by_kind(const stream::Stream& st, const std::vector<std::vector<uint64_t>>& per_record) {
+  std::vector<std::string> names = {"launches", "fma", "gram_steps", "engine_cycles"};
+  for (const auto& c : gen::engine_cycle_counters()) names.push_back(c.name);
+  std::map<std::string, std::map<std::string, uint64_t>> kinds;
+  for (size_t i = 0; i < per_record.size(); ++i)
+    for (const std::string& n : names) {
+      const size_t reg = gen::counter_register(n);
+      if (reg < per_record[i].size()) kinds[record_kind(st, i)][n] += per_record[i][reg];
+    }
+  nlohmann::json out = nlohmann::json::object();
+  fmt::print("  engine by record kind: FMA steps, the product unit's steps, and where the running cycles went\n");
+  for (const auto& [kind, c] : kinds) {
+    const uint64_t running = c.at("engine_cycles");
+    if (running == 0) continue;
+    out[kind] = c;
+    std::string split;
+    for (const auto& e : gen::engine_cycle_counters())
+      split += fmt::format("  {} {:.1f}%", e.name, 100.0 * ratio(static_cast<double>(c.at(e.name)), static_cast<double>(running)));
+    fmt::print("    {:<10} {:>12} cycles running, {:>11} FMA steps, {:>10} product steps{}\n", kind, running, c.at("fma"),
+               c.at("gram_steps"), split);
+  }
   return out;
 }
 
@@ -531,6 +561,8 @@ SimRun run_sim(const SimOptions& o) {
                                                           static_cast<double>(engine_cycles)));
   fmt::print("  engine: {} cycles running ({:.1f}% of the run): {}\n", engine_cycles,
              100.0 * ratio(static_cast<double>(engine_cycles), static_cast<double>(cycles)), split);
+  rep["engine_by_kind"] =
+      engine_by_kind(st, res.value("record_registers", std::vector<std::vector<uint64_t>>{}));
   if (!o.counters_csv.empty()) {
     write_output_file(o.counters_csv, csv);
     fmt::print("  counters -> {}\n", o.counters_csv);

@@ -57,6 +57,11 @@ struct TopRunResult {
   uint64_t hosts = 0;
   uint64_t stray_record = UINT64_MAX;  // the record running when the protocol was broken (TopRunOptions::stray)
   std::vector<uint64_t> record_cycles;  // per record index: cycles it was the running record (cur_record)
+  // Per record index: how much each register of the register port grew while
+  // it ran (read at every change of cur_record; the counters count an event
+  // an edge after it, so a record's last cycle may go to the next one). Over
+  // all records they add up to `registers` for every counter.
+  std::vector<std::vector<uint64_t>> record_registers;
   // Per record index: DRAM read requests the port took, and CHORD reads (hits
   // and misses, on a top whose CHORD is on the datapath), while it ran.
   std::vector<uint64_t> record_dram_reads, record_chord_reads;
@@ -118,6 +123,27 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
   bool offer = false;
   uint64_t running = 0, chord_reads = 0;
   TopRunResult res;
+  // The register port read whole, and what it grew by since the last read,
+  // charged to the record that was running.
+  auto read_registers = [&] {
+    std::vector<uint64_t> v(registers);
+    for (size_t k = 0; k < registers; ++k) {
+      d.reg_addr = static_cast<uint32_t>(k);
+      d.eval();
+      v[k] = d.reg_rdata;
+    }
+    d.reg_addr = 0;
+    d.eval();
+    return v;
+  };
+  std::vector<uint64_t> last_registers(registers, 0);
+  auto charge_registers = [&](uint64_t record) {
+    const std::vector<uint64_t> now = read_registers();
+    if (record >= res.record_registers.size()) res.record_registers.resize(record + 1, std::vector<uint64_t>(registers, 0));
+    for (size_t k = 0; k < registers; ++k) res.record_registers[record][k] += now[k] - last_registers[k];
+    last_registers = now;
+    return now;
+  };
   // The per-record entry of v, growing it as records start.
   auto at = [](std::vector<uint64_t>& v, uint64_t record) -> uint64_t& {
     if (record >= v.size()) v.resize(record + 1);
@@ -197,6 +223,7 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
     sim.tick();
     dram.tick();
     if (d.cur_record != running) {
+      charge_registers(running);
       running = d.cur_record;
       sim.note("next record", running);
     }
@@ -212,11 +239,7 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
     dram.tick();
     sim.settle();
   }
-  for (size_t k = 0; k < registers; ++k) {
-    d.reg_addr = static_cast<uint32_t>(k);
-    d.eval();
-    res.registers.push_back(d.reg_rdata);
-  }
+  res.registers = charge_registers(running);
   res.err_record = res.registers.size() > 1 ? res.registers[1] : 0;
   res.dram_read_bytes = dram.bytes_read();
   res.dram_write_bytes = dram.bytes_written();

@@ -73,7 +73,8 @@ int run(const Args& a) {
          {"err_record", r.err_record}, {"cycles", r.cycles},   {"registers", r.registers},
          {"dram_read_bytes", r.dram_read_bytes}, {"dram_write_bytes", r.dram_write_bytes},
          {"host_read_bytes", r.host_read_bytes}, {"host_write_bytes", r.host_write_bytes},
-         {"hosts", r.hosts},       {"regions", regions}, {"record_cycles", r.record_cycles}};
+         {"hosts", r.hosts},       {"regions", regions}, {"record_cycles", r.record_cycles},
+         {"record_registers", r.record_registers}};
     for (const auto& [name, v] : r.chord) j["chord"][name] = v;
   } catch (const Failure& f) {
     j = {{"failure", fmt::format("{} (cycle {})", f.what(), sim.cycle())}, {"cycles", sim.cycle()}};

@@ -33,6 +33,9 @@ prebuilt)
   grep -q '"pass": true' "$work/r.json" || fail "report does not say pass"
   grep -Eq '^    SPMM +[1-9][0-9]* \( *[0-9.]+%\)  executor +[1-9]' "$work/out.txt" || fail "no SPMM row in the cycles by kind"
   grep -q '"cycles_by_kind"' "$work/r.json" || fail "report has no cycles_by_kind"
+  grep -Eq '^    GEMM +[1-9][0-9]* cycles running, +[1-9][0-9]* FMA steps, +[0-9]+ product steps  issue [0-9.]+%' "$work/out.txt" ||
+    fail "no GEMM row in the engine table by kind"
+  grep -q '"engine_by_kind"' "$work/r.json" || fail "report has no engine_by_kind"
   grep -Eq '^fma,[1-9][0-9]*$' "$work/c.csv" || fail "counters CSV has no FMA count"
   # The default top: 4x4 array split into 8 engine lanes and 8 product lanes, a gather buffer that holds X (64 rows) 16 columns at a time.
   grep -Eq '^  datapath: 8 FMA lanes, and 8 more for fused Gram products \(the 4x4 array is not on it yet\); max\(MACs / 16, RTL bytes / 16 B per cycle\) = [1-9][0-9]* cycles, RTL at [0-9.]+x$' \
