@@ -235,14 +235,15 @@ nlohmann::json cycles_by_kind(const stream::Stream& st, const exec::Result& want
 // the product unit's, and where its running cycles went. Printed for the
 // kinds that ran the engine, returned for the JSON report.
 nlohmann::json engine_by_kind(const stream::Stream& st, const std::vector<std::vector<uint64_t>>& per_record) {
-  std::vector<std::string> names = {"launches", "fma", "gram_steps", "engine_cycles"};
-  for (const auto& c : gen::engine_cycle_counters()) names.push_back(c.name);
+  std::vector<std::pair<std::string, size_t>> regs;  // counter name, register
+  for (const char* n : {"launches", "fma", "gram_steps", "engine_cycles"}) regs.emplace_back(n, gen::counter_register(n));
+  for (const auto& c : gen::engine_cycle_counters()) regs.emplace_back(c.name, gen::counter_register(c.name));
   std::map<std::string, std::map<std::string, uint64_t>> kinds;
-  for (size_t i = 0; i < per_record.size(); ++i)
-    for (const std::string& n : names) {
-      const size_t reg = gen::counter_register(n);
-      if (reg < per_record[i].size()) kinds[record_kind(st, i)][n] += per_record[i][reg];
-    }
+  for (size_t i = 0; i < per_record.size(); ++i) {
+    std::map<std::string, uint64_t>& kind = kinds[record_kind(st, i)];
+    for (const auto& [name, reg] : regs)
+      if (reg < per_record[i].size()) kind[name] += per_record[i][reg];
+  }
   nlohmann::json out = nlohmann::json::object();
   fmt::print("  engine by record kind: FMA steps, the product unit's steps, and where the running cycles went\n");
   for (const auto& [kind, c] : kinds) {

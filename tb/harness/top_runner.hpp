@@ -132,8 +132,6 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
       d.eval();
       v[k] = d.reg_rdata;
     }
-    d.reg_addr = 0;
-    d.eval();
     return v;
   };
   std::vector<uint64_t> last_registers(registers, 0);
