@@ -1,28 +1,31 @@
-// GEMM's C cursor, a part of the stream engine (docs/top.md, "Stream engine").
+// GEMM's and SPMM's C cursor, a part of the stream engine (docs/top.md, "Stream engine").
 #include <fmt/format.h>
 
 #include "gen/top/stream_engine_parts.hpp"
 
 namespace cello::gen::engine {
 
-// The C cursor walks one GEMM row group's C[i0+r, j0+j] of the column block, in
-// C's storage order, into breg[r][j] (GEMM has no other use for breg), on the
-// engine's port B. While group g's MAC steps run, it reads group g+1's C, one
-// word on each step (beside the step's A word on port A); what finds no step
+// The C cursor walks one GEMM or SPMM row group's C[i0+r, j0+j] of the column
+// block, in C's storage order, into breg[r][j] (neither has another use for
+// breg), on the engine's port B. While group g's MAC steps run (SPMM: its entry
+// steps and the write cursor's own steps, whose port A word is the gather
+// fill's, if any), it reads group g+1's C, one word on each step (GEMM: beside
+// the step's A word on port A); what finds no step
 // goes as steps of their own (F_CL) before g+1's F_CV, which takes the words
 // into the accumulators V columns per step. breg needs one buffer: g's F_CV
 // steps are all issued before g's MAC steps, which carry g+1's words. With
 // cc_fold there are no F_CV steps: g's first MAC steps read breg, and the
 // cursor moves on to g+1 as g starts, so that g's every MAC step carries one
 // of g+1's words (cc_fold holds only where no word is written before the step
-// that reads the old one). GEMMs without MAC steps (k = 0) keep C's one-word
-// steps (F_C).
+// that reads the old one; GEMM only). GEMMs without MAC steps (k = 0) keep C's
+// one-word steps (F_C).
 void c_cursor(SvModule& m, const EngineDims& d) {
   const int CW = d.CW;
   m.signal("cc_val_q", 1, "C cursor: it holds a row group");
   m.signal("cc_on_q", 1, "C cursor: words of that group still to read");
   const std::string position = cursor_position(m, "cc", "C cursor", "z_rows", 4, CW);
   m.signal("cc_end", 1, "C cursor: its group's last word");
+  m.signal("cc_ride", 1, "C cursor: this step carries its next word (GEMM's MAC steps, SPMM's entry and write steps)");
   m.signal("cc_take", 1, "C cursor: its word enters the queue this cycle");
   m.signal("cc_dst", 6, "C cursor: the word's breg entry {row, column}");
   m.signal("cc_here", 1, "C cursor: it holds the group at i0");
@@ -31,7 +34,9 @@ void c_cursor(SvModule& m, const EngineDims& d) {
   m.signal("cc_move", 1, "C cursor: it moves on to the next group this cycle");
   m.signal("cc_ahead", CW, "C cursor: that group's first row, from i0");
   m.section("GEMM C cursor", "\n" + position + fmt::format(R"(assign cc_end   = (cc_r_q == cc_rlast) && (cc_j_q == nb_last);
-assign cc_take  = push && (ph_q == F_CL || (ph_q == F_MAC && cc_on_q));
+assign cc_ride  = cc_on_q && ((ph_q == F_MAC) ||
+                             ((kind == KIND_SPMM) && (ph_q == F_SE || ph_q == F_SG || ph_q == F_SX || ph_q == F_W)));
+assign cc_take  = push && (ph_q == F_CL || cc_ride);
 assign cc_dst   = {{cc_r_q, cc_j_q}};
 assign cc_here  = cc_val_q && (cc_i0_q == i0_q);
 assign cc_ready = cc_val_q && (!cc_on_q || (cc_take && cc_end));

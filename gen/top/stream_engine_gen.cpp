@@ -473,7 +473,10 @@ assign grp_end = (ph_q == F_EA) ? (t_q == {CW}'d{ACCM1} || elast) : (t_q == gn_q
 // is row-major, or when a row is one step wide (a column-major C).
 assign cc_fold  = (kind == KIND_GEMM) && with_c && (k != '0) && (cont || alpha == 32'h3f800000) &&
                   (!c_cm || nb_last < 4'd{V});
-assign ph_group = !with_c ? F_Z0 : (kind == KIND_GEMM && k != '0) ? (cc_ready ? (cc_fold ? F_MAC : F_CV) : F_CL) : F_C;
+// SPMM takes C through the C cursor too (its entry steps carry the words).
+assign ph_group = !with_c ? F_Z0
+                : ((kind == KIND_GEMM && k != '0) || kind == KIND_SPMM) ? (cc_ready ? (cc_fold ? F_MAC : F_CV) : F_CL)
+                : F_C;
 assign col_ok  = {{32'd0, col_rsp_data}} < 64'(b_rows);
 // The widest block of X (a power of two from 1 to 16 columns) whose rows fit the
 // gather buffer; none fits when X has more than {GW} rows.
@@ -572,7 +575,7 @@ always_comb begin
     // GEMM's C comes through the C cursor (stream_engine_creads.cpp) into breg:
     // in F_CL as steps of their own, in F_MAC riding on the previous group's
     // steps; F_CV then takes it into the accumulators V columns per step.
-    F_CL: begin em_valid = cc_here && cc_on_q; em_rb = 1'b1; em_act = U_GREG; end
+    F_CL: begin em_valid = cc_here && cc_on_q; em_rb = 1'b1; em_act = U_GREG; em_p = {PB}'(cc_dst); end
     F_CV: begin em_act = U_CV; em_p = {PB}'({{r_q[1:0], j_q}}); end
     // The first step of each row takes A[i0+r, k0+t] from port A (the same
     // read order as a separate read phase, one issue slot fewer per word), and
@@ -641,11 +644,15 @@ always_comb begin
   // SPMM's fill cursor: X[k, j0+j] on port A (and X[k, j0+j+h] on port B) ride
   // on every step that uses neither port, and go as steps of their own (U_XF)
   // in F_XF and while an entry waits on its row.
-  if (xc_on_q && (ph_q == F_XF || ph_q == F_SE || ph_q == F_SG || ph_q == F_Z0 || ph_q == F_W)) begin
+  if (xc_on_q && (ph_q == F_XF || ph_q == F_SE || ph_q == F_SG || ph_q == F_Z0 || ph_q == F_CV || ph_q == F_W)) begin
     em_xf = 1'b1; em_rd = 1'b1; em_rb = xf_dual && ({{1'b0, xc_j_q}} + 5'(xf_h) <= {{1'b0, nb_last}});
     sel_base = b_base; sel_rows = b_rows; sel_cols = b_cols; sel_cm = b_cm;
     sel_r = xc_t_q; sel_c = j0_q + {CW}'(xc_j_q);
   end
+  // SPMM's C cursor: C's next word on port B, into breg[p] (the step's aux is
+  // its gather buffer word), riding on the entry and write steps; the fill then
+  // takes port A alone (xf_dual).
+  if (kind == KIND_SPMM && cc_ride) begin em_rb = 1'b1; em_p = {PB}'(cc_dst); end
   // Gram's A cursor's word A[m, b0+i] of row m = gca_i0 + r.
   if (ph_q == F_GL || ph_q == F_PM) begin
     sel_r = gca_i0_q + {CW}'(gca_r_q);
@@ -668,8 +675,9 @@ always_comb begin
     selb_r = gcb_i0_q + {CW}'(gcb_r_q);
     selb_c = j0_q + {CW}'(gcb_j_q);
   end
-  // SPMM's fill: X[k, j0+j+h] beside port A's X[k, j0+j].
-  if (kind == KIND_SPMM) begin
+  // SPMM's fill: X[k, j0+j+h] beside port A's X[k, j0+j] (without C: else
+  // port B is the C cursor's).
+  if (kind == KIND_SPMM && !with_c) begin
     selb_base = b_base; selb_rows = b_rows; selb_cols = b_cols; selb_cm = b_cm;
     selb_r = xc_t_q;
     selb_c = j0_q + {CW}'(xc_j_q) + {CW}'(xf_h);
@@ -695,7 +703,7 @@ assign xf_word = {GWL}'(xc_t_q << slg_q) | {GWL}'(xc_j_q);
 // filled whole, so an entry whose row of X is xc_t or later waits: its F_SE
 // step takes the fill's words instead.
 assign xf_h       = {XFH};
-assign xf_dual    = {DUAL};
+assign xf_dual    = !with_c && ({DUAL});
 assign xf_jnext   = (xf_dual && ((xc_j_q + 4'd1) & (xf_h - 4'd1)) == 4'd0) ? 5'(xc_j_q) + 5'(xf_h) + 5'd1 : 5'(xc_j_q) + 5'd1;
 assign xf_lastcol = (xf_jnext > {{1'b0, nb_last}});
 assign xf_last    = xf_lastcol && (xc_t_q + {CW}'d1 == b_rows);
@@ -729,11 +737,11 @@ assign tg_pop        = (ph_q == F_SE) && adv && !se_fill;
 assign col_rsp_ready = (ph_q == F_SE) && tg_entry && (!col_ok || step_go) && !se_fill;)");
 }
 
-// SPMM: the fill cursor starts on a block of X. With C, whose reads take port
-// A, F_XF fills the block whole first; else the groups start at once and the
-// fill rides on their steps. (A result never overwrites X: docs/commands.md.)
+// SPMM: the fill cursor starts on a block of X, and the groups start at once:
+// the fill rides on their steps. (A result never overwrites X:
+// docs/commands.md.)
 std::string fill_start() {
-  return "begin xc_on_q <= 1'b1; xc_t_q <= '0; xc_j_q <= '0; xf_tail_q <= 1'b0; ph_q <= with_c ? F_XF : ph_group; end";
+  return "begin xc_on_q <= 1'b1; xc_t_q <= '0; xc_j_q <= '0; xf_tail_q <= 1'b0; ph_q <= ph_group; end";
 }
 
 // A piece of the walker's text, formatted with its fields.
@@ -976,11 +984,11 @@ std::string executor_text(const EngineDims& d, fmt::string_view text) {
                      // The fill writes lane f mod V, and with a port B word (column j+h) lane f+h mod V.
                      fmt::arg("XBWE", V > 1 ? fmt::format("always_comb\n  for (int v = 0; v < {0}; v++) "
                                                           "xb_we[v] = fire && h_xf && "
-                                                          "((h_f[{1}:0] == {2}'(v)) || (h_rb && (h_f[{1}:0] + {2}'(xf_h) == {2}'(v))));",
+                                                          "((h_f[{1}:0] == {2}'(v)) || (h_rb && !with_c && (h_f[{1}:0] + {2}'(xf_h) == {2}'(v))));",
                                                           V, VL - 1, VL)
                                             : std::string("assign xb_we = fire && h_xf;")),
                      fmt::arg("XBWD", V > 1 ? fmt::format("always_comb\n  for (int v = 0; v < {0}; v++) "
-                                                          "xb_wdata[32*v +: 32] = (h_rb && (h_f[{1}:0] + {2}'(xf_h) == {2}'(v))) "
+                                                          "xb_wdata[32*v +: 32] = (h_rb && !with_c && (h_f[{1}:0] + {2}'(xf_h) == {2}'(v))) "
                                                           "? lb_rsp_data : ld_rsp_data;",
                                                           V, VL - 1, VL)
                                             : std::string("assign xb_wdata = ld_rsp_data;")),
@@ -1179,8 +1187,10 @@ always_ff @(posedge clk) begin
           end
         default: ;
       endcase
-      // The port B word: GEMM's C or Gram's B (the fill's goes to the gather buffer).
-      if (h_rb && !h_xf) breg_q[h_aux[5:0]] <= lb_rsp_data;
+      // The port B word: GEMM's C or Gram's B into breg[aux]; SPMM's C into
+      // breg[p]; without C, SPMM's is the fill's (to the gather buffer).
+      if (h_rb && kind == KIND_SPMM && with_c) breg_q[h_p[5:0]] <= lb_rsp_data;
+      else if (h_rb && !h_xf) breg_q[h_aux[5:0]] <= lb_rsp_data;
     end
     if (fire && h_sv) mreg_q <= sv_data;
     if (fire && h_act == U_PFX && h_rd) mreg_q <= ld_rsp_data;

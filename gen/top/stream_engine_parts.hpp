@@ -1,7 +1,7 @@
 // The stream engine's sizes and the parts of its generator that have files of
 // their own (gen/top/stream_engine_*.cpp only): SPMM's CSR streams and entry
 // fetcher (stream_engine_spmm.cpp), Gram's read cursor
-// (stream_engine_gram.cpp), GEMM's C cursor (stream_engine_creads.cpp) and the
+// (stream_engine_gram.cpp), the C cursor (stream_engine_creads.cpp) and the
 // write cursor (stream_engine_writes.cpp). Each adds its signals and one section to the
 // engine's module; stream_engine_gen.cpp composes them.
 #pragma once
@@ -81,8 +81,8 @@ void entry_fetcher(SvModule& m, int WA, int CW, int Q, int QB);
 // buffers, riding on the previous group's product steps.
 void gram_cursor(SvModule& m, const EngineDims& d);
 
-// GEMM's C cursor: a row group's C words into breg, riding on the previous
-// group's MAC steps that do not read A.
+// GEMM's and SPMM's C cursor: a row group's C words into breg on port B,
+// riding on the previous group's MAC steps (SPMM: entry and write steps).
 void c_cursor(SvModule& m, const EngineDims& d);
 
 // V pipelined fp32_fma lanes u_<name>_v: operands a[v], b[v], c[v] (array

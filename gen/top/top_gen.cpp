@@ -408,7 +408,7 @@ assign events = {{eng_gram_fire, eng_cycle_class, lb_req_valid && lb_req_ready, 
 }
 
 // What the CHORD wiring needs from the top's shapes (gen/top/top_chord.hpp).
-ChordDatapathShape chord_datapath_shape(const TopShapes& sh, int dram_tag_bits) {
+ChordDatapathShape chord_datapath_shape(const TopShapes& sh, const arch::Arch& a, int dram_tag_bits) {
   ChordDatapathShape c;
   c.chord_module = sh.chord->name;
   c.cmd_module = sh.n + "_chord_cmd";
@@ -421,7 +421,10 @@ ChordDatapathShape chord_datapath_shape(const TopShapes& sh, int dram_tag_bits) 
   c.client_bits = bits_for(sh.arb.clients - 1);
   c.unit_tag_bits = line_tag_bits(sh.mem);
   c.id_bits = sh.chord->id_width;
-  c.fill_queue = sh.mem.lines;
+  // Fills in flight: as many as DRAM's bandwidth over its latency (the DRAM
+  // adapter's slots), so a launch whose reads are all fills (a solver's first
+  // touch of its inputs) streams at DRAM's rate; at least a load unit's lines.
+  c.fill_queue = std::max(sh.mem.lines, chord_dram_shape(a).slots);
   for (const ReadUnit& u : kReadUnits) c.read_units.push_back(u.name);
   c.non_fill_clients = {kStoreClient, sh.arb.clients - 1};
   return c;
@@ -472,7 +475,7 @@ void add_top(Design& d, const HwConfig& cfg) {
   gather_buffer(d, m, p.en, sh.eng.lanes, t.gather_words);
   connect_engine(m, p.en);
   connect_memory_and_counters(m, p, module_named(d, n + "_counters"), sh.cj);
-  if (sh.cj) chord_datapath(d, m, chord_datapath_shape(sh, DT));
+  if (sh.cj) chord_datapath(d, m, chord_datapath_shape(sh, a, DT));
   wiring_section(m, sh);
   dram_events_section(m);
   top_parts::finish_part(d, m, "top", params);

@@ -591,11 +591,12 @@ class Runner {
     return acc;
   }
   // The CSR arrays through their units (csr_unit_reads); per column block
-  // j0..j1 the gather fill of X's block row by row (a column-major X's
-  // columns in pairs, even ones on port A, odd ones on port B, when the
-  // engine has more than one lane; a row-major X's row on port A: its
-  // two-word fill splits a row only where the halves share no granule),
-  // then C's block on port A, and the result's block through the store unit.
+  // j0..j1 the gather fill of X's block row by row (without C, a
+  // column-major X's columns in pairs, even ones on port A, odd ones on port
+  // B, when the engine has more than one lane; a row-major X's row on port A:
+  // its two-word fill splits a row only where the halves share no granule;
+  // with C, all of it on port A), C's block on port B (the C cursor), and the
+  // result's block through the store unit.
   std::optional<Launches> spmm_launch(const ExecOp& op) const {
     const int csr = desc(op.a).csr ? op.a : op.b, x = desc(op.a).csr ? op.b : op.a;
     const TensorDesc& X = desc(x);
@@ -604,7 +605,7 @@ class Runner {
     std::vector<Access> acc;
     for (const auto& [y, n] : csr_unit_reads(csr, ceil_div(N, w)).reads)
       for (unsigned k = 0; k < n; ++k) acc.push_back({false, csr, y, y + 1});
-    const bool pairs = X.col_major() && w >= 2 && arch::engine_lanes(a_) > 1;
+    const bool pairs = X.col_major() && w >= 2 && arch::engine_lanes(a_) > 1 && op.c < 0;
     Unit a = load_unit(), b = load_unit(), store = store_unit();
     for (uint64_t j0 = 0; j0 < N; j0 += w) {
       const uint64_t j1 = std::min(N, j0 + w);
@@ -615,7 +616,7 @@ class Runner {
         }
         for (uint64_t c = j0; c < j1; ++c) move(pairs && (c - j0) % 2 ? b : a, acc, x, byte_at(X, k, c), byte_at(X, k, c) + 4);
       }
-      if (op.c >= 0) group_cursor(a, acc, op.c, j0, j1);
+      if (op.c >= 0) group_cursor(b, acc, op.c, j0, j1);
       group_cursor(store, acc, op.out, j0, j1);
     }
     return Launches{std::move(acc)};

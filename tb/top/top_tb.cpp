@@ -404,11 +404,10 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
       continue;
     }
     ++staged;
-    // The operand load units' reads, block by block: X's block row by row
-    // (the fill's order in either storage order; it goes alone on the ports,
-    // since it overlaps the entries only without C), then C's row of the
-    // block for every result row (with_c, port A).
-    // With V > 1 the fill takes X[k, j] on port A and X[k, j+h] on port B,
+    // The operand load units' reads of X, block by block: X's block row by
+    // row (the fill's order in either storage order). With C, whose words
+    // take port B (the C cursor), all of it on port A. Without C and with
+    // V > 1 the fill takes X[k, j] on port A and X[k, j+h] on port B,
     // port A taking runs of h columns and skipping the next h: h = 1 for a
     // column-major X, min(width, V) / 2 for a row-major one when h words are
     // whole granules and rows start on one (else one word per step on A).
@@ -416,7 +415,7 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
     const bool with_c = (op->field("flags") & stream::kLaunchWithC) != 0;
     const auto byte_of = [](const exec::TensorDesc& e, uint64_t row, uint64_t col) { return e.base + 4 * e.offset(row, col); };
     const uint64_t gwords = g / 4, h = d.col_major() ? 1 : std::min<uint64_t>(width, static_cast<uint64_t>(lanes)) / 2;
-    const bool dual = lanes > 1 && width >= 2 && (d.col_major() || (h % gwords == 0 && d.cols % gwords == 0));
+    const bool dual = !with_c && lanes > 1 && width >= 2 && (d.col_major() || (h % gwords == 0 && d.cols % gwords == 0));
     ReuseWindow window(the_arch().load_window), window_b(the_arch().load_window);
     uint64_t granules = 0;
     for (uint64_t j0 = 0; j0 < d.cols; j0 += width) {
@@ -426,9 +425,6 @@ TEST_CASE("top: SPMM reads its dense operand once per column block through the g
         const bool on_b = dual && (j / h) % 2 == 1;
         granules += (on_b ? window_b : window).miss(byte_of(d, row, j0 + j) / g);
       }
-      if (with_c)
-        for (uint64_t i = 0; i < t[c].rows; ++i)
-          for (uint64_t j = j0; j < j0 + nb; ++j) window.miss(byte_of(t[c], i, j) / g);
     }
     row_pairs += dual && !d.col_major();
     // Z's writes, the launch's only ones: the write cursor walks each group of
