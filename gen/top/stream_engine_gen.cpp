@@ -995,7 +995,7 @@ std::string executor_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("GSOK", d.SPLIT ? "\n  // The first micro-op after a row group waits for the products of the group before it."
                                                "\n  if (h_gs && !pu_free) op_ok = 1'b0;"
                                                "\n  // The product unit's read of X's row takes the gather buffer's read port this cycle."
-                                               "\n  if (h_act == U_XG && pu_xrd) op_ok = 1'b0;" : ""),
+                                               "\n  if (h_act == U_XG && pu_xrd_run) op_ok = 1'b0;" : ""),
                      fmt::arg("PXRE", d.SPLIT ? " || pu_xrd" : ""),
                      fmt::arg("PXRA", d.SPLIT ? "pu_xrd ? pu_xline : " : ""),
                      fmt::arg("PDRAIN", d.SPLIT ? " && !pu_busy_q && (ptv_q == '0)" : ""),

@@ -14,7 +14,6 @@ void product_unit_signals(SvModule& m, const EngineDims& d) {
   const int XB = d.XB, V = d.V, S = d.S, LB = d.LB;
   m.signal("pf_unit", 1, "fused: the product unit takes each finished row group (Z^T Z, or X^T Z with X's rows from the gather buffer)");
   m.signal("xz_buf", 1, "X^T Z: X is in the gather buffer, and its row of Z's columns in one line");
-  m.signal("pu_row_end", 1, "product unit: a row's last step issues");
   m.signal("gs_pend_q", 1, "a row group has ended: mark the next micro-op pushed");
   m.signal("gs_h_q", 1, "that group's accumulator half");
   m.signal("gs_rl_q", 2, "that group's last row");
@@ -53,11 +52,15 @@ void product_unit_signals(SvModule& m, const EngineDims& d) {
 
 // X^T Z on the product unit (pipe_gram_x, CG's P^T S after S = A P): X's
 // rows are the SPMM's dense operand, staged in the gather buffer. The unit
-// reads row t's line (and ahead, row t+1's) into one of two row registers;
-// its read takes the buffer's read port from the producer's gather step in
-// that cycle. The walker makes sure the rows are there: at a group's last
-// step, while the fill cursor has not passed the group's last row, it issues
-// fill steps of its own (F_XF) before the micro-op that hands the group over.
+// reads its group's rows' lines in order into four row registers (row t in
+// register t), the first in the cycle the group is handed over (unless that
+// micro-op is itself a gather step), the others in the cycles after: those
+// are the next group's first micro-ops, its zeroing or C steps, which leave
+// the buffer's read port free. A read in a cycle whose oldest micro-op is a
+// gather step holds that step back. The walker makes sure the rows are
+// there: at a group's last step, while the fill cursor has not passed the
+// group's last row, it issues fill steps of its own (F_XF) before the
+// micro-op that hands the group over.
 void x_rows(SvModule& m, const EngineDims& d) {
   const int CW = d.CW, V = d.V, VL = d.VL, GWL = d.GWL;
   m.signal("xz_catch", 1, "X^T Z: at a group's last step the fill has not passed the group's rows");
@@ -67,24 +70,26 @@ void x_rows(SvModule& m, const EngineDims& d) {
   m.signal("xf_up_done", 1, "... the fill has passed that row");
   m.signal("pu_i0_q", CW, "product unit: its group's first row");
   m.signal("pu_ni0_q", CW, "product unit: the next group's first row");
-  m.signal("pu_xv_q", 2, "product unit: row register b holds its row's line (row t in register t mod 2)");
+  m.signal("pu_xv_q", 4, "product unit: row register t holds row t's line");
   m.signal("pu_xg_q", 1, "product unit: read a line last cycle");
-  m.signal("pu_xgb_q", 1, "... into row register");
-  m.signal("pu_want0", 1, "product unit: row t's line is neither held nor read");
-  m.signal("pu_want1", 1, "product unit: row t+1's line is neither held nor read (t+1 in the group)");
+  m.signal("pu_xgb_q", 2, "... into row register");
+  m.signal("pu_rd_q", 2, "product unit: the next row whose line it reads");
+  m.signal("pu_ron_q", 1, "product unit: rows of its group still to read");
+  m.signal("pu_xrd_hand", 1, "product unit: reads the first row's line as its group is handed over");
+  m.signal("pu_xrd_run", 1, "product unit: reads a later row's line (holding back a gather step at the head)");
   m.signal("pu_xrd", 1, "product unit: reads a line of the gather buffer this cycle");
   m.signal("pu_xrow", CW, "... of X's row");
   m.signal("pu_xline", d.XL, "... in line");
-  m.array("pu_xr_q", 32 * V, 2, "product unit: the two row registers (lines of the gather buffer)");
+  m.array("pu_xr_q", 32 * V, 4, "product unit: the four row registers (lines of the gather buffer)");
   m.signal("pu_xw", 32, "product unit: X[i0 + t, i] for the step");
   if (V > 1) m.signal("pu_xlane", VL, "product unit: the lane of X[i0 + t, i] in row t's line");
   // Row m's first word is m << slg: its line m << slg >> VL, and X[m, i] its
   // lane (m << slg) mod V + i (the row lies in one line).
   const std::string lane =
       V > 1 ? fmt::format("assign pu_xlane = {0}'({1}'(pu_i0_q + {1}'(pu_t_q)) << slg_q) + {0}'(pu_i_q);\n"
-                          "assign pu_xw    = pu_xr_q[pu_t_q[0]][32*pu_xlane +: 32];",
+                          "assign pu_xw    = pu_xr_q[pu_t_q][32*pu_xlane +: 32];",
                           VL, CW)
-            : std::string("assign pu_xw    = pu_xr_q[pu_t_q[0]];");
+            : std::string("assign pu_xw    = pu_xr_q[pu_t_q];");
   m.section("Gram products: X's rows from the gather buffer", fmt::format(R"(
 assign xz_catch   = pf_unit && fzx_q && xc_on_q && (xc_t_q <= i0_q + {CW}'(gr_last));
 assign xf_up_done = !xc_on_q || (xc_t_q > xf_upto_q);
@@ -96,26 +101,36 @@ always_ff @(posedge clk) begin
     xf_ret_q  <= rows_next ? ph_group : F_W;
   end else if (ph_q == F_XF && xf_up_done) xf_up_q <= 1'b0;
 end
-assign pu_want0 = !pu_xv_q[pu_t_q[0]] && !(pu_xg_q && pu_xgb_q == pu_t_q[0]);
-assign pu_want1 = (pu_t_q != pu_rl_q) && !pu_xv_q[!pu_t_q[0]] && !(pu_xg_q && pu_xgb_q != pu_t_q[0]);
-assign pu_xrd   = pu_busy_q && fzx_q && (pu_want0 || pu_want1);
-assign pu_xrow  = pu_i0_q + {CW}'(pu_t_q) + {CW}'(!pu_want0);
+// (The hand-over read needs no free port: its micro-op is not a gather step.
+// The previous group's products are all issued by then, so no register is
+// still in use.)
+assign pu_xrd_hand = fire && h_gs && fzx_q && (h_act != U_XG);
+assign pu_xrd_run  = pu_busy_q && fzx_q && pu_ron_q;
+assign pu_xrd   = pu_xrd_hand || pu_xrd_run;
+assign pu_xrow  = pu_xrd_hand ? pu_ni0_q : pu_i0_q + {CW}'(pu_rd_q);
 assign pu_xline = {XL}'({GWL}'(pu_xrow << slg_q) >> {VL});
 {LANE}
 always_ff @(posedge clk) begin
   if (!rst_n) begin
-    pu_xv_q <= '0;
-    pu_xg_q <= 1'b0;
+    pu_xv_q  <= '0;
+    pu_xg_q  <= 1'b0;
+    pu_ron_q <= 1'b0;
   end else begin
     if (ph_q == F_IDLE) pu_ni0_q <= '0;
     pu_xg_q  <= pu_xrd;
-    pu_xgb_q <= pu_want0 ? pu_t_q[0] : !pu_t_q[0];
+    pu_xgb_q <= pu_xrd_hand ? 2'd0 : pu_rd_q;
     if (pu_xg_q) begin pu_xr_q[pu_xgb_q] <= xb_rdata; pu_xv_q[pu_xgb_q] <= 1'b1; end
-    if (pu_row_end) pu_xv_q[pu_t_q[0]] <= 1'b0;
+    if (pu_xrd_run) begin
+      pu_rd_q <= pu_rd_q + 2'd1;
+      if (pu_rd_q == pu_rl_q) pu_ron_q <= 1'b0;
+    end
     if (fire && h_gs) begin
       pu_xv_q  <= '0;
       pu_i0_q  <= pu_ni0_q;
       pu_ni0_q <= pu_ni0_q + {CW}'d4;
+      // Row 0 is read now unless the micro-op is a gather step.
+      pu_rd_q  <= pu_xrd_hand ? 2'd1 : 2'd0;
+      pu_ron_q <= !pu_xrd_hand || (h_gg[1:0] != 2'd0);
     end
   end
 end)",
@@ -180,7 +195,7 @@ assign pu_x    = {PX};
 assign pu_y    = {XB}'({{pu_h_q, pu_t_q, pu_j_q}});
 assign pu_p    = {XB}'({{pu_h_q, pu_t_q, 1'b0, pu_i_q}});
 always_comb begin
-  pu_ok = !pend_q[pu_p] && (!fzx_q || pu_xv_q[pu_t_q[0]]);
+  pu_ok = !pend_q[pu_p] && (!fzx_q || pu_xv_q[pu_t_q]);
   for (int v = 0; v < {V}; v++) begin
     {MV} = ({{1'b0, pu_j_q}} + 5'(v) <= {{2'b00, pu_jl}});
     if ({MV} && (pend_q[pu_y | {XB}'(v)] || pend_q[pu_x | {XB}'(v)])) pu_ok = 1'b0;
@@ -188,7 +203,6 @@ always_comb begin
 end
 assign pu_fire = pu_busy_q && pu_ok;
 assign pu_free = !pu_busy_q || (pu_fire && pu_last);
-assign pu_row_end = pu_fire && pu_jend && (pu_i_q == pu_jl);
 assign gram_fire = pu_fire;
 always_ff @(posedge clk) begin
   if (!rst_n) begin
