@@ -53,6 +53,10 @@ void add_sim(CLI::App& app) {
       ->capture_default_str()->check(CLI::Range(uint64_t{1}, UINT64_MAX));
   cmd->add_option("--trace", o->trace, "write an FST waveform of the whole run here");
   cmd->add_option("--counters", o->counters_csv, "write the perf counters here as CSV");
+  auto* timeline = cmd->add_option("--timeline", o->timeline_csv,
+                                   "write each perf counter's growth per window of --timeline-every cycles here as CSV");
+  cmd->add_option("--timeline-every", o->timeline_every, "cycles per --timeline window")
+      ->capture_default_str()->check(CLI::Range(uint64_t{1}, UINT64_MAX))->needs(timeline);
   cmd->add_option("--dump", o->dump_dir, "write B, X0, X and every final tensor here as Matrix Market arrays");
   cmd->add_option("--cache", o->cache, "folder of simulators built at run time (default: ~/.cache/cello)");
   add_json_option(cmd, *json);

@@ -342,6 +342,27 @@ void print_pipelined_grams(const stream::Stream& st, const exec::Result& want, c
   rep["pipelined_grams"] = {{"bound_pipe", piped}, {"from_producer", fused}};
 }
 
+// The simulator's register samples ({cycle, record, register 0, 1, ...}) as CSV:
+// per window, its end cycle, the record running then, and how much each perf
+// counter grew over the window.
+std::string timeline_csv(const std::vector<std::vector<uint64_t>>& samples) {
+  const auto& specs = gen::top_counters();
+  std::string csv = "cycle,record";
+  for (const auto& c : specs) csv += "," + c.name;
+  csv += "\n";
+  std::vector<uint64_t> last(specs.size(), 0);
+  for (const auto& row : samples) {
+    csv += fmt::format("{},{}", row.at(0), row.at(1));
+    for (size_t k = 0; k < specs.size(); ++k) {
+      const uint64_t v = row.at(k + 4);  // registers 0 and 1 are status and err_record
+      csv += fmt::format(",{}", v - last[k]);
+      last[k] = v;
+    }
+    csv += "\n";
+  }
+  return csv;
+}
+
 double true_residual(const mtx::Csr& a, const std::vector<float>& x, const std::vector<float>& b, int64_t n) {
   const std::vector<double> xd(x.begin(), x.end());
   std::vector<double> r = mtx::spmm(a, xd, n);
@@ -359,7 +380,8 @@ std::string default_sim_cache() {
 }
 
 SimRun run_sim(const SimOptions& o) {
-  for (const auto& [path, opt] : {std::pair{o.counters_csv, "--counters"}, std::pair{o.trace, "--trace"}})
+  for (const auto& [path, opt] : {std::pair{o.counters_csv, "--counters"}, std::pair{o.timeline_csv, "--timeline"},
+                                  std::pair{o.trace, "--trace"}})
     if (!path.empty()) check_output_path(path, opt);
   const arch::Arch arch = gen::load_arch(o.config);
   const uint64_t lat_min = o.latency_min ? o.latency_min : arch.dram_latency;
@@ -399,6 +421,7 @@ SimRun run_sim(const SimOptions& o) {
   if (lat_min != lat_max) argv.push_back("--out-of-order");
   if (!o.progress) argv.insert(argv.end(), {"--progress-every", std::to_string(UINT64_MAX)});
   if (!o.trace.empty()) argv.insert(argv.end(), {"--trace", fs::absolute(o.trace).string()});
+  if (!o.timeline_csv.empty()) argv.insert(argv.end(), {"--sample-every", std::to_string(o.timeline_every)});
   std::fflush(stdout);
   const ProcessResult pr_run = run_process(argv, "");
   nlohmann::json res;
@@ -567,6 +590,12 @@ SimRun run_sim(const SimOptions& o) {
   if (!o.counters_csv.empty()) {
     write_output_file(o.counters_csv, csv);
     fmt::print("  counters -> {}\n", o.counters_csv);
+  }
+  if (!o.timeline_csv.empty()) {
+    const auto samples = res.value("samples", std::vector<std::vector<uint64_t>>{});
+    write_output_file(o.timeline_csv, timeline_csv(samples));
+    fmt::print("  timeline -> {} ({} window{} of {} cycles)\n", o.timeline_csv, samples.size(),
+               samples.size() == 1 ? "" : "s", o.timeline_every);
   }
 
   if (!o.dump_dir.empty()) {

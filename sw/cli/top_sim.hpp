@@ -22,6 +22,8 @@ struct SimOptions {
   double dram_bw = 0;          // bytes/cycle; 0: the config's
   uint64_t max_cycles = 2000000000;
   std::string trace, cache, dump_dir, counters_csv;
+  std::string timeline_csv;      // the counters' growth per window of timeline_every cycles
+  uint64_t timeline_every = 10000;
   bool progress = true;
 };
 

@@ -33,6 +33,9 @@ struct TopRunOptions {
   // Called every progress_every cycles with the cycle count and the running record.
   std::function<void(uint64_t cycles, uint64_t record)> progress;
   uint64_t progress_every = 1u << 20;
+  // Every sample_every cycles (0: never), the register port read whole into
+  // TopRunResult::samples: a time series of the counters.
+  uint64_t sample_every = 0;
   // Testing the protocol checks: at the first cycle at least stray_after
   // cycles into the run where it can happen, break a port's protocol once. The
   // top must halt with the protocol bit.
@@ -62,6 +65,9 @@ struct TopRunResult {
   // an edge after it, so a record's last cycle may go to the next one). Over
   // all records they add up to `registers` for every counter.
   std::vector<std::vector<uint64_t>> record_registers;
+  // TopRunOptions::sample_every: {cycle, running record, register 0, 1, ...}
+  // at each sample, the registers as read then.
+  std::vector<std::vector<uint64_t>> samples;
   // Per record index: DRAM read requests the port took, and CHORD reads (hits
   // and misses, on a top whose CHORD is on the datapath), while it ran.
   std::vector<uint64_t> record_dram_reads, record_chord_reads;
@@ -224,6 +230,12 @@ TopRunResult run_top(Sim<V>& sim, const std::vector<uint8_t>& bytes, const strea
       charge_registers(running);
       running = d.cur_record;
       sim.note("next record", running);
+    }
+    if (o.sample_every != 0 && (sim.cycle() - start) % o.sample_every == 0) {
+      std::vector<uint64_t> row = {sim.cycle() - start, d.cur_record};
+      const std::vector<uint64_t> now = read_registers();
+      row.insert(row.end(), now.begin(), now.end());
+      res.samples.push_back(std::move(row));
     }
     if (d.host_req) sim.note("HOST; record", d.host_record);
   }

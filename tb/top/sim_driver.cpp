@@ -29,7 +29,7 @@ namespace {
 struct Args {
   std::string stream, image, out_image, result, trace;
   uint64_t seed = 1, latency_min = 100, latency_max = 100, host_latency = 1, max_cycles = 100000000;
-  uint64_t registers = 2, progress_every = 1u << 16;
+  uint64_t registers = 2, progress_every = 1u << 16, sample_every = 0;
   double bytes_per_cycle = 16;
   bool out_of_order = false;
 };
@@ -51,6 +51,7 @@ int run(const Args& a) {
   o.host_latency = a.host_latency;
   o.max_cycles = a.max_cycles;
   o.progress_every = a.progress_every;
+  o.sample_every = a.sample_every;
   const auto t0 = std::chrono::steady_clock::now();
   double shown = 0;  // wall time of the last progress line (one every 2 s at most)
   o.progress = [&](uint64_t cycles, uint64_t record) {
@@ -76,6 +77,7 @@ int run(const Args& a) {
          {"hosts", r.hosts},       {"regions", regions}, {"record_cycles", r.record_cycles},
          {"record_registers", r.record_registers}};
     for (const auto& [name, v] : r.chord) j["chord"][name] = v;
+    if (!r.samples.empty()) j["samples"] = r.samples;
   } catch (const Failure& f) {
     j = {{"failure", fmt::format("{} (cycle {})", f.what(), sim.cycle())}, {"cycles", sim.cycle()}};
     rc = 1;
@@ -115,6 +117,7 @@ int main(int argc, char** argv) {
   app.add_option("--registers", a.registers, "register-port words to read after the run");
   app.add_option("--progress-every", a.progress_every, "cycles between looks at the clock for a progress line")->check(CLI::Range(uint64_t{1}, UINT64_MAX));
   app.add_option("--trace", a.trace, "FST waveform of the whole run");
+  app.add_option("--sample-every", a.sample_every, "read the register port every this many cycles (0: never)");
   try {
     app.parse(argc, argv);
     if (a.latency_max < a.latency_min) throw CLI::ValidationError("--latency-max", "is below --latency-min");

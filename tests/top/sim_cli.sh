@@ -27,7 +27,7 @@ same='^  DRAM per memory region: ([0-9]+) of \1 equal to the executor'"'"'s pred
 case $mode in
 prebuilt)
   expect 0 'simulator: .*\(prebuilt\)' -- --workload cg --grid 4 --n 1 --iters 3 --dram-latency 1:40 --seed 9 \
-    --json "$work/r.json" --counters "$work/c.csv" --dump "$work/dump"
+    --json "$work/r.json" --counters "$work/c.csv" --dump "$work/dump" --timeline "$work/t.csv" --timeline-every 500
   grep -q 'equal the executor bit for bit$' "$work/out.txt" || fail "no bit-exact line"
   grep -q '^cello sim: PASS$' "$work/out.txt" || fail "no PASS"
   grep -q '"pass": true' "$work/r.json" || fail "report does not say pass"
@@ -37,6 +37,32 @@ prebuilt)
     fail "no GEMM row in the engine table by kind"
   grep -q '"engine_by_kind"' "$work/r.json" || fail "report has no engine_by_kind"
   grep -Eq '^fma,[1-9][0-9]*$' "$work/c.csv" || fail "counters CSV has no FMA count"
+  # The timeline: one row per 500 cycles, its columns the counters of the
+  # counters CSV; no window grows a counter past its final value, no window
+  # has more than 500 cycles, and in each window the engine's cycle classes
+  # (issue .. wait_store) add up to its engine_cycles.
+  grep -Eq '^  timeline -> .*t\.csv \([1-9][0-9]* windows of 500 cycles\)$' "$work/out.txt" || fail "no timeline line"
+  [ "$(head -1 "$work/t.csv")" = "cycle,record,$(tail -n +2 "$work/c.csv" | cut -d, -f1 | paste -sd,)" ] ||
+    fail "timeline header differs from the counters CSV"
+  awk -F, -v csv="$work/c.csv" '
+    BEGIN { while ((getline l < csv) > 0) { split(l, f, ","); final[f[1]] = f[2] } }
+    NR == 1 { for (k = 1; k <= NF; k++) col[$k] = k; n = NF; next }
+    {
+      if ($1 != (NR - 1) * 500) { print "row " NR ": cycle " $1; bad = 1 }
+      if ($(col["cycles"]) > 500) { print "row " NR ": more than 500 cycles"; bad = 1 }
+      s = 0
+      split("issue wait_walker wait_port_a wait_port_b wait_operand wait_store", cls, " ")
+      for (c in cls) s += $(col[cls[c]])
+      if (s != $(col["engine_cycles"])) { print "row " NR ": classes " s " engine_cycles " $(col["engine_cycles"]); bad = 1 }
+      for (k = 3; k <= n; k++) sum[k] += $k
+      rows++
+    }
+    END {
+      if (rows < 10) { print "only " rows " rows"; bad = 1 }
+      for (name in col) if (col[name] > 2 && sum[col[name]] > final[name]) { print name ": " sum[col[name]] " > " final[name]; bad = 1 }
+      if (sum[col["fma"]] == 0) { print "no FMA step in the timeline"; bad = 1 }
+      exit bad
+    }' "$work/t.csv" || fail "timeline CSV"
   # The default top: 4x4 array split into 8 engine lanes and 8 product lanes, a gather buffer that holds X (64 rows) 16 columns at a time.
   grep -Eq '^  datapath: 8 FMA lanes, and 8 more for fused Gram products \(the 4x4 array is not on it yet\); max\(MACs / 16, RTL bytes / 16 B per cycle\) = [1-9][0-9]* cycles, RTL at [0-9.]+x$' \
     "$work/out.txt" || fail "no datapath line"
@@ -81,6 +107,8 @@ failures)
   expect 1 'FAIL: no END after 2000 cycles \(--max-cycles\); record [0-9]+ was running' -- --workload cg --grid 4 --max-cycles 2000
   expect 2 '^cello: error: --dram-latency: .0. is not L or MIN:MAX' -- --dram-latency 0
   expect 2 '^cello: error: --dram-latency: .9:3. is not' -- --dram-latency 9:3
+  expect 2 '^cello: error: --timeline-every requires --timeline$' -- --timeline-every 100
+  expect 2 '^cello: error: --timeline-every: ' -- --timeline "$work/t.csv" --timeline-every 0
   echo '{"name": "no_top", "buffets": [{"name": "b", "depth": 8}]}' >"$work/no_top.json"
   expect 2 '^cello: error: .*no_top.json' -- --config "$work/no_top.json"
   [ "$(wc -l <"$work/out.txt")" = 1 ] || fail "the error is not one line"
