@@ -61,6 +61,7 @@ struct LoadDims : GranuleDims {
   int PB;  // pin slot index
   int S;   // words served from pinned copies and not yet returned
   int SB;  // their FIFO's index
+  bool PAIRS;  // rsp_data2 (LoadUnitShape::pairs)
 };
 
 LoadDims load_dims(const LoadUnitShape& s) {
@@ -78,6 +79,7 @@ LoadDims load_dims(const LoadUnitShape& s) {
   d.PB = bits_for(d.P - 1);
   d.S = kSideWords;
   d.SB = log2_pow2(d.S);
+  d.PAIRS = s.pairs && d.GW > 1;
   return d;
 }
 
@@ -89,7 +91,9 @@ void load_unit_ports(SvModule& m, const LoadDims& d) {
   m.sink({"req", "read", "a word address is offered", "taken",
           {{"word", AW - 2, "word address (byte address / 4)"},
            {"pin", 1, "keep this read's granule readable until PINS newer granules are pinned or inval"}}});
-  m.source({"rsp", "word out", "the oldest read's data is here", "taken", {{"data", 32, "data"}}});
+  std::vector<Field> rsp = {{"data", 32, "data"}};
+  if (d.PAIRS) rsp.push_back({"data2", 32, "the odd word of data's aligned pair (data itself for an odd word; 0 from a pinned copy)"});
+  m.source({"rsp", "word out", "the oldest read's data is here", "taken", rsp});
   m.source({"dram_req", "", "DRAM read request", "DRAM read request taken",
             {{"addr", AW, "DRAM: granule-aligned byte address"}, {"tag", LW, "DRAM: line the response fills"}}});
   m.sink({"dram_rsp", "", "DRAM read response", "always ready: every request has its line reserved",
@@ -200,6 +204,14 @@ assign word_line      = win_hit ? hit_line : pin_hit ? pin_line_q[pin_slot] : al
                                                                     fmt::arg("FW1", FW + 1)));
 }
 
+}  // namespace
+
+std::string odd_word(int offset_bits, const std::string& word) {
+  return offset_bits > 1 ? fmt::format("{{{}[{}:1], 1'b1}}", word, offset_bits - 1) : std::string("1'b1");
+}
+
+namespace {
+
 // Word side: the oldest read's word leaves once its line is filled; lines are released in order.
 void word_side_section(SvModule& m, const LoadDims& d) {
   const int GW = d.GW, LW = d.LW, FW = d.FW, UW = d.UW;
@@ -215,7 +227,7 @@ assign head_data      = line_data_q[head_line];
 // then): the word port already reads the whole line.
 always_comb
   for (int k = 0; k < PINS; k++) pin_copy[k] = !pin_full_q[k] && pop && !head_pin && (head_line == pin_line_q[k]);
-assign rsp_data       = {SEL};
+assign rsp_data       = {SEL};{DATA2}
 assign pop            = rsp_valid && rsp_ready;
 assign dram_rsp_ready = 1'b1;
 assign idle           = (q_count_q == {FW1}'d0);
@@ -227,6 +239,7 @@ always_comb begin
 end
 assign free_now = (lines_q != {LW1}'d0) && line_valid_q[free_q] && (uses_q[free_q] == {UW}'d0) && !free_held;)",
                                                            fmt::arg("FW1", FW + 1), fmt::arg("SEL", word_sel),
+                                                           fmt::arg("DATA2", d.PAIRS ? fmt::format("\nassign rsp_data2      = head_pin ? '0 : head_data[32*{} +: 32];", odd_word(d.OW, "q_off_q[q_head_q]")) : std::string()),
                                                            fmt::arg("LW1", LW + 1), fmt::arg("UW", UW)));
 }
 

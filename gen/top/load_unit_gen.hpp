@@ -26,6 +26,11 @@ struct LoadUnitShape {
   int window = 1;       // reuse window: the last `window` lines allocated stay readable (< lines)
   int store_window = 1; // the store unit's granules open for merging
   int pins = static_cast<int>(arch::kLoadUnitPins);  // granules a pinned read keeps a copy of (SPMM's row starts, one per row of a group)
+  // Word pairs (granules of 2 words or more): a load unit returns beside each
+  // word the odd word of its aligned pair (rsp_data2), and the store unit takes
+  // an aligned pair in one write (wr_pair, wr_data2). The engine's GEMM row
+  // pairs use them (docs/top.md, "Stream engine").
+  bool pairs = false;
 };
 
 // The top's load units (operand port A, SPMM's row-pointer, column-index and
@@ -64,5 +69,9 @@ LoadUnitShape load_unit_shape(const arch::Arch& a);
 LoadUnitShape value_load_unit_shape(const arch::Arch& a);
 
 void add_load_unit(Design& design, const std::string& module, const LoadUnitShape& s);
+
+// The word offset in a granule of the odd word of an aligned pair, whose word
+// offset is bits [offset_bits-1:0] of `word` (SystemVerilog; offset_bits >= 1).
+std::string odd_word(int offset_bits, const std::string& word);
 
 }  // namespace cello::gen

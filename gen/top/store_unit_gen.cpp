@@ -19,9 +19,12 @@ struct StoreDims : GranuleDims {
   int W;   // granules open for merging
   int WB;  // slot index
   int NB;  // open-granule count
+  bool PAIRS;  // wr_pair, wr_data2 (LoadUnitShape::pairs)
 };
 StoreDims store_dims(const LoadUnitShape& s) {
-  StoreDims d{granule_dims(s), s.store_window, std::max(1, bits_for(s.store_window - 1)), bits_for(s.store_window)};
+  StoreDims d{granule_dims(s), s.store_window, std::max(1, bits_for(s.store_window - 1)), bits_for(s.store_window),
+              false};
+  d.PAIRS = s.pairs && d.GW > 1;
   return d;
 }
 
@@ -29,8 +32,12 @@ StoreDims store_dims(const LoadUnitShape& s) {
 void store_unit_ports(SvModule& m, const StoreDims& d) {
   const int G = d.G, AW = d.AW;
   m.clock_reset();
-  m.sink({"wr", "write", "a word is offered", "taken",
-          {{"word", AW - 2, "word address (byte address / 4)"}, {"data", 32, "data"}}});
+  std::vector<Field> wr = {{"word", AW - 2, "word address (byte address / 4)"}, {"data", 32, "data"}};
+  if (d.PAIRS) {
+    wr.push_back({"pair", 1, "data2 goes to word + 1 (word is even: the pair lies in one granule)"});
+    wr.push_back({"data2", 32, "the pair's second word"});
+  }
+  m.sink({"wr", "write", "a word (or an aligned pair) is offered", "taken", wr});
   m.input("flush", 1, "send the open granules, one per cycle (hold until idle to drain everything)");
   m.source({"dram_req", "", "DRAM write request", "DRAM write request taken",
             {{"addr", AW, "DRAM: granule-aligned byte address"},
@@ -77,8 +84,13 @@ void store_unit_signals(SvModule& m, const StoreDims& d) {
 void assemble_section(SvModule& m, const StoreDims& d) {
   const int G = d.G, GB = d.GB, GW = d.GW, AW = d.AW;
   const std::string off = GW > 1 ? fmt::format("wr_word[{}:0]", GB - 3) : "";
-  const std::string place_strb = GW > 1 ? fmt::format("{}'hf << (4 * {})", G, off) : "4'hf";
-  const std::string place_data = GW > 1 ? fmt::format("{}'(wr_data) << (32 * {})", 8 * G, off) : "wr_data";
+  // A pair's two words go to the even offset and the one after it.
+  const std::string place_strb =
+      GW > 1 ? (d.PAIRS ? fmt::format("(wr_pair ? {0}'(8'hff) : {0}'(8'h0f)) << (4 * {1})", G, off)
+                        : fmt::format("{}'(4'hf) << (4 * {})", G, off))
+             : "4'hf";
+  const std::string place_data =
+      GW > 1 ? fmt::format("{}'({}) << (32 * {})", 8 * G, d.PAIRS ? "{wr_data2, wr_data}" : "wr_data", off) : "wr_data";
   // A merge writes the word's 32 bits in place: no byte loop, which Verilator
   // cannot unroll past 64 iterations (granules of 128 bytes and more).
   const std::string merge = GW > 1 ? fmt::format("slot_data_q[hit_slot][32 * {} +: 32]", off) : "slot_data_q[hit_slot]";
@@ -133,7 +145,7 @@ always_ff @(posedge clk) begin
       slot_data_q[new_slot]  <= word_data;
       slot_strb_q[new_slot]  <= word_strb;
     end else if (take) begin  // merge into the open one (a later write of a word wins)
-      {MERGE} <= wr_data;
+      {MERGE} <= wr_data;{MERGE2}
       slot_strb_q[hit_slot] <= slot_strb_q[hit_slot] | word_strb;
     end
     pending_q <= pending_q + {{{CW1}'d0, sent}} - {{{CW1}'d0, dram_rsp_valid}};
@@ -144,7 +156,8 @@ end)",
                                                      fmt::arg("MATCH", top_parts::tag_match({"WINDOW", "slot_valid_q", "slot_gran_q", "wr_gran", "hit", "1'b1", "hit_slot", fmt::format("{}'(k)", d.WB)})),
                                                      fmt::arg("WB", d.WB), fmt::arg("WB1", d.WB + 1), fmt::arg("NB", d.NB),
                                                      fmt::arg("CW", CW), fmt::arg("CW1", CW - 1),
-                                                     fmt::arg("MERGE", merge)));
+                                                     fmt::arg("MERGE", merge),
+                                                     fmt::arg("MERGE2", d.PAIRS ? fmt::format("\n      if (wr_pair) slot_data_q[hit_slot][32 * {} +: 32] <= wr_data2;", odd_word(GB - 2, "wr_word")) : std::string())));
 }
 
 }  // namespace

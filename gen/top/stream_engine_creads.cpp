@@ -23,7 +23,7 @@ void c_cursor(SvModule& m, const EngineDims& d) {
   const int CW = d.CW;
   m.signal("cc_val_q", 1, "C cursor: it holds a row group");
   m.signal("cc_on_q", 1, "C cursor: words of that group still to read");
-  const std::string position = cursor_position(m, "cc", "C cursor", "z_rows", 4, CW);
+  const std::string position = cursor_position(m, "cc", "C cursor", "g_rows", 4, CW);
   m.signal("cc_end", 1, "C cursor: its group's last word");
   m.signal("cc_ride", 1, "C cursor: this step carries its next word (GEMM's MAC steps, SPMM's entry and write steps)");
   m.signal("cc_take", 1, "C cursor: its word enters the queue this cycle");

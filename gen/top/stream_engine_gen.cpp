@@ -47,6 +47,7 @@ EngineDims engine_dims(const StreamEngineShape& s) {
   d.AUX = std::max(d.GWL, 6);
   d.GRW = s.granule_bytes / 4;
   d.SPLIT = s.split_gram;
+  d.PAIRS = s.pairs && s.split_gram && d.GRW >= 2;
   if (d.GRW < 1 || (d.GRW & (d.GRW - 1)) != 0) throw std::logic_error("stream engine: granule out of range");
   if (d.GW < 16 * d.V || d.GWL > d.WA) throw std::logic_error("stream engine: gather buffer out of range");
   static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlockRows == 8 && kGramBlockCols == 8,
@@ -71,10 +72,17 @@ void engine_ports(SvModule& m, const EngineDims& d) {
            "where a launch's cycle went, one bit per running cycle: {wait_store, wait_operand, wait_port_b, "
            "wait_port_a, wait_walker, issue}");
   m.source({"ld_req", "load unit", "a word read", "taken", {{"word", WA, "word address"}}});
-  m.sink({"ld_rsp", "load unit", "the word", "taken", {{"data", 32, "data"}}});
+  std::vector<Field> rsp = {{"data", 32, "data"}};
+  if (d.PAIRS) rsp.push_back({"data2", 32, "the odd word of its aligned pair (row pairs)"});
+  m.sink({"ld_rsp", "load unit", "the word", "taken", rsp});
   m.source({"lb_req", "port B load unit", "a word read (GEMM's C, Gram's B, SPMM's fill)", "taken", {{"word", WA, "word address"}}});
-  m.sink({"lb_rsp", "port B load unit", "the word", "taken", {{"data", 32, "data"}}});
-  m.source({"st", "store unit", "a result word", "taken", {{"word", WA, "word address"}, {"data", 32, "data"}}});
+  m.sink({"lb_rsp", "port B load unit", "the word", "taken", rsp});
+  std::vector<Field> st = {{"word", WA, "word address"}, {"data", 32, "data"}};
+  if (d.PAIRS) {
+    st.push_back({"pair", 1, "row pairs: data2 goes to word + 1"});
+    st.push_back({"data2", 32, "row pairs: the odd row's word"});
+  }
+  m.source({"st", "store unit", "a result word (or a pair)", "taken", st});
   m.output("xb_we", V, "gather buffer: write lane v (word w goes to lane w mod V, line w / V)");
   m.output("xb_waddr", XL, "gather buffer: line written");
   m.output("xb_wdata", 32 * V, "gather buffer: the word written to lane v, at [32v +: 32]");
@@ -421,7 +429,7 @@ void loop_bounds_section(SvModule& m, const EngineDims& d) {
 assign blk_lg     = (kind == KIND_SPMM) ? slg_q : 3'd4;
 assign blk_w      = {CW}'d1 << blk_lg;
 assign col_blocks = (z_cols + blk_w - {CW}'d1) >> blk_lg;
-assign rem_rows   = (kind == KIND_GRAM ? a_rows : z_rows) - i0_q;
+assign rem_rows   = (kind == KIND_GRAM ? a_rows : g_rows) - i0_q;
 assign rem_cols   = z_cols - j0_q;
 assign rem_brows  = z_rows - b0_q;
 assign gr_last    = (rem_rows >= {CW}'d4) ? 2'd3 : rem_rows[1:0] - 2'd1;
@@ -435,7 +443,7 @@ always_comb begin
   jo    = 1'b0;
   case (ph_q)
     F_C:    begin rlast = {{1'b0, gr_last}}; jo = c_cm; end
-    F_Z0, F_CV: rlast = {{1'b0, gr_last}};
+    F_Z0, F_CV: begin rlast = {{1'b0, gr_last}};{PJ} end
     F_MAC:  rlast = {{1'b0, gr_last}};
     F_GZ:   begin rlast = 3'd7; jlast = 4'd7; end
     F_PM, F_FOLD: begin rlast = bi_last; jlast = {{1'b0, bj_last}}; end
@@ -505,7 +513,9 @@ assign pf_end   = (ph_q == F_PF) && adv && last2d && (t_q[1:0] == pf_rlast);
 // after the products of the group before it.
 assign grp_adv  = (rows_next && !(pf_walk && i0_q != '0)) || (pf_end && !pf_cur_q && (rem_rows > {CW}'d4));)",
                                       fmt::arg("CW", CW), fmt::arg("ACCM1", ACC - 1), fmt::arg("V", V),
-                                      fmt::arg("VM1", V - 1), fmt::arg("GW", GW)));
+                                      fmt::arg("VM1", V - 1), fmt::arg("GW", GW),
+                                      // Row pairs: the walker's row is 2V columns wide (the even row's, the odd row's).
+                                      fmt::arg("PJ", d.PAIRS ? fmt::format(" if (pr_q) jlast = 4'd{};", 2 * V - 1) : std::string())));
 }
 
 // SPMM fill: the port B word's column offset h (SystemVerilog), and when the
@@ -536,6 +546,9 @@ std::string step_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("SEL_WORD", element_word("sel", "step_word", WA)),
                      fmt::arg("SELB_WORD", element_word("selb", "step_word_b", WA)),
                      fmt::arg("XFH", xf_offset(d)), fmt::arg("DUAL", xf_dual(d)),
+                     // Row pairs: walker row m is the result's rows 2m and 2m + 1.
+                     fmt::arg("SELR", with_pairs(d, fmt::format("{}'(i0_q + {}'(r_q)) << 1", CW, CW), fmt::format("i0_q + {}'(r_q)", CW))),
+                     fmt::arg("SELBR", with_pairs(d, fmt::format("{}'(cc_i0_q + {}'(cc_r_q)) << 1", CW, CW), fmt::format("cc_i0_q + {}'(cc_r_q)", CW))),
                      fmt::arg("EMV", V > 1 ? "em_m[v]" : "em_m"),
                      fmt::arg("GZ_X", gram_acc(d, fmt::format("t_q[{}:0]", LB - 1), "r_q", "j_q[2:0]")),
                      fmt::arg("PM_X", gram_acc(d, "ln_q", "r_q", "j_q[2:0]")),
@@ -560,7 +573,7 @@ always_comb begin
   for (int v = 0; v < {V}; v++)
     if (vec && ({{1'b0, j_q}} + 5'(v) <= {{1'b0, jlast}})) {EMV} = 1'b1;
   sel_base = a_base; sel_rows = a_rows; sel_cols = a_cols; sel_cm = a_cm;
-  sel_r    = i0_q + {CW}'(r_q);
+  sel_r    = {SELR};
   sel_c    = j0_q + {CW}'(j_q);
   case (ph_q)
     F_RFL: begin
@@ -668,7 +681,7 @@ std::string step_port_b(const EngineDims& d) {
 // cursor's word B[m, j0+j] of row m = gcb_i0 + r.
 always_comb begin
   selb_base = c_base; selb_rows = c_rows; selb_cols = c_cols; selb_cm = c_cm;
-  selb_r = cc_i0_q + {CW}'(cc_r_q);
+  selb_r = {SELBR};
   selb_c = j0_q + {CW}'(cc_j_q);
   if (kind == KIND_GRAM) begin
     selb_base = b_base; selb_rows = b_rows; selb_cols = b_cols; selb_cm = b_cm;
@@ -1000,6 +1013,11 @@ std::string executor_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("PXRA", d.SPLIT ? "pu_xrd ? pu_xline : " : ""),
                      fmt::arg("PDRAIN", d.SPLIT ? " && !pu_busy_q && (ptv_q == '0)" : ""),
                      fmt::arg("PWB", gram_products_writeback(d)),
+                     // Row pairs: the odd row's accumulators, write and C word.
+                     fmt::arg("PRB", d.PAIRS ? " && !(pr_q && x_busy2)" : ""),
+                     fmt::arg("PRP", d.PAIRS ? " && !(pr_q && x_pend2)" : ""),
+                     fmt::arg("PRY", d.PAIRS ? " && (!pr_q || y2_free)" : ""),
+                     fmt::arg("PRBREG", d.PAIRS ? fmt::format("\n      if (h_rb && pr_q) breg_q[h_aux[5:0] | 6'd{}] <= lb_rsp_data2;", V) : std::string()),
                      fmt::arg("TMV", V > 1 ? fmt::format("tm_q[{}][v]", S) : fmt::format("tm_q[{}]", S)),
                      fmt::arg("TMU", V > 1 ? fmt::format("tm_q[{}][u]", S) : fmt::format("tm_q[{}]", S)));
 }
@@ -1055,15 +1073,15 @@ end
 always_comb begin
   case (h_act)
     U_RFL, U_GREG, U_XF: op_ok = 1'b1;
-    U_MAC, U_MACC: op_ok = !x_busy && (rf_busy_q == '0);
+    U_MAC, U_MACC: op_ok = !x_busy && (rf_busy_q == '0){PRB};
     U_FOLD, U_PF, U_PFX: op_ok = !x_busy && !y_busy;
     U_X, U_XG: op_ok = !x_busy && (!h_sv || sv_valid);
-    U_W:    op_ok = !x_pend;
+    U_W:    op_ok = !x_pend{PRP};
     default: op_ok = !x_busy;
   endcase{GSOK}
 end
 assign st_need  = (h_act == U_W) || h_st;
-assign st_free  = !h_st || !pend_q[h_y] || fwd_y[0];
+assign st_free  = (!h_st || !pend_q[h_y] || fwd_y[0]){PRY};
 assign h_ready  = op_ok && (!st_need || st_ready) && st_free;
 assign words_in = (!h_rd || ld_rsp_valid) && (!h_rb || lb_rsp_valid);
 assign fire     = h_valid && words_in && h_ready;
@@ -1190,7 +1208,7 @@ always_ff @(posedge clk) begin
       // The port B word: GEMM's C or Gram's B into breg[aux]; SPMM's C into
       // breg[p]; without C, SPMM's is the fill's (to the gather buffer).
       if (h_rb && kind == KIND_SPMM && with_c) breg_q[h_p[5:0]] <= lb_rsp_data;
-      else if (h_rb && !h_xf) breg_q[h_aux[5:0]] <= lb_rsp_data;
+      else if (h_rb && !h_xf) breg_q[h_aux[5:0]] <= lb_rsp_data;{PRBREG}
     end
     if (fire && h_sv) mreg_q <= sv_data;
     if (fire && h_act == U_PFX && h_rd) mreg_q <= ld_rsp_data;
@@ -1286,6 +1304,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   micro_op_queue_section(m, d);
   m.section("Executor", executor_issue(d) + executor_state(d));
   gram_products(design, m, d);
+  row_pairs(m, d);
   csr_stream(m, "rp", "SPMM row pointer", "a_base", "z_rows + " + std::to_string(CW) + "'d1", WA, CW);
   entry_fetcher(m, WA, CW, Q, d.QB);
   top_parts::finish_part(design, m, "stream_engine", params);

@@ -52,6 +52,10 @@ struct StreamEngineShape {
   // V lanes runs the fused Z^T Z products beside the producer's steps
   // (gen/top/stream_engine_products.cpp). Needs 2 V PEs.
   bool split_gram = false;
+  // GEMM row pairs on the split array (needs split_gram and granules of 2
+  // words or more): the operand ports carry word pairs (ld_rsp_data2,
+  // lb_rsp_data2) and the store port takes them (st_pair, st_data2).
+  bool pairs = false;
 };
 
 

@@ -29,6 +29,7 @@ struct EngineDims {
   int AUX;            // the queue's aux field: a gather buffer word, or the port B word's breg entry
   int GRW;            // words per DRAM granule
   bool SPLIT;         // a second set of V lanes runs fused Z^T Z products (stream_engine_products.cpp)
+  bool PAIRS;         // GEMM row pairs on those lanes, word pairs on the ports (stream_engine_pairs.cpp)
 };
 
 EngineDims engine_dims(const StreamEngineShape& s);
@@ -96,6 +97,15 @@ void fma_lanes(Design& design, SvModule& m, const EngineDims& d, const std::stri
 // is its part of the executor's accumulator writes.
 void gram_products(Design& design, SvModule& m, const EngineDims& d);
 std::string gram_products_writeback(const EngineDims& d);
+
+// GEMM row pairs: the launch condition, the walker's row count g_rows, and
+// the odd row's hazards, forwarding and write (no row pairs: g_rows alone).
+void row_pairs(SvModule& m, const EngineDims& d);
+
+// The expression `plain`, or with row pairs `paired` while pr_q.
+inline std::string with_pairs(const EngineDims& d, const std::string& paired, const std::string& plain) {
+  return d.PAIRS ? fmt::format("(pr_q ? {} : {})", paired, plain) : plain;
+}
 
 // GEMM's and SPMM's write cursor: a row group's results in the result's storage
 // order, riding on the next GEMM group's steps or as steps of their own (F_W).

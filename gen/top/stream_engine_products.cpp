@@ -139,6 +139,30 @@ end)",
                                                                            fmt::arg("LANE", lane)));
 }
 
+// The product lanes' operands: a Gram product's, or with row pairs a MAC
+// step's odd row (stream_engine_pairs.cpp): port A's second word times the
+// register file's row, added to the odd row's accumulator (U_MACC: its C from
+// breg, a zero or subnormal taken as +0).
+std::string product_operands(const EngineDims& d) {
+  const auto gram = [&](const std::string& in) {
+    return fmt::format("\n{0}pa_q[v] <= fzx_q ? pu_xw : relu_word(relu, acc_q[pu_p]);"
+                       "\n{0}pb_q[v] <= relu_word(relu, acc_q[pu_y | {1}'(v)]);"
+                       "\n{0}pc_q[v] <= acc_q[pu_x | {1}'(v)];",
+                       in, d.XB);
+  };
+  if (!d.PAIRS) return gram("    ");
+  return fmt::format(R"(
+    if (pr_fire) begin
+      pa_q[v] <= ld_rsp_data2;
+      pb_q[v] <= rf_q[h_p[{RFB1}:0] | {RFB}'(v)];
+      pc_q[v] <= (h_act != U_MACC) ? acc_fx2[v]
+               : (breg_q[h_x[5:0] | 6'd{V} | 6'(v)][30:23] == 8'h00) ? 32'h00000000 : breg_q[h_x[5:0] | 6'd{V} | 6'(v)];
+    end else begin{GRAM}
+    end)",
+                     fmt::arg("RFB1", d.RFB - 1), fmt::arg("RFB", d.RFB), fmt::arg("V", d.V),
+                     fmt::arg("GRAM", gram("      ")));
+}
+
 }  // namespace
 
 // A fused Z^T Z (pipe_gram) multiplies each finished row group of the
@@ -232,25 +256,26 @@ always_ff @(posedge clk) begin
       pu_i_q    <= '0;
       pu_j_q    <= '0;
     end
-    ptv_q <= {{ptv_q[{S1}:0], pu_fire}};
+    ptv_q <= {{ptv_q[{S1}:0], pu_fire{PRF}}};
   end
 end
 always_ff @(posedge clk) begin
-  pidx_q[0] <= pu_x;
-  pm_q[0]   <= pu_m;
+  pidx_q[0] <= {PIDX};
+  pm_q[0]   <= {PM0};
   for (int s = 1; s <= {S}; s++) begin
     pidx_q[s] <= pidx_q[s-1];
     pm_q[s]   <= pm_q[s-1];
   end
-  for (int v = 0; v < {V}; v++) begin
-    pa_q[v] <= fzx_q ? pu_xw : relu_word(relu, acc_q[pu_p]);
-    pb_q[v] <= relu_word(relu, acc_q[pu_y | {XB}'(v)]);
-    pc_q[v] <= acc_q[pu_x | {XB}'(v)];
+  for (int v = 0; v < {V}; v++) begin{OPERANDS}
   end
 end)",
                                          fmt::arg("CW", d.CW), fmt::arg("V", V), fmt::arg("VL", d.VL), fmt::arg("XB", XB), fmt::arg("S", S),
                                          fmt::arg("S1", S - 1), fmt::arg("MV", mv), fmt::arg("NEXT_LANE", next_lane),
-                                         fmt::arg("PX", gram_acc(d, "pu_ln_q", "pu_i_q", "pu_j_q[2:0]"))));
+                                         fmt::arg("PX", gram_acc(d, "pu_ln_q", "pu_i_q", "pu_j_q[2:0]")),
+                                         fmt::arg("PRF", d.PAIRS ? " || pr_fire" : ""),
+                                         fmt::arg("PIDX", d.PAIRS ? fmt::format("pr_fire ? h_x | {}'({}) : pu_x", XB, V) : std::string("pu_x")),
+                                         fmt::arg("PM0", d.PAIRS ? "pr_fire ? h_m : pu_m" : "pu_m"),
+                                         fmt::arg("OPERANDS", product_operands(d))));
   x_rows(m, d);
 }
 
@@ -265,10 +290,13 @@ std::string gram_products_writeback(const EngineDims& d) {
         pend_q[pidx_q[{S}] | {XB}'(v)] <= 1'b0;
       end
     for (int v = 0; v < {V}; v++)
-      if (pu_fire && {MV}) pend_q[pu_x | {XB}'(v)] <= 1'b1;)",
+      if (pu_fire && {MV}) pend_q[pu_x | {XB}'(v)] <= 1'b1;{PR})",
                      fmt::arg("V", d.V), fmt::arg("S", d.S), fmt::arg("XB", d.XB),
                      fmt::arg("PMV", d.V > 1 ? fmt::format("pm_q[{}][v]", d.S) : fmt::format("pm_q[{}]", d.S)),
-                     fmt::arg("MV", d.V > 1 ? "pu_m[v]" : "pu_m"));
+                     fmt::arg("MV", d.V > 1 ? "pu_m[v]" : "pu_m"),
+                     fmt::arg("PR", d.PAIRS ? fmt::format("\n    for (int v = 0; v < {0}; v++)\n      if (pr_fire && {1}) pend_q[h_x | {2}'({0}) | {2}'(v)] <= 1'b1;",
+                                                          d.V, d.V > 1 ? "h_m[v]" : "h_m", d.XB)
+                                          : std::string()));
 }
 
 }  // namespace cello::gen::engine

@@ -18,7 +18,7 @@ void write_cursor(SvModule& m, const EngineDims& d) {
   const int CW = d.CW, WA = d.WA;
   m.signal("wc_on_q", 1, "write cursor: writes of its group still to issue");
   m.signal("wc_h_q", 1, "write cursor: its group's accumulator half");
-  const std::string position = cursor_position(m, "wc", "write cursor", "z_rows", 4, CW);
+  const std::string position = cursor_position(m, "wc", "write cursor", "g_rows", 4, CW);
   m.signal("wc_end", 1, "write cursor: its group's last write");
   m.signal("wc_take", 1, "write cursor: its write enters the queue this cycle");
   m.signal("wc_busy", 1, "write cursor: still holds writes after this cycle");
@@ -34,7 +34,7 @@ assign wc_take  = push && (ph_q == F_W || ((ph_q == F_MAC || spmm_step) && wc_on
 assign wc_busy  = wc_on_q && !(wc_take && wc_end);
 // Element [i0+r, j0+j] of Z, as the step address does it for the other operands.
 assign wc_major = z_cm ? j0_q + {CW}'(wc_j_q) : wc_i0_q + {CW}'(wc_r_q);
-assign wc_minor = z_cm ? wc_i0_q + {CW}'(wc_r_q) : j0_q + {CW}'(wc_j_q);
+assign wc_minor = z_cm ? {ROW} : j0_q + {CW}'(wc_j_q);
 assign wc_word  = z_base + {WA}'(wc_major * (z_cm ? z_rows : z_cols) + wc_minor);
 // A row group's last step: GEMM's last MAC step (its last C or zeroing step
 // when k = 0); SPMM's empty-group tag, or the last step of its last entry.
@@ -69,6 +69,9 @@ always_ff @(posedge clk) begin
   end
 end)",
                                             fmt::arg("CW", CW), fmt::arg("WA", WA),
+                                            // Row pairs: the cursor's row m is the result's rows 2m and 2m + 1.
+                                            fmt::arg("ROW", with_pairs(d, fmt::format("{}'(wc_i0_q + {}'(wc_r_q)) << 1", CW, CW),
+                                                                       fmt::format("wc_i0_q + {}'(wc_r_q)", CW))),
                                             fmt::arg("STEP", cursor_step("wc", "z_cm", "nb_last", 4))));
 }
 

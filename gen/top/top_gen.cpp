@@ -34,9 +34,13 @@ struct ReadUnit {
   const char* name;
   bool pins;        // its reads may pin a granule (SPMM's entry fetcher's); the others' req_pin is 0
   bool deep_queue;  // the value unit: the same ports, a read queue twice as deep
+  bool pairs;       // an operand port: with word pairs (TopShapes::pairs), the pair load unit
 };
-constexpr ReadUnit kReadUnits[] = {
-    {"ld", false, false}, {"rp", false, false}, {"col", true, false}, {"val", true, true}, {"lb", false, false}};
+constexpr ReadUnit kReadUnits[] = {{"ld", false, false, true},
+                                   {"rp", false, false, false},
+                                   {"col", true, false, false},
+                                   {"val", true, true, false},
+                                   {"lb", false, false, true}};
 static_assert(std::size(kReadUnits) == kTopReadUnits);
 
 // The DRAM port of the top, passed straight through to the arbiter.
@@ -56,6 +60,9 @@ struct TopShapes {
   StreamEngineShape eng;
   const ChordConfig* chord = nullptr;  // the top's CHORD
   bool cj = false;                     // on the datapath (chord_on_datapath)
+  // Word pairs on the operand ports and the store unit (the engine's GEMM row
+  // pairs): a split array and granules of 2 words or more.
+  bool pairs = false;
 };
 
 // Arbiter clients: 0 the operand load unit (port A), 1 the store unit, 2..4 the
@@ -84,9 +91,13 @@ TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
   add_cmd_decoder(d, n + "_cmd_decoder", a);
   sh.mem = load_unit_shape(a);
   const LoadUnitShape& mem = sh.mem;
+  sh.pairs = arch::engine_split_gram(a) && mem.granule_bytes >= 8;
+  LoadUnitShape paired = mem;
+  paired.pairs = sh.pairs;
   add_load_unit(d, n + "_load_unit", mem);
+  if (sh.pairs) add_load_unit(d, n + "_pair_load_unit", paired);
   add_load_unit(d, n + "_value_load_unit", value_load_unit_shape(a));
-  add_store_unit(d, n + "_store_unit", mem);
+  add_store_unit(d, n + "_store_unit", paired);
   DramArbiterShape& arb = sh.arb;
   sh.chord = top_chord(cfg);
   sh.cj = sh.chord && chord_on_datapath(*sh.chord, mem.granule_bytes);
@@ -127,6 +138,7 @@ TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
   eng.lanes = arch::engine_lanes(a);
   eng.gather_words = t.gather_words;
   eng.split_gram = arch::engine_split_gram(a);
+  eng.pairs = sh.pairs;
   add_stream_engine(d, n + "_engine", eng);
   add_counters(d, n + "_counters");
   return sh;
@@ -164,6 +176,7 @@ struct TopParts {
   const SvModule& en;
   const SvModule& ld;
   const SvModule& ldv;  // SPMM's value unit
+  const SvModule& ldp;  // the operand ports' (ld, lb): with word pairs, the pair load unit, else ld
   const SvModule& st;
   const SvModule& ar;
 };
@@ -176,7 +189,8 @@ void declare_top_signals(SvModule& m, const TopParts& p) {
   declare_part_signals(m, sq, "seq_", {"rec_valid", "rec_ready", "rec_data", "rec_index", "memory_bytes", "host_req",
                                        "host_record", "host_ack", "cur_record"});
   for (const ReadUnit& u : kReadUnits)
-    declare_part_signals(m, ld, std::string(u.name) + "_", u.pins ? std::vector<std::string>{} : std::vector<std::string>{"req_pin"});
+    declare_part_signals(m, u.pairs ? p.ldp : ld, std::string(u.name) + "_",
+                         u.pins ? std::vector<std::string>{} : std::vector<std::string>{"req_pin"});
   declare_part_signals(m, st, "st_", {});
   declare_part_signals(m, ar, "arb_", std::vector<std::string>(std::begin(kDramPorts), std::end(kDramPorts)));
   m.signal("events", static_cast<int>(top_counters().size()), "counter events (top_counters order)");
@@ -226,7 +240,7 @@ void gather_buffer(Design& d, SvModule& m, const SvModule& en, int V, int gather
 }
 
 // The stream engine.
-void connect_engine(SvModule& m, const SvModule& en) {
+void connect_engine(SvModule& m, const SvModule& en, bool pairs) {
   // The engine's descriptor inputs are the sequencer's eng_* outputs; its memory
   // ports go to the load units (main operand reads and SPMM's three CSR streams,
   // each its own load unit: ld_, rp_, col_, val_) and the store unit.
@@ -245,9 +259,15 @@ void connect_engine(SvModule& m, const SvModule& en) {
       {"st_data", "st_wr_data"}};
   for (const char* p : {"we", "waddr", "wdata", "re", "raddr", "rdata"})
     en_ports.emplace_back(fmt::format("xb_{}", p), fmt::format("xb_{}", p));
-  for (const ReadUnit& u : kReadUnits)
+  for (const ReadUnit& u : kReadUnits) {
     for (const char* p : {"req_valid", "req_ready", "req_word", "rsp_valid", "rsp_ready", "rsp_data"})
       en_ports.emplace_back(fmt::format("{}_{}", u.name, p), fmt::format("{}_{}", u.name, p));
+    if (pairs && u.pairs) en_ports.emplace_back(fmt::format("{}_rsp_data2", u.name), fmt::format("{}_rsp_data2", u.name));
+  }
+  if (pairs) {
+    en_ports.emplace_back("st_pair", "st_wr_pair");
+    en_ports.emplace_back("st_data2", "st_wr_data2");
+  }
   for (const ReadUnit& u : kReadUnits)
     if (u.pins) en_ports.emplace_back(fmt::format("{}_req_pin", u.name), fmt::format("{}_req_pin", u.name));
   m.signal("eng_busy", 1, "engine: a launch is running");
@@ -261,7 +281,7 @@ void connect_engine(SvModule& m, const SvModule& en) {
 void connect_memory_and_counters(SvModule& m, const TopParts& p, const SvModule& counters, bool cj) {
   const SvModule &ld = p.ld, &st = p.st, &ar = p.ar;
   for (const ReadUnit& u : kReadUnits) {
-    const SvModule& part = u.deep_queue ? p.ldv : ld;
+    const SvModule& part = u.deep_queue ? p.ldv : u.pairs ? p.ldp : ld;
     const std::string unit = u.name;
     connect_all(m.instantiate(part.name(), fmt::format("u_{}_load", unit)), part, unit + "_",
                 {{"clk", "clk"}, {"rst_n", "rst_n"}, {"req_pin", u.pins ? unit + "_req_pin" : "1'b0"}});
@@ -469,11 +489,12 @@ void add_top(Design& d, const HwConfig& cfg) {
   const TopParts p{module_named(d, n + "_cmd_decoder"), module_named(d, n + "_sequencer"),
                    module_named(d, n + "_engine"),      module_named(d, n + "_load_unit"),
                    module_named(d, n + "_value_load_unit"),
+                   module_named(d, n + (sh.pairs ? "_pair_load_unit" : "_load_unit")),
                    module_named(d, n + "_store_unit"),  module_named(d, n + "_dram_arb")};
   declare_top_signals(m, p);
   connect_decoder_and_sequencer(m, p);
   gather_buffer(d, m, p.en, sh.eng.lanes, t.gather_words);
-  connect_engine(m, p.en);
+  connect_engine(m, p.en, sh.pairs);
   connect_memory_and_counters(m, p, module_named(d, n + "_counters"), sh.cj);
   if (sh.cj) chord_datapath(d, m, chord_datapath_shape(sh, a, DT));
   wiring_section(m, sh);
