@@ -33,7 +33,7 @@ void c_cursor(SvModule& m, const EngineDims& d) {
   m.signal("cl_done", 1, "C cursor: F_CL has queued the words of the group at i0");
   m.signal("cc_move", 1, "C cursor: it moves on to the next group this cycle");
   m.signal("cc_ahead", CW, "C cursor: that group's first row, from i0");
-  m.section("GEMM C cursor", "\n" + position + fmt::format(R"(assign cc_end   = (cc_r_q == cc_rlast) && (cc_j_q == nb_last);
+  m.section("GEMM C cursor", "\n" + position + fmt::format(R"(assign cc_end   = (cc_r_q == cc_rlast) && (cc_j_q == {JL});
 assign cc_ride  = cc_on_q && ((ph_q == F_MAC) ||
                              ((kind == KIND_SPMM) && (ph_q == F_SE || ph_q == F_SG || ph_q == F_SX || ph_q == F_W)));
 assign cc_take  = push && (ph_q == F_CL || cc_ride);
@@ -43,7 +43,7 @@ assign cc_ready = cc_val_q && (!cc_on_q || (cc_take && cc_end));
 assign cl_done  = cc_here && cc_ready;
 // The cursor moves on to the group after i0's (grp_adv: i0 moves on too, so
 // it is the group after next).
-assign cc_move  = (ph_q == F_CV && adv && last2d) || (cc_fold && ((ph_q == F_CL && cl_done) || (grp_adv && cc_ready)));
+assign cc_move  = (ph_q == F_CV && adv && last2d) || (cc_fold && ((ph_q == F_CL && {CLALL}) || (grp_adv && cc_ready)));
 assign cc_ahead = grp_adv ? {CW}'d8 : {CW}'d4;
 // It takes the group at i0 in F_CL when it holds another (a block's first
 // group), and the next group at the last F_CV step of each group; with
@@ -53,7 +53,7 @@ always_ff @(posedge clk) begin
   if (!rst_n || ph_q == F_IDLE) begin
     cc_val_q <= 1'b0;
     cc_on_q  <= 1'b0;
-  end else if (ph_q == F_CL && !cc_here) begin
+  end else if (ph_q == F_CL && with_c && !cc_here) begin
     cc_val_q <= 1'b1;
     cc_on_q  <= 1'b1;
     cc_i0_q  <= i0_q;
@@ -70,7 +70,9 @@ always_ff @(posedge clk) begin
     else {STEP}
   end
 end)",
-                                            fmt::arg("CW", CW), fmt::arg("STEP", cursor_step("cc", "c_cm", "nb_last", 4))));
+                                            fmt::arg("CW", CW), fmt::arg("JL", pair_jlast(d, "nb_last")),
+                                            fmt::arg("CLALL", d.PAIRS ? "cl_all" : "cl_done"),
+                                            fmt::arg("STEP", cursor_step("cc", "c_cm", pair_jlast(d, "nb_last"), 4, pair_jstep(d)))));
 }
 
 }  // namespace cello::gen::engine

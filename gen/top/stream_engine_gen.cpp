@@ -47,7 +47,7 @@ EngineDims engine_dims(const StreamEngineShape& s) {
   d.AUX = std::max(d.GWL, 6);
   d.GRW = s.granule_bytes / 4;
   d.SPLIT = s.split_gram;
-  d.PAIRS = s.pairs && s.split_gram && d.GRW >= 2;
+  d.PAIRS = s.pairs && s.split_gram && d.GRW >= 2 && d.V >= 2;
   if (d.GRW < 1 || (d.GRW & (d.GRW - 1)) != 0) throw std::logic_error("stream engine: granule out of range");
   if (d.GW < 16 * d.V || d.GWL > d.WA) throw std::logic_error("stream engine: gather buffer out of range");
   static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlockRows == 8 && kGramBlockCols == 8,
@@ -364,7 +364,8 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.signal("pend_q", ACC, "accumulator waits for an FMA result");
   m.array("rf_q", 32, RFD, "register file: scale * B rows of the pass, 16 columns each");
   m.signal("rf_busy_q", PB + 1, "register-file writes in the FMA pipe");
-  m.array("areg_q", 32, 64, "GEMM: A[i0+r, k0+t] at [4r]; GRAM: A[m0+r, b0+i] at [32g+8r+i] (g: the group's buffer)");
+  m.array("areg_q", 32, d.PAIRS ? 128 : 64,
+          "GEMM: A[i0+r, k0+t] at [4r] (row pairs: A[2m+b, k0+t] at {buffer, m, b, t}); GRAM: A[m0+r, b0+i] at [32g+8r+i] (g: the group's buffer)");
   m.array("breg_q", 32, 64, "GRAM: B[m0+r, j0+j] at [32g+8r+j] (g: the group's buffer)");
   m.signal("mreg_q", 32, "SPMM: beta * val of the current entry; a fused X^T Z step: its X word");
   m.signal("acc_x", 32, "acc[h_x]");
@@ -482,7 +483,7 @@ assign grp_end = (ph_q == F_EA) ? (t_q == {CW}'d{ACCM1} || elast) : (t_q == gn_q
 assign cc_fold  = (kind == KIND_GEMM) && with_c && (k != '0) && (cont || alpha == 32'h3f800000) &&
                   (!c_cm || nb_last < 4'd{V});
 // SPMM takes C through the C cursor too (its entry steps carry the words).
-assign ph_group = !with_c ? F_Z0
+assign ph_group = {PRGROUP}!with_c ? F_Z0
                 : ((kind == KIND_GEMM && k != '0) || kind == KIND_SPMM) ? (cc_ready ? (cc_fold ? F_MAC : F_CV) : F_CL)
                 : F_C;
 assign col_ok  = {{32'd0, col_rsp_data}} < 64'(b_rows);
@@ -514,6 +515,8 @@ assign pf_end   = (ph_q == F_PF) && adv && last2d && (t_q[1:0] == pf_rlast);
 assign grp_adv  = (rows_next && !(pf_walk && i0_q != '0)) || (pf_end && !pf_cur_q && (rem_rows > {CW}'d4));)",
                                       fmt::arg("CW", CW), fmt::arg("ACCM1", ACC - 1), fmt::arg("V", V),
                                       fmt::arg("VM1", V - 1), fmt::arg("GW", GW),
+                                      // Row pairs: a group whose A is not all queued gets it in F_CL first.
+                                      fmt::arg("PRGROUP", d.PAIRS ? "(pr_q && !ac_ready) ? F_CL : " : ""),
                                       // Row pairs: the walker's row is 2V columns wide (the even row's, the odd row's).
                                       fmt::arg("PJ", d.PAIRS ? fmt::format(" if (pr_q) jlast = 4'd{};", 2 * V - 1) : std::string())));
 }
@@ -546,9 +549,12 @@ std::string step_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("SEL_WORD", element_word("sel", "step_word", WA)),
                      fmt::arg("SELB_WORD", element_word("selb", "step_word_b", WA)),
                      fmt::arg("XFH", xf_offset(d)), fmt::arg("DUAL", xf_dual(d)),
-                     // Row pairs: walker row m is the result's rows 2m and 2m + 1.
-                     fmt::arg("SELR", with_pairs(d, fmt::format("{}'(i0_q + {}'(r_q)) << 1", CW, CW), fmt::format("i0_q + {}'(r_q)", CW))),
-                     fmt::arg("SELBR", with_pairs(d, fmt::format("{}'(cc_i0_q + {}'(cc_r_q)) << 1", CW, CW), fmt::format("cc_i0_q + {}'(cc_r_q)", CW))),
+                     // Row pairs: the C cursor's walker row m, column j is C[2m + j / V, j mod V].
+                     fmt::arg("SELBR", with_pairs(d, pair_row(d, "cc_i0_q", "cc_r_q", "cc_j_q"), fmt::format("cc_i0_q + {}'(cc_r_q)", CW))),
+                     fmt::arg("SELBC", with_pairs(d, pair_col(d, "cc_j_q"), fmt::format("j0_q + {}'(cc_j_q)", CW))),
+                     fmt::arg("PRMAC", d.PAIRS ? "!pr_q && " : ""),
+                     fmt::arg("PRCL", d.PAIRS ? " || (ac_here && ac_on_q); em_rb = cc_here && cc_on_q" : "; em_rb = 1'b1"),
+                     fmt::arg("ARIDE", d.PAIRS ? a_ride_text(d) : ""),
                      fmt::arg("EMV", V > 1 ? "em_m[v]" : "em_m"),
                      fmt::arg("GZ_X", gram_acc(d, fmt::format("t_q[{}:0]", LB - 1), "r_q", "j_q[2:0]")),
                      fmt::arg("PM_X", gram_acc(d, "ln_q", "r_q", "j_q[2:0]")),
@@ -573,7 +579,7 @@ always_comb begin
   for (int v = 0; v < {V}; v++)
     if (vec && ({{1'b0, j_q}} + 5'(v) <= {{1'b0, jlast}})) {EMV} = 1'b1;
   sel_base = a_base; sel_rows = a_rows; sel_cols = a_cols; sel_cm = a_cm;
-  sel_r    = {SELR};
+  sel_r    = i0_q + {CW}'(r_q);
   sel_c    = j0_q + {CW}'(j_q);
   case (ph_q)
     F_RFL: begin
@@ -588,13 +594,13 @@ always_comb begin
     // GEMM's C comes through the C cursor (stream_engine_creads.cpp) into breg:
     // in F_CL as steps of their own, in F_MAC riding on the previous group's
     // steps; F_CV then takes it into the accumulators V columns per step.
-    F_CL: begin em_valid = cc_here && cc_on_q; em_rb = 1'b1; em_act = U_GREG; em_p = {PB}'(cc_dst); end
+    F_CL: begin em_valid = (cc_here && cc_on_q){PRCL}; em_act = U_GREG; em_p = {PB}'(cc_dst); end
     F_CV: begin em_act = U_CV; em_p = {PB}'({{r_q[1:0], j_q}}); end
     // The first step of each row takes A[i0+r, k0+t] from port A (the same
     // read order as a separate read phase, one issue slot fewer per word), and
     // every step the C cursor's next word, if any, from port B.
     F_MAC: begin
-      em_rd = (j_q == 4'd0); em_rb = cc_on_q; em_act = (cc_fold && t_q == '0) ? U_MACC : U_MAC;
+      em_rd = {PRMAC}(j_q == 4'd0); em_rb = cc_on_q; em_act = (cc_fold && t_q == '0) ? U_MACC : U_MAC;
       em_p = {PB}'({{t_q[{RB1}:0], j_q}});
       em_st = wc_on_q; em_y = {XB}'({{wc_h_q, wc_r_q, wc_j_q}});
       sel_c = k0 + t_q;
@@ -665,7 +671,7 @@ always_comb begin
   // SPMM's C cursor: C's next word on port B, into breg[p] (the step's aux is
   // its gather buffer word), riding on the entry and write steps; the fill then
   // takes port A alone (xf_dual).
-  if (kind == KIND_SPMM && cc_ride) begin em_rb = 1'b1; em_p = {PB}'(cc_dst); end
+  if (kind == KIND_SPMM && cc_ride) begin em_rb = 1'b1; em_p = {PB}'(cc_dst); end{ARIDE}
   // Gram's A cursor's word A[m, b0+i] of row m = gca_i0 + r.
   if (ph_q == F_GL || ph_q == F_PM) begin
     sel_r = gca_i0_q + {CW}'(gca_r_q);
@@ -682,7 +688,7 @@ std::string step_port_b(const EngineDims& d) {
 always_comb begin
   selb_base = c_base; selb_rows = c_rows; selb_cols = c_cols; selb_cm = c_cm;
   selb_r = {SELBR};
-  selb_c = j0_q + {CW}'(cc_j_q);
+  selb_c = {SELBC};
   if (kind == KIND_GRAM) begin
     selb_base = b_base; selb_rows = b_rows; selb_cols = b_cols; selb_cm = b_cm;
     selb_r = gcb_i0_q + {CW}'(gcb_r_q);
@@ -783,6 +789,9 @@ std::string walker_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("AFTER_M", L > 1 ? fmt::format("begin t_q <= {}'d1; ph_q <= F_FOLD; end", CW)
                                                : std::string("ph_q <= F_GW;")),
                      fmt::arg("NEXT_ROWS", next_rows), fmt::arg("FILL_START", fill_start()),
+                     // Row pairs: F_CL also brings the group's A into areg, and may run without C.
+                     fmt::arg("CLEXIT", d.PAIRS ? "if (cl_all) ph_q <= !with_c ? F_Z0 : cc_fold ? F_MAC : F_CV;"
+                                                : "if (cl_done) ph_q <= cc_fold ? F_MAC : F_CV;"),
                      fmt::arg("PRODUCER_START", producer_start), fmt::arg("ADVANCE", advance),
                      fmt::arg("BLOCK_END", block_end),
                      // X^T Z on the product unit: the group's rows of X into the gather buffer first.
@@ -864,7 +873,7 @@ always_ff @(posedge clk) begin
         end
       end
       F_GL: if (push && gc_next) ph_q <= F_PM;
-      F_CL: if (cl_done) ph_q <= cc_fold ? F_MAC : F_CV;
+      F_CL: {CLEXIT}
       // GEMM and SPMM: when the write cursor has written the group before the
       // one at i0, that group is handed to it and, unless it is the last, the
       // next group starts (rows_next); when it has written the group at i0 (only ever the
@@ -1015,9 +1024,17 @@ std::string executor_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("PWB", gram_products_writeback(d)),
                      // Row pairs: the odd row's accumulators, write and C word.
                      fmt::arg("PRB", d.PAIRS ? " && !(pr_q && x_busy2)" : ""),
-                     fmt::arg("PRP", d.PAIRS ? " && !(pr_q && x_pend2)" : ""),
-                     fmt::arg("PRY", d.PAIRS ? " && (!pr_q || y2_free)" : ""),
-                     fmt::arg("PRBREG", d.PAIRS ? fmt::format("\n      if (h_rb && pr_q) breg_q[h_aux[5:0] | 6'd{}] <= lb_rsp_data2;", V) : std::string()),
+                     fmt::arg("PRP", d.PAIRS ? " && (!pr_q || w2_free)" : ""),
+                     fmt::arg("PRY", d.PAIRS ? " && (!pr_q || !h_st || w2_free)" : ""),
+                     fmt::arg("PRBREG", d.PAIRS ? "\n      if (h_rb && pr_q) breg_q[h_aux[5:0] | 6'd1] <= lb_rsp_data2;"
+                                                  "\n      if (h_rd && pr_q) begin areg_q[h_ad] <= ld_rsp_data; areg_q[h_ad | 7'd1] <= ld_rsp_data2; end"
+                                                : ""),
+                     fmt::arg("NPR", d.PAIRS ? " && !pr_q" : ""),
+                     // areg's index: 7 bits with row pairs (two buffers of 64), else 6.
+                     fmt::arg("AY", d.PAIRS ? "{1'b0, h_y[5:0]}" : "h_y[5:0]"),
+                     fmt::arg("AX", d.PAIRS ? "{3'b000, h_x[5:4], 2'b00}" : "{2'b00, h_x[5:4], 2'b00}"),
+                     fmt::arg("AW6", d.PAIRS ? "{1'b0, h_w[5:0]}" : "h_w[5:0]"),
+                     fmt::arg("AMAC", d.PAIRS ? "pr_q ? areg_q[{h_x[6:4], 1'b0, h_p[6:4]}] : " : ""),
                      fmt::arg("TMV", V > 1 ? fmt::format("tm_q[{}][v]", S) : fmt::format("tm_q[{}]", S)),
                      fmt::arg("TMU", V > 1 ? fmt::format("tm_q[{}][u]", S) : fmt::format("tm_q[{}]", S)));
 }
@@ -1104,7 +1121,7 @@ assign ex_fma   = fire && (h_act == U_C || h_act == U_CV || h_act == U_EA || h_a
 assign ex_to_rf = (h_act == U_RFL);
 always_comb begin
   for (int v = 0; v < {V}; v++) begin
-    ex_a[v] = areg_q[h_y[5:0]];
+    ex_a[v] = areg_q[{AY}];
     ex_b[v] = ld_rsp_data;
     ex_c[v] = acc_fx[v];
     case (h_act)
@@ -1114,7 +1131,7 @@ always_comb begin
       U_EB:   ex_a[v] = beta;
       U_RFL:  begin ex_a[v] = scale; ex_c[v] = 32'h80000000; end
       U_MAC, U_MACC: begin
-        ex_a[v] = h_rd ? ld_rsp_data : areg_q[{{2'b00, h_x[5:4], 2'b00}}];
+        ex_a[v] = {AMAC}h_rd ? ld_rsp_data : areg_q[{AX}];
         ex_b[v] = rf_q[h_p[{RFB1}:0] | {RFB}'(v)];
         if (h_act == U_MACC) ex_c[v] = (breg_q[h_x[5:0] | 6'(v)][30:23] == 8'h00) ? 32'h00000000 : breg_q[h_x[5:0] | 6'(v)];
       end
@@ -1196,11 +1213,11 @@ always_ff @(posedge clk) begin
     if (fire) begin
       case (h_act)
         U_Z0:   for (int v = 0; v < {V}; v++) if ({HMV}) acc_q[h_x | {XB}'(v)] <= 32'd0;
-        U_MAC, U_MACC: if (h_rd) areg_q[{{2'b00, h_x[5:4], 2'b00}}] <= ld_rsp_data;
+        U_MAC, U_MACC: if (h_rd{NPR}) areg_q[{AX}] <= ld_rsp_data;
         // Gram's A word (w[6]: A and B are one operand, so it is B's word too).
         U_GREG, U_PM:
-          if (h_rd) begin
-            areg_q[h_w[5:0]] <= ld_rsp_data;
+          if (h_rd{NPR}) begin
+            areg_q[{AW6}] <= ld_rsp_data;
             if (h_w[6]) breg_q[h_w[5:0]] <= ld_rsp_data;
           end
         default: ;

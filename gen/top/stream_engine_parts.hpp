@@ -59,13 +59,14 @@ inline std::string cursor_position(SvModule& m, const std::string& c, const std:
 // word of a row group, rows r <= c_rlast and columns j <= `jlast`, in storage
 // order (`col_major`: rows fastest). SystemVerilog text for an always_ff.
 inline std::string cursor_step(const std::string& c, const std::string& col_major, const std::string& jlast,
-                               int jbits) {
+                               int jbits, const std::string& row_major_step = "") {
   return fmt::format(R"(if ({cm}) begin
       if ({c}_r_q == {c}_rlast) begin {c}_r_q <= '0; {c}_j_q <= {c}_j_q + {jb}'d1; end
       else {c}_r_q <= {c}_r_q + 2'd1;
     end else if ({c}_j_q == {jl}) begin {c}_j_q <= '0; {c}_r_q <= {c}_r_q + 2'd1; end
-    else {c}_j_q <= {c}_j_q + {jb}'d1;)",
-                     fmt::arg("c", c), fmt::arg("cm", col_major), fmt::arg("jl", jlast), fmt::arg("jb", jbits));
+    else {c}_j_q <= {c}_j_q + {st};)",
+                     fmt::arg("c", c), fmt::arg("cm", col_major), fmt::arg("jl", jlast), fmt::arg("jb", jbits),
+                     fmt::arg("st", row_major_step.empty() ? fmt::format("{}'d1", jbits) : row_major_step));
 }
 
 // A sequential read stream `s` (SPMM's row pointers): once per column block the
@@ -106,6 +107,19 @@ void row_pairs(SvModule& m, const EngineDims& d);
 inline std::string with_pairs(const EngineDims& d, const std::string& paired, const std::string& plain) {
   return d.PAIRS ? fmt::format("(pr_q ? {} : {})", paired, plain) : plain;
 }
+
+// Row pairs: the result row of a cursor's walker row i0 + r, column j (row
+// 2(i0 + r) + j / V), and its column (j0 + j mod V). SystemVerilog.
+std::string pair_row(const EngineDims& d, const std::string& i0, const std::string& r, const std::string& j);
+std::string pair_col(const EngineDims& d, const std::string& j);
+
+// Row pairs: a cursor's last column (2V - 2 with row pairs: its steps take two
+// adjacent columns) and its row-major step (2 with row pairs).
+std::string pair_jlast(const EngineDims& d, const std::string& plain);
+std::string pair_jstep(const EngineDims& d);
+
+// Row pairs: the step's micro-op takes the A cursor's pair on port A.
+std::string a_ride_text(const EngineDims& d);
 
 // GEMM's and SPMM's write cursor: a row group's results in the result's storage
 // order, riding on the next GEMM group's steps or as steps of their own (F_W).

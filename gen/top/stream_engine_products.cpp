@@ -153,7 +153,7 @@ std::string product_operands(const EngineDims& d) {
   if (!d.PAIRS) return gram("    ");
   return fmt::format(R"(
     if (pr_fire) begin
-      pa_q[v] <= ld_rsp_data2;
+      pa_q[v] <= areg_q[{{h_x[6:4], 1'b1, h_p[6:4]}}];
       pb_q[v] <= rf_q[h_p[{RFB1}:0] | {RFB}'(v)];
       pc_q[v] <= (h_act != U_MACC) ? acc_fx2[v]
                : (breg_q[h_x[5:0] | 6'd{V} | 6'(v)][30:23] == 8'h00) ? 32'h00000000 : breg_q[h_x[5:0] | 6'd{V} | 6'(v)];

@@ -29,12 +29,12 @@ void write_cursor(SvModule& m, const EngineDims& d) {
   m.signal("rg_end", 1, "GEMM/SPMM: a row group's last step is taken");
   m.signal("rg_on", 1, "GEMM/SPMM: at that step the cursor takes the group and the next group starts");
   m.signal("wc_prev", 1, "GEMM/SPMM: in F_W the cursor has written the group before the one at i0");
-  m.section("Write cursor", "\n" + position + fmt::format(R"(assign wc_end   = (wc_r_q == wc_rlast) && (wc_j_q == nb_last);
+  m.section("Write cursor", "\n" + position + fmt::format(R"(assign wc_end   = (wc_r_q == wc_rlast) && (wc_j_q == {JL});
 assign wc_take  = push && (ph_q == F_W || ((ph_q == F_MAC || spmm_step) && wc_on_q));
 assign wc_busy  = wc_on_q && !(wc_take && wc_end);
 // Element [i0+r, j0+j] of Z, as the step address does it for the other operands.
-assign wc_major = z_cm ? j0_q + {CW}'(wc_j_q) : wc_i0_q + {CW}'(wc_r_q);
-assign wc_minor = z_cm ? {ROW} : j0_q + {CW}'(wc_j_q);
+assign wc_major = z_cm ? j0_q + {CW}'(wc_j_q) : {ROW};
+assign wc_minor = z_cm ? wc_i0_q + {CW}'(wc_r_q) : {COL};
 assign wc_word  = z_base + {WA}'(wc_major * (z_cm ? z_rows : z_cols) + wc_minor);
 // A row group's last step: GEMM's last MAC step (its last C or zeroing step
 // when k = 0); SPMM's empty-group tag, or the last step of its last entry.
@@ -70,9 +70,11 @@ always_ff @(posedge clk) begin
 end)",
                                             fmt::arg("CW", CW), fmt::arg("WA", WA),
                                             // Row pairs: the cursor's row m is the result's rows 2m and 2m + 1.
-                                            fmt::arg("ROW", with_pairs(d, fmt::format("{}'(wc_i0_q + {}'(wc_r_q)) << 1", CW, CW),
+                                            fmt::arg("ROW", with_pairs(d, pair_row(d, "wc_i0_q", "wc_r_q", "wc_j_q"),
                                                                        fmt::format("wc_i0_q + {}'(wc_r_q)", CW))),
-                                            fmt::arg("STEP", cursor_step("wc", "z_cm", "nb_last", 4))));
+                                            fmt::arg("COL", with_pairs(d, pair_col(d, "wc_j_q"), fmt::format("j0_q + {}'(wc_j_q)", CW))),
+                                            fmt::arg("JL", pair_jlast(d, "nb_last")),
+                                            fmt::arg("STEP", cursor_step("wc", "z_cm", pair_jlast(d, "nb_last"), 4, pair_jstep(d)))));
 }
 
 }  // namespace cello::gen::engine
