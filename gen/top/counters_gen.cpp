@@ -27,6 +27,7 @@ const std::vector<CounterSpec>& top_counters() {
     std::vector<CounterSpec> v = c;
     v.insert(v.end(), engine_cycle_counters().begin(), engine_cycle_counters().end());
     v.push_back({"gram_steps", "Gram product steps issued on the split array's second lanes (a fused Z^T Z)"});
+    v.push_back({"pair_steps", "GEMM MAC steps on row pairs (two result rows each, the second on the split array's second lanes)"});
     return v;
   }();
   return all;

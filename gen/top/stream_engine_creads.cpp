@@ -43,7 +43,7 @@ assign cc_ready = cc_val_q && (!cc_on_q || (cc_take && cc_end));
 assign cl_done  = cc_here && cc_ready;
 // The cursor moves on to the group after i0's (grp_adv: i0 moves on too, so
 // it is the group after next).
-assign cc_move  = (ph_q == F_CV && adv && last2d) || (cc_fold && ((ph_q == F_CL && {CLALL}) || (grp_adv && cc_ready)));
+assign cc_move  = (ph_q == F_CV && adv && last2d) || (cc_fold && ((ph_q == F_CL && {CLALL}) || (grp_adv && cc_ready{PRA})));
 assign cc_ahead = grp_adv ? {CW}'d8 : {CW}'d4;
 // It takes the group at i0 in F_CL when it holds another (a block's first
 // group), and the next group at the last F_CV step of each group; with
@@ -70,9 +70,11 @@ always_ff @(posedge clk) begin
     else {STEP}
   end
 end)",
-                                            fmt::arg("CW", CW), fmt::arg("JL", pair_jlast(d, "nb_last")),
+                                            fmt::arg("CW", CW), fmt::arg("JL", pair_jlast(d, "c_cm", "nb_last")),
                                             fmt::arg("CLALL", d.PAIRS ? "cl_all" : "cl_done"),
-                                            fmt::arg("STEP", cursor_step("cc", "c_cm", pair_jlast(d, "nb_last"), 4, pair_jstep(d)))));
+                                            // Row pairs: with the A cursor, or neither (F_CL takes both).
+                                            fmt::arg("PRA", d.PAIRS ? " && (!pr_q || ac_ready)" : ""),
+                                            fmt::arg("STEP", cursor_step("cc", "c_cm", pair_jlast(d, "c_cm", "nb_last"), 4, pair_jstep(d)))));
 }
 
 }  // namespace cello::gen::engine

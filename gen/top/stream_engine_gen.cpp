@@ -68,6 +68,7 @@ void engine_ports(SvModule& m, const EngineDims& d) {
            "they wait in the accumulators for that GRAM, started with tail");
   m.output("fma_fire", 1, "pulse: the executor issued an FMA");
   m.output("gram_fire", 1, "pulse: the Gram product unit (split array) issued an FMA step");
+  m.output("pair_fire", 1, "pulse: a GEMM MAC step on row pairs issued (its odd row on the product unit's lanes)");
   m.output("cycle_class", 6,
            "where a launch's cycle went, one bit per running cycle: {wait_store, wait_operand, wait_port_b, "
            "wait_port_a, wait_walker, issue}");
@@ -1026,9 +1027,10 @@ std::string executor_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("PRB", d.PAIRS ? " && !(pr_q && x_busy2)" : ""),
                      fmt::arg("PRP", d.PAIRS ? " && (!pr_q || w2_free)" : ""),
                      fmt::arg("PRY", d.PAIRS ? " && (!pr_q || !h_st || w2_free)" : ""),
-                     fmt::arg("PRBREG", d.PAIRS ? "\n      if (h_rb && pr_q) breg_q[h_aux[5:0] | 6'd1] <= lb_rsp_data2;"
-                                                  "\n      if (h_rd && pr_q) begin areg_q[h_ad] <= ld_rsp_data; areg_q[h_ad | 7'd1] <= ld_rsp_data2; end"
-                                                : ""),
+                     // (A pair's second word: the next column of a row-major operand's row, the odd row of a column-major one.)
+                     fmt::arg("PRBREG", d.PAIRS ? fmt::format("\n      if (h_rb && pr_q) breg_q[h_aux[5:0] | (c_cm ? 6'd{} : 6'd1)] <= lb_rsp_data2;"
+                                                              "\n      if (h_rd && pr_q) begin areg_q[h_ad] <= ld_rsp_data; areg_q[h_ad | (a_cm ? 7'd8 : 7'd1)] <= ld_rsp_data2; end", V)
+                                                : std::string()),
                      fmt::arg("NPR", d.PAIRS ? " && !pr_q" : ""),
                      // areg's index: 7 bits with row pairs (two buffers of 64), else 6.
                      fmt::arg("AY", d.PAIRS ? "{1'b0, h_y[5:0]}" : "h_y[5:0]"),

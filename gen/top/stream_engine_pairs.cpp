@@ -11,7 +11,9 @@ namespace {
 // The A cursor of row pairs: the next row group's block of A, A[2m + b, k0 + t]
 // for its walker rows m, b = 0, 1 and t < k, into areg[{buffer, m, b, t}] (the
 // buffer: the group's accumulator half), two adjacent words per step (one
-// port A read of an aligned pair), in A's (row-major) storage order. Like the
+// port A read of an aligned pair) in A's storage order: row-major, t and t + 1
+// of row 2m + b (its position {b, t}); column-major, rows 2m and 2m + 1 of
+// column t (its position {0, t}, m fastest). Like the
 // C cursor with cc_fold, it rides on the MAC steps of the group before, and
 // goes as steps of its own (F_CL) for a block's first group or what found no
 // step; the group's MAC steps then read both rows' A words from areg.
@@ -21,7 +23,7 @@ void a_cursor(SvModule& m, const EngineDims& d) {
   m.signal("ac_on_q", 1, "A cursor: words of that group still to read");
   m.signal("ac_buf_q", 1, "A cursor: the group's areg buffer (its accumulator half)");
   const std::string position = cursor_position(m, "ac", "A cursor", "g_rows", 4, CW, "{b, t}: row 2m + b, column k0 + t");
-  m.signal("ac_jend", 4, "A cursor: the last pair of a walker row, {1, k - 2}");
+  m.signal("ac_jend", 4, "A cursor: its last position in a walker row: {1, k - 2} row-major, {0, k - 1} column-major");
   m.signal("ac_end", 1, "A cursor: its group's last pair");
   m.signal("ac_ride", 1, "A cursor: this step carries its next pair (a MAC step, or a step of its own)");
   m.signal("ac_take", 1, "A cursor: its pair enters the queue this cycle");
@@ -29,7 +31,7 @@ void a_cursor(SvModule& m, const EngineDims& d) {
   m.signal("ac_here", 1, "A cursor: it holds the group at i0");
   m.signal("ac_ready", 1, "A cursor: its group's pairs are all queued once this cycle ends");
   m.signal("ac_move", 1, "A cursor: it moves on to the next group this cycle");
-  m.section("GEMM row pairs: A cursor", "\n" + position + fmt::format(R"(assign ac_jend  = {{1'b1, 3'(k - {CW}'d2)}};
+  m.section("GEMM row pairs: A cursor", "\n" + position + fmt::format(R"(assign ac_jend  = a_cm ? {{1'b0, 3'(k - {CW}'d1)}} : {{1'b1, 3'(k - {CW}'d2)}};
 assign ac_end   = (ac_r_q == ac_rlast) && (ac_j_q == ac_jend);
 assign ac_ride  = pr_q && ac_on_q && ((ph_q == F_MAC) || (ph_q == F_CL && ac_here));
 assign ac_take  = push && ac_ride;
@@ -38,9 +40,9 @@ assign ac_here  = ac_val_q && (ac_i0_q == i0_q);
 assign ac_ready = ac_val_q && (!ac_on_q || (ac_take && ac_end));
 // It takes the group at i0 in F_CL when it holds another (a block's first
 // group), and moves on to the group after the one at i0 as that group starts
-// its MAC steps (on leaving F_CL, or as the walker moves on to a group whose
-// pairs are queued).
-assign ac_move  = (ph_q == F_CL && cl_all) || (grp_adv && ac_ready);
+// (on leaving F_CL, or as the walker moves on to a group whose A and C words
+// are all queued; else both cursors stay on it for F_CL).
+assign ac_move  = (ph_q == F_CL && cl_all) || (grp_adv && ac_ready && (!with_c || cc_ready));
 always_ff @(posedge clk) begin
   if (!rst_n || ph_q == F_IDLE) begin
     ac_val_q <= 1'b0;
@@ -61,7 +63,10 @@ always_ff @(posedge clk) begin
     ac_j_q   <= '0;
   end else if (ac_take) begin
     if (ac_end) ac_on_q <= 1'b0;
-    else if (ac_j_q == ac_jend) begin ac_j_q <= '0; ac_r_q <= ac_r_q + 2'd1; end
+    else if (a_cm) begin
+      if (ac_r_q == ac_rlast) begin ac_r_q <= '0; ac_j_q <= ac_j_q + 4'd1; end
+      else ac_r_q <= ac_r_q + 2'd1;
+    end else if (ac_j_q == ac_jend) begin ac_j_q <= '0; ac_r_q <= ac_r_q + 2'd1; end
     else if (ac_j_q[2:0] + 3'd2 == 3'(k)) ac_j_q <= 4'd8;
     else ac_j_q <= ac_j_q + 4'd2;
   end
@@ -77,8 +82,8 @@ std::string pair_row(const EngineDims& d, const std::string& i0, const std::stri
 std::string pair_col(const EngineDims& d, const std::string& j) {
   return fmt::format("j0_q + {}'({}[{}:0])", d.CW, j, d.VL - 1);
 }
-std::string pair_jlast(const EngineDims& d, const std::string& plain) {
-  return with_pairs(d, fmt::format("4'd{}", 2 * d.V - 2), plain);
+std::string pair_jlast(const EngineDims& d, const std::string& cm, const std::string& plain) {
+  return with_pairs(d, fmt::format("({} ? {} : 4'd{})", cm, plain, 2 * d.V - 2), plain);
 }
 std::string pair_jstep(const EngineDims& d) { return with_pairs(d, "4'd2", "4'd1"); }
 
@@ -102,9 +107,10 @@ std::string a_ride_text(const EngineDims& d) {
 // entries {row m, j} and {row m, j + V}). The engine's lanes take the even
 // row and the product unit's lanes the odd one, each with its A word from
 // areg (the A cursor above). The walker, its row groups and the cursors run on
-// the walker's rows; in the result's row-major storage a walker row is 2V
-// adjacent words, so the C and write cursors move two adjacent words per step
-// (an aligned pair: one granule when bases and row lengths are even). Each
+// the walker's rows, and the C and write cursors move two adjacent words per
+// step (an aligned pair: one granule when bases and strides are even): in
+// row-major storage columns j and j + 1 of a result row, in column-major
+// storage rows 2m and 2m + 1 of a column (walker entries j and j + V). Each
 // element still takes its terms in the executor's order, so the results are
 // bit for bit the same.
 void row_pairs(SvModule& m, const EngineDims& d) {
@@ -112,7 +118,7 @@ void row_pairs(SvModule& m, const EngineDims& d) {
   m.signal("g_rows", CW, "GEMM/SPMM: rows the walker walks (with row pairs, half the result's)");
   if (!d.PAIRS) {
     m.section("GEMM row pairs", "\n// No row pairs on this engine (no split array, or one-word granules).\n"
-                                "assign g_rows = z_rows;");
+                                "assign g_rows    = z_rows;\nassign pair_fire = 1'b0;");
     return;
   }
   m.signal("pr_ok", 1, "GEMM start: the launch can run on row pairs");
@@ -132,12 +138,14 @@ void row_pairs(SvModule& m, const EngineDims& d) {
   const std::string tmu = V > 1 ? fmt::format("tm_q[{}][u]", d.S) : fmt::format("tm_q[{}]", d.S);
   a_cursor(m, d);
   m.section("GEMM row pairs", fmt::format(R"(
-// A GEMM of V columns and an even k <= 8 whose A, C and Z are row-major with
-// even bases and row lengths (so that every pair lies in one granule), and
-// whose product unit is free (no fused GRAM).
-assign pr_ok  = (kind == KIND_GEMM) && !fz_ok && (k != '0) && (k <= {CW}'d8) && !k[0] && !k0[0] &&
-                (z_cols == {CW}'d{V}) && !z_rows[0] && !a_cm && !z_cm && (a_rows == z_rows) &&
-                !a_base[0] && !a_cols[0] && !z_base[0] && (!with_c || (!c_cm && !c_base[0] && !c_cols[0]));
+// A GEMM of V columns, an even number of rows and k <= 8 whose A, C and Z
+// have even bases and strides (so that every pair lies in one granule; a
+// row-major A pairs t and t + 1, so k and k0 are even too), and whose product
+// unit is free (no fused GRAM).
+assign pr_ok  = (kind == KIND_GEMM) && !fz_ok && (k != '0) && (k <= {CW}'d8) && (a_cm || (!k[0] && !k0[0])) &&
+                (z_cols == {CW}'d{V}) && !z_rows[0] && (a_rows == z_rows) &&
+                !a_base[0] && !(a_cm ? a_rows[0] : a_cols[0]) && !z_base[0] && !(z_cm ? z_rows[0] : z_cols[0]) &&
+                (!with_c || (!c_base[0] && !(c_cm ? c_rows[0] : c_cols[0])));
 assign g_rows = pr_q ? z_rows >> 1 : z_rows;
 always_ff @(posedge clk) begin
   if (!rst_n) pr_q <= 1'b0;
@@ -145,6 +153,7 @@ always_ff @(posedge clk) begin
 end
 assign cl_all  = (!with_c || cl_done) && (!pr_q || (ac_here && ac_ready));
 assign pr_fire = fire && pr_q && (h_act == U_MAC || h_act == U_MACC);
+assign pair_fire = pr_fire;
 always_ff @(posedge clk)
   if (push) q_ad[q_wr_q] <= ac_dst;
 assign h_ad = q_ad[q_rd_q];
@@ -160,9 +169,10 @@ always_comb begin
         !(ptv_q[{S}] && {PMV} && ((pidx_q[{S}] | {XB}'(v)) == (h_x | {XB}'({V}) | {XB}'(v))))) x_busy2 = 1'b1;
   end
 end
-// A write's second word (the next column of its row): its accumulator, written
-// back by the engine's lanes or the product unit's.
-assign w2_idx = ((h_act == U_W) ? h_x : h_y) | {XB}'(1);
+// A write's second word (the next column of its row; column-major, the odd
+// row's word): its accumulator, written back by the engine's lanes or the
+// product unit's.
+assign w2_idx = ((h_act == U_W) ? h_x : h_y) | (z_cm ? {XB}'({V}) : {XB}'(1));
 always_comb begin
   w2_fwd = 1'b0;
   w2_acc = acc_q[w2_idx];

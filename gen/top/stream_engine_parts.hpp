@@ -109,13 +109,16 @@ inline std::string with_pairs(const EngineDims& d, const std::string& paired, co
 }
 
 // Row pairs: the result row of a cursor's walker row i0 + r, column j (row
-// 2(i0 + r) + j / V), and its column (j0 + j mod V). SystemVerilog.
+// 2(i0 + r) + j / V), and its column (j0 + j mod V). SystemVerilog. (A
+// column-major cursor's j stays below V: row 2(i0 + r), column j0 + j.)
 std::string pair_row(const EngineDims& d, const std::string& i0, const std::string& r, const std::string& j);
 std::string pair_col(const EngineDims& d, const std::string& j);
 
-// Row pairs: a cursor's last column (2V - 2 with row pairs: its steps take two
-// adjacent columns) and its row-major step (2 with row pairs).
-std::string pair_jlast(const EngineDims& d, const std::string& plain);
+// Row pairs: a cursor's last column (row-major with row pairs: 2V - 2, its
+// steps taking two adjacent columns; column-major: the plain one, its steps
+// taking rows 2m and 2m + 1 of one column) and its row-major step (2 with row
+// pairs). `cm` is the operand's storage order.
+std::string pair_jlast(const EngineDims& d, const std::string& cm, const std::string& plain);
 std::string pair_jstep(const EngineDims& d);
 
 // Row pairs: the step's micro-op takes the A cursor's pair on port A.

@@ -33,8 +33,8 @@ void write_cursor(SvModule& m, const EngineDims& d) {
 assign wc_take  = push && (ph_q == F_W || ((ph_q == F_MAC || spmm_step) && wc_on_q));
 assign wc_busy  = wc_on_q && !(wc_take && wc_end);
 // Element [i0+r, j0+j] of Z, as the step address does it for the other operands.
-assign wc_major = z_cm ? j0_q + {CW}'(wc_j_q) : {ROW};
-assign wc_minor = z_cm ? wc_i0_q + {CW}'(wc_r_q) : {COL};
+assign wc_major = z_cm ? {COL} : {ROW};
+assign wc_minor = z_cm ? {ROW} : {COL};
 assign wc_word  = z_base + {WA}'(wc_major * (z_cm ? z_rows : z_cols) + wc_minor);
 // A row group's last step: GEMM's last MAC step (its last C or zeroing step
 // when k = 0); SPMM's empty-group tag, or the last step of its last entry.
@@ -73,8 +73,8 @@ end)",
                                             fmt::arg("ROW", with_pairs(d, pair_row(d, "wc_i0_q", "wc_r_q", "wc_j_q"),
                                                                        fmt::format("wc_i0_q + {}'(wc_r_q)", CW))),
                                             fmt::arg("COL", with_pairs(d, pair_col(d, "wc_j_q"), fmt::format("j0_q + {}'(wc_j_q)", CW))),
-                                            fmt::arg("JL", pair_jlast(d, "nb_last")),
-                                            fmt::arg("STEP", cursor_step("wc", "z_cm", pair_jlast(d, "nb_last"), 4, pair_jstep(d)))));
+                                            fmt::arg("JL", pair_jlast(d, "z_cm", "nb_last")),
+                                            fmt::arg("STEP", cursor_step("wc", "z_cm", pair_jlast(d, "z_cm", "nb_last"), 4, pair_jstep(d)))));
 }
 
 }  // namespace cello::gen::engine

@@ -252,6 +252,7 @@ void connect_engine(SvModule& m, const SvModule& en, bool pairs) {
       {"busy", "eng_busy"},
       {"fma_fire", "eng_fma_fire"},
       {"gram_fire", "eng_gram_fire"},
+      {"pair_fire", "eng_pair_fire"},
       {"cycle_class", "eng_cycle_class"},
       {"st_valid", "st_wr_valid"},
       {"st_ready", "st_wr_ready"},
@@ -273,6 +274,7 @@ void connect_engine(SvModule& m, const SvModule& en, bool pairs) {
   m.signal("eng_busy", 1, "engine: a launch is running");
   m.signal("eng_fma_fire", 1, "engine: an FMA was issued");
   m.signal("eng_gram_fire", 1, "engine: the Gram product unit issued a step");
+  m.signal("eng_pair_fire", 1, "engine: a GEMM MAC step on row pairs issued");
   m.signal("eng_cycle_class", 6, "engine: where this cycle went (counters issue .. wait_store)");
   connect_all(m.instantiate(en.name(), "u_engine"), en, "seq_eng_", en_ports);
 }
@@ -408,7 +410,7 @@ always_ff @(posedge clk) begin
   end
 end
 assign status_word = {{dec_err_in_header, halted, done, running, status}};
-assign events = {{eng_gram_fire, eng_cycle_class, lb_req_valid && lb_req_ready, eng_busy, host_req, arb_dram_fire_w, arb_dram_fire_r, st_wr_valid && st_wr_ready,
+assign events = {{eng_pair_fire, eng_gram_fire, eng_cycle_class, lb_req_valid && lb_req_ready, eng_busy, host_req, arb_dram_fire_w, arb_dram_fire_r, st_wr_valid && st_wr_ready,
                  ld_req_valid && ld_req_ready, eng_fma_fire, seq_launch, seq_retire,
                  running && !done && !halted}};)",
                                   fmt::arg("RV", ac.req_valid), fmt::arg("RA", ac.req_addr), fmt::arg("RT", ac.req_tag),

@@ -236,7 +236,7 @@ nlohmann::json cycles_by_kind(const stream::Stream& st, const exec::Result& want
 // kinds that ran the engine, returned for the JSON report.
 nlohmann::json engine_by_kind(const stream::Stream& st, const std::vector<std::vector<uint64_t>>& per_record) {
   std::vector<std::pair<std::string, size_t>> regs;  // counter name, register
-  for (const char* n : {"launches", "fma", "gram_steps", "engine_cycles"}) regs.emplace_back(n, gen::counter_register(n));
+  for (const char* n : {"launches", "fma", "gram_steps", "pair_steps", "engine_cycles"}) regs.emplace_back(n, gen::counter_register(n));
   for (const auto& c : gen::engine_cycle_counters()) regs.emplace_back(c.name, gen::counter_register(c.name));
   std::map<std::string, std::map<std::string, uint64_t>> kinds;
   for (size_t i = 0; i < per_record.size(); ++i) {
@@ -245,7 +245,7 @@ nlohmann::json engine_by_kind(const stream::Stream& st, const std::vector<std::v
       if (reg < per_record[i].size()) kind[name] += per_record[i][reg];
   }
   nlohmann::json out = nlohmann::json::object();
-  fmt::print("  engine by record kind: FMA steps, the product unit's steps, and where the running cycles went\n");
+  fmt::print("  engine by record kind: FMA steps (of them on GEMM row pairs), the product unit's steps, and where the running cycles went\n");
   for (const auto& [kind, c] : kinds) {
     const uint64_t running = c.at("engine_cycles");
     if (running == 0) continue;
@@ -253,8 +253,8 @@ nlohmann::json engine_by_kind(const stream::Stream& st, const std::vector<std::v
     std::string split;
     for (const auto& e : gen::engine_cycle_counters())
       split += fmt::format("  {} {:.1f}%", e.name, 100.0 * ratio(static_cast<double>(c.at(e.name)), static_cast<double>(running)));
-    fmt::print("    {:<10} {:>12} cycles running, {:>11} FMA steps, {:>10} product steps{}\n", kind, running, c.at("fma"),
-               c.at("gram_steps"), split);
+    fmt::print("    {:<10} {:>12} cycles running, {:>11} FMA steps ({} on row pairs), {:>10} product steps{}\n", kind, running,
+               c.at("fma"), c.at("pair_steps"), c.at("gram_steps"), split);
   }
   return out;
 }

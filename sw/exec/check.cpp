@@ -483,4 +483,18 @@ std::vector<size_t> pipelined_grams(const stream::Stream& s, const ExecProgram& 
   return grams;
 }
 
+bool gemm_row_pairs(const arch::Arch& a, const stream::Record& rec, const ExecProgram& p, int streamed) {
+  const auto v = static_cast<uint32_t>(arch::engine_lanes(a));
+  if (!arch::engine_split_gram(a) || a.granule_bytes < 8 || v < 2) return false;
+  const uint64_t flags = rec.field("flags"), k = rec.field("k"), k0 = rec.field("k0");
+  const auto tensor = [&](const char* slot) -> const TensorDesc& { return p.tensors.at(static_cast<size_t>(rec.field(slot))); };
+  const auto even = [](const TensorDesc& t) { return t.base % 8 == 0 && (t.col_major() ? t.rows : t.cols) % 2 == 0; };
+  const TensorDesc &z = tensor("out"), &x = p.tensors.at(static_cast<size_t>(streamed));
+  const bool fused = (flags & stream::kLaunchPipeGram) && !(flags & stream::kLaunchPipeGramX) && z.cols >= 1 && z.cols <= 8;
+  if (fused || k == 0 || k > 8 || z.cols != v || z.rows % 2 != 0 || x.rows != z.rows) return false;
+  if (!x.col_major() && (k % 2 != 0 || k0 % 2 != 0)) return false;
+  if (!even(z) || !even(x)) return false;
+  return !(flags & stream::kLaunchWithC) || even(tensor("c"));
+}
+
 }  // namespace cello::exec

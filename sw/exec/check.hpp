@@ -72,6 +72,18 @@ struct ExecProgram {
 
 ExecProgram check_stream(const stream::Stream& s, const std::string& file, const arch::Arch& a);
 
+// Whether the top's engine runs GEMM pass `rec` on row pairs
+// (gen/top/stream_engine_pairs.cpp, docs/top.md "GEMM row pairs"): a top
+// with word pairs (a split array of V >= 2 lanes, granules of 2 words or
+// more), a pass of V columns and k <= 8 without a fused GRAM (flagged
+// pipe_gram alone, at most 8 columns), Z of an even number of rows, A as tall
+// as Z, and A, C and Z with even word bases and strides (rows when
+// column-major, columns when row-major); k and k0 even when A is row-major.
+// A is the streamed operand (tensor id `streamed`: the one not bound rf).
+bool gemm_row_pairs(const arch::Arch& a, const stream::Record& rec, const ExecProgram& p, int streamed);
+// The streamed operand of GEMM op: the one not bound rf.
+inline int gemm_streamed(const ExecOp& op) { return op.bind[1] == stream::Bind::Rf ? op.b : op.a; }
+
 // The GRAM ops (indices into p.ops) the top runs from its pipeline buffer: the
 // GRAM of the op before's result Z (bound pipe) with itself (bound pipe; the op
 // before flagged pipe_gram) or with the op before's dense SPMM operand X of as

@@ -516,9 +516,10 @@ class Runner {
   // columns [c0, c1) in the tensor's storage order; `by_column`: GEMM's
   // streamed operand, each group's columns in turn (its MAC steps' order),
   // whatever the storage order.
-  void group_cursor(Unit& u, std::vector<Access>& acc, int id, uint64_t c0, uint64_t c1, bool by_column = false) const {
-    for (uint64_t i0 = 0; i0 < desc(id).rows; i0 += 4) {
-      const uint64_t i1 = std::min<uint64_t>(desc(id).rows, i0 + 4);
+  void group_cursor(Unit& u, std::vector<Access>& acc, int id, uint64_t c0, uint64_t c1, bool by_column = false,
+                    uint64_t group_rows = 4) const {
+    for (uint64_t i0 = 0; i0 < desc(id).rows; i0 += group_rows) {
+      const uint64_t i1 = std::min<uint64_t>(desc(id).rows, i0 + group_rows);
       if (!by_column) {
         block_in_order(u, acc, id, i0, i1, c0, c1);
         continue;
@@ -545,7 +546,9 @@ class Runner {
   // register file (rows k0..k0+k of the block's columns, row by row), then
   // streams the operand's columns k0..k0+k; port B reads C's block (the
   // GEMM's C, or a continuation pass's own result); the store unit writes
-  // the result's block. Each pass is a launch of its own.
+  // the result's block. Each pass is a launch of its own. On row pairs
+  // (gemm_row_pairs) the groups are 8 rows and port A reads each group's
+  // block of the operand in its storage order (the A cursor).
   Launches gemm_launches(const ExecOp& op) const {
     const int rf = op.bind[1] == Bind::Rf ? op.a : op.b, st = op.bind[1] == Bind::Rf ? op.b : op.a;
     const uint64_t N = desc(op.out).cols;
@@ -561,9 +564,11 @@ class Runner {
         const uint64_t j1 = std::min(N, j0 + 16);
         for (uint64_t r = k0; r < k0 + k; ++r)
           for (uint64_t col = j0; col < j1; ++col) move(a, acc, rf, byte_at(desc(rf), r, col), byte_at(desc(rf), r, col) + 4);
-        group_cursor(a, acc, st, k0, k0 + k, true);
-        if (with_c) group_cursor(b, acc, c, j0, j1);
-        group_cursor(store, acc, op.out, j0, j1);
+        const bool pairs = gemm_row_pairs(a_, rec, r_.program, st);
+        const uint64_t rows = pairs ? 8 : 4;
+        group_cursor(a, acc, st, k0, k0 + k, !pairs, rows);
+        if (with_c) group_cursor(b, acc, c, j0, j1, false, rows);
+        group_cursor(store, acc, op.out, j0, j1, false, rows);
       }
     }
     return passes;

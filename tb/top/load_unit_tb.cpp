@@ -9,7 +9,11 @@
 // granules fetched nor among the last `pins` granules pinned since the last
 // inval); between phases the image changes and inval must make the new data
 // visible (pinned copies included).
-// Built once per top config (Vload).
+// Built once per top config (Vload), and on a top with word pairs once more
+// for the operand ports' `<top>_pair_load_unit` (Vpload, CELLO_LOAD_TB_PAIRS):
+// beside each word it must return the odd word of the word's aligned pair
+// (the engine's GEMM row pairs read those). The operand ports never pin, so
+// that build reads without pins.
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
@@ -17,7 +21,15 @@
 #include <cstring>
 #include <vector>
 
+#ifdef CELLO_LOAD_TB_PAIRS
+#include "Vpload.h"
+using Vunit = Vpload;
+constexpr bool kPairs = true;
+#else
 #include "Vload.h"
+using Vunit = Vload;
+constexpr bool kPairs = false;
+#endif
 #include "tb/top/access_patterns.hpp"
 #include "sw/exec/engine_reads.hpp"
 #include "tb/harness/dram_model.hpp"
@@ -56,7 +68,7 @@ void run(uint64_t seed, int segments) {
   const unsigned G = a.granule_bytes, GW = G / 4;
   INFO("reuse window " << a.load_window << " granules");
   CELLO_SEEDED_RNG(rng, seed);
-  Sim<Vload> sim;
+  Sim<Vunit> sim;
   auto& d = sim.dut();
   uint64_t words_checked = 0, dram_reads = 0;
   run_checked(sim, [&] {
@@ -78,9 +90,9 @@ void run(uint64_t seed, int segments) {
         // entry fetcher's CSR order (rows interleaved, each row's start pinned).
         std::vector<uint64_t> reads;
         std::vector<bool> pins;
-        if (rng.chance(0.5)) {
+        if (kPairs || rng.chance(0.5)) {
           reads = word_pattern(rng, kImageWords);
-          const double pin_rate = std::vector<double>{0, 0.05, 0.3}[rng.below(3)];
+          const double pin_rate = kPairs ? 0.0 : std::vector<double>{0, 0.05, 0.3}[rng.below(3)];
           for (size_t i = 0; i < reads.size(); ++i) pins.push_back(rng.chance(pin_rate));
         } else {
           csr_pattern(rng, kImageWords, reads, pins);
@@ -89,7 +101,7 @@ void run(uint64_t seed, int segments) {
         // only inval stops those reads from hitting stale lines of the window.
         if (phase > 0 && rng.chance(0.5)) {
           reads.insert(reads.begin(), last_words.begin(), last_words.end());
-          pins.insert(pins.begin(), last_words.size(), true);
+          pins.insert(pins.begin(), last_words.size(), !kPairs);
         }
         last_words.assign(reads.end() - static_cast<std::ptrdiff_t>(std::min<size_t>(reads.size(), 24)), reads.end());
         window.inval();  // each phase starts after inval (the first with an empty window)
@@ -129,6 +141,13 @@ void run(uint64_t seed, int segments) {
             if (d.rsp_data != want)
               throw Failure(fmt::format("read {} of phase {} (word {:#x}): {:08x}, expected {:08x}", returned, phase, w,
                                         d.rsp_data, want));
+#ifdef CELLO_LOAD_TB_PAIRS
+            uint32_t odd;
+            std::memcpy(&odd, &image[4 * (w | 1)], 4);
+            if (d.rsp_data2 != odd)
+              throw Failure(fmt::format("read {} of phase {} (word {:#x}): data2 {:08x}, expected word {:#x}'s {:08x}",
+                                        returned, phase, w, d.rsp_data2, w | 1, odd));
+#endif
             ++returned;
             ++words_checked;
             sim.note("word", w);
@@ -155,4 +174,10 @@ void run(uint64_t seed, int segments) {
 
 }  // namespace
 
+#ifdef CELLO_LOAD_TB_PAIRS
+TEST_CASE("pair load unit: every read stream shape, DRAM timing and stall pattern, each word's pair word", "[top][load_unit]") {
+  run(12, 60);
+}
+#else
 TEST_CASE("load unit: every read stream shape, DRAM timing and stall pattern", "[top][load_unit]") { run(11, 60); }
+#endif

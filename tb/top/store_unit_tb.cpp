@@ -6,7 +6,10 @@
 // must equal the reference (every write applied in order, no other byte
 // touched), and the number of DRAM writes must equal the reference count (one
 // per granule opened: the last store_window granules opened since a flush stay
-// open for merging). Built once per top config (Vstore).
+// open for merging). On a top with word pairs (the engine's GEMM row pairs),
+// a random share of the writes are aligned pairs (wr_pair: data2 goes to the
+// even word's odd neighbour), applied by the reference as two writes. Built
+// once per top config (Vstore).
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
@@ -36,14 +39,37 @@ struct Write {
   uint64_t word = 0;
   uint32_t data = 0;
   bool flush_before = false;  // hold flush for a while before offering this write
+  bool pair = false;          // an aligned pair: word is even, data2 goes to word + 1
+  uint32_t data2 = 0;
 };
 
 // The store unit's writes: a word pattern with random data, and now and then
-// a flush before a write.
-std::vector<Write> phase_writes(Rng& rng) {
+// a flush before a write; with pairs, a share pair_rate of them become the
+// aligned pair of their word.
+std::vector<Write> phase_writes(Rng& rng, double pair_rate) {
   std::vector<Write> w;
-  for (uint64_t word : word_pattern(rng, kImageWords)) w.push_back({word, static_cast<uint32_t>(rng.bits(32)), rng.chance(0.02)});
+  for (uint64_t word : word_pattern(rng, kImageWords)) {
+    Write x{word, static_cast<uint32_t>(rng.bits(32)), rng.chance(0.02)};
+    if (rng.chance(pair_rate)) {
+      x.pair = true;
+      x.word &= ~uint64_t{1};
+      x.data2 = static_cast<uint32_t>(rng.bits(32));
+    }
+    w.push_back(x);
+  }
   return w;
+}
+
+// The DUT has the pair port (a top whose engine runs GEMM row pairs).
+template <class D>
+constexpr bool kHasPairs = requires(D& v) { v.wr_pair; };
+constexpr bool kPairs = kHasPairs<Vstore>;
+template <class D>
+void drive_pair(D& d, bool pair, uint32_t data2) {
+  if constexpr (requires { d.wr_pair; }) {
+    d.wr_pair = pair;
+    d.wr_data2 = data2;
+  }
 }
 
 void run(uint64_t seed, int segments) {
@@ -52,7 +78,7 @@ void run(uint64_t seed, int segments) {
   CELLO_SEEDED_RNG(rng, seed);
   Sim<Vstore> sim;
   auto& d = sim.dut();
-  uint64_t writes_total = 0;
+  uint64_t writes_total = 0, pairs_total = 0;
   run_checked(sim, [&] {
     for (int seg = 0; seg < segments; ++seg) {
       std::vector<uint8_t> image(kImageWords * 4);
@@ -67,7 +93,7 @@ void run(uint64_t seed, int segments) {
       uint64_t expect_writes = 0;
       ReuseWindow open(a.store_window);
       for (int phase = 0; phase < 3; ++phase) {
-        const std::vector<Write> writes = phase_writes(rng);
+        const std::vector<Write> writes = phase_writes(rng, kPairs ? std::vector<double>{0, 0.5, 1}[rng.below(3)] : 0.0);
         // Reference: apply in order; a DRAM write per granule opened, where the
         // last store_window granules opened since the last flush stay open (the
         // reuse window's rule, sw/exec/engine_reads.hpp), and a flush closes them all.
@@ -75,6 +101,7 @@ void run(uint64_t seed, int segments) {
           if (w.flush_before) open.inval();
           expect_writes += open.miss(w.word / GW);
           std::memcpy(&want[4 * w.word], &w.data, 4);
+          if (w.pair) std::memcpy(&want[4 * (w.word + 1)], &w.data2, 4);
         }
         open.inval();
         size_t next = 0, flushed_for = SIZE_MAX;
@@ -89,6 +116,7 @@ void run(uint64_t seed, int segments) {
             d.wr_word = writes[next].word;
             d.wr_data = writes[next].data;
           }
+          drive_pair(d, offer && writes[next].pair, offer ? writes[next].data2 : 0);
           d.flush = flushing;
           d.dram_req_ready = dram.req_ready();
           const DramResponse* r = dram.response();
@@ -104,6 +132,7 @@ void run(uint64_t seed, int segments) {
           }
           if (r && d.dram_rsp_ready) dram.taken();
           if (offer && d.wr_ready) {
+            pairs_total += writes[next].pair;
             ++next;
             ++writes_total;
             sim.note("write", next);
@@ -127,8 +156,9 @@ void run(uint64_t seed, int segments) {
         throw Failure(fmt::format("segment {}: {} DRAM writes, the reference says {}", seg, got, expect_writes));
     }
   });
-  fmt::print("store unit: {} writes checked\n", writes_total);
+  fmt::print("store unit: {} writes checked, {} of them pairs\n", writes_total, pairs_total);
   CHECK(writes_total > 0);
+  CHECK((pairs_total > 0) == kPairs);
 }
 
 }  // namespace

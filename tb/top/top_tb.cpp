@@ -110,6 +110,21 @@ uint64_t expected_product_steps(const stream::Stream& s, const exec::ExecProgram
   return steps;
 }
 
+// The MAC steps of GEMM row pairs (counter pair_steps): one per walker row
+// (two rows of the result) and t of every GEMM pass that runs on row pairs
+// (exec::gemm_row_pairs, the spec the RTL's pr_ok implements).
+uint64_t expected_pair_steps(const stream::Stream& s, const exec::ExecProgram& p) {
+  uint64_t steps = 0;
+  for (const exec::ExecOp& op : p.ops) {
+    if (op.kind != stream::Opcode::Gemm) continue;
+    for (const exec::Pass& pass : op.passes) {
+      const auto& r = s.records[pass.record];
+      if (exec::gemm_row_pairs(the_arch(), r, p, exec::gemm_streamed(op))) steps += uint64_t{p.tensors[static_cast<size_t>(r.field("out"))].rows} / 2 * r.field("k");
+    }
+  }
+  return steps;
+}
+
 // Runs one stream on the top under random timing and checks it: END with no
 // status bit, every HOST served, every output tensor equal to the executor's
 // bit for bit, the counters consistent with what the testbench saw. The
@@ -181,6 +196,7 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
   CHECK(classes == r[gen::counter_register("engine_cycles")]);
   CHECK(r[gen::counter_register("issue")] >= r[gen::counter_register("fma")]);
   CHECK(r[gen::counter_register("gram_steps")] == expected_product_steps(st, want.program));
+  CHECK(r[gen::counter_register("pair_steps")] == expected_pair_steps(st, want.program));
   // Per-record cycles (cello sim's table by kind) cover the run, and every
   // launch that does arithmetic was the running record for some cycles.
   uint64_t per_record = 0;
@@ -204,6 +220,7 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
       CHECK(grew[gen::counter_register("launches")] == 0);
       CHECK(grew[gen::counter_register("fma")] == 0);
       CHECK(grew[gen::counter_register("gram_steps")] == 0);
+      CHECK(grew[gen::counter_register("pair_steps")] == 0);
       CHECK(grew[gen::counter_register("engine_cycles")] <= 1);
     }
   }

@@ -33,7 +33,7 @@ prebuilt)
   grep -q '"pass": true' "$work/r.json" || fail "report does not say pass"
   grep -Eq '^    SPMM +[1-9][0-9]* \( *[0-9.]+%\)  executor +[1-9]' "$work/out.txt" || fail "no SPMM row in the cycles by kind"
   grep -q '"cycles_by_kind"' "$work/r.json" || fail "report has no cycles_by_kind"
-  grep -Eq '^    GEMM +[1-9][0-9]* cycles running, +[1-9][0-9]* FMA steps, +[0-9]+ product steps  issue [0-9.]+%' "$work/out.txt" ||
+  grep -Eq '^    GEMM +[1-9][0-9]* cycles running, +[1-9][0-9]* FMA steps \([0-9]+ on row pairs\), +[0-9]+ product steps  issue [0-9.]+%' "$work/out.txt" ||
     fail "no GEMM row in the engine table by kind"
   grep -q '"engine_by_kind"' "$work/r.json" || fail "report has no engine_by_kind"
   grep -Eq '^fma,[1-9][0-9]*$' "$work/c.csv" || fail "counters CSV has no FMA count"
