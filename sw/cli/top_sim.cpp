@@ -299,7 +299,11 @@ void print_datapath(const arch::Arch& a, const exec::ExecProgram& p, const exec:
                                   static_cast<uint64_t>(std::ceil(static_cast<double>(rtl_bytes) / bw)));
   fmt::print("  datapath: {} FMA lanes{} (the {}x{} array is not on it yet); max(MACs / {}, RTL bytes / {} B per cycle) = "
              "{} cycles, RTL at {:.2f}x\n",
-             lanes, split ? fmt::format(", and {} more for fused Gram products", lanes) : std::string(), a.pe_rows,
+             lanes,
+             split ? fmt::format(", and {} more for fused Gram products{}", lanes,
+                                 exec::engine_row_pairs(a) ? " and GEMM row pairs" : "")
+                   : std::string(),
+             a.pe_rows,
              a.pe_cols, all_lanes, bw, bound, ratio(static_cast<double>(cycles), static_cast<double>(bound)));
   rep["datapath"] = {{"lanes", lanes}, {"product_lanes", split ? lanes : 0}, {"bound_cycles", bound}};
   // SPMM's column blocks, as the engine picks them.

@@ -485,7 +485,7 @@ std::vector<size_t> pipelined_grams(const stream::Stream& s, const ExecProgram& 
 
 bool gemm_row_pairs(const arch::Arch& a, const stream::Record& rec, const ExecProgram& p, int streamed) {
   const auto v = static_cast<uint32_t>(arch::engine_lanes(a));
-  if (!arch::engine_split_gram(a) || a.granule_bytes < 8 || v < 2) return false;
+  if (!engine_row_pairs(a)) return false;
   const uint64_t flags = rec.field("flags"), k = rec.field("k"), k0 = rec.field("k0");
   const auto tensor = [&](const char* slot) -> const TensorDesc& { return p.tensors.at(static_cast<size_t>(rec.field(slot))); };
   const auto even = [](const TensorDesc& t) { return t.base % 8 == 0 && (t.col_major() ? t.rows : t.cols) % 2 == 0; };

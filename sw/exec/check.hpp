@@ -81,6 +81,10 @@ ExecProgram check_stream(const stream::Stream& s, const std::string& file, const
 // column-major, columns when row-major); k and k0 even when A is row-major.
 // A is the streamed operand (tensor id `streamed`: the one not bound rf).
 bool gemm_row_pairs(const arch::Arch& a, const stream::Record& rec, const ExecProgram& p, int streamed);
+// ... and whether the top has word pairs at all.
+inline bool engine_row_pairs(const arch::Arch& a) {
+  return arch::engine_split_gram(a) && a.granule_bytes >= 8 && arch::engine_lanes(a) >= 2;
+}
 // The streamed operand of GEMM op: the one not bound rf.
 inline int gemm_streamed(const ExecOp& op) { return op.bind[1] == stream::Bind::Rf ? op.b : op.a; }
 

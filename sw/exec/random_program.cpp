@@ -195,11 +195,20 @@ class Generator {
   }
 
   void gemm() {
-    const auto m = static_cast<uint32_t>(any_rows()), k = static_cast<uint32_t>(any_small()),
-               n = static_cast<uint32_t>(any_small());
-    const int streamed = dense(m, k), rf = dense(k, n);
+    // Often as wide as the engine's lanes, the width a GEMM runs on row pairs
+    // at (exec::gemm_row_pairs; whether it does also depends on its rows, k
+    // and storage orders).
+    const bool lanes_wide = chance(0.4);
+    const auto n = static_cast<uint32_t>(lanes_wide ? arch::engine_lanes(a_) : any_small());
+    // Now and then such a GEMM has an odd number of rows, which row pairs do not take.
+    // Mostly with an even k of at most 8 (what a row-major A needs for them).
+    // (Row-major then, the one storage order such a GEMM could pair in.)
+    const bool odd = lanes_wide && chance(0.3);
+    const auto m = static_cast<uint32_t>(odd ? any_rows() | 1 : any_rows()),
+               k = static_cast<uint32_t>(lanes_wide && chance(0.7) ? 2 * pick(1, 4) : any_small());
+    const int streamed = dense(m, k, odd), rf = dense(k, n);
     const bool with_c = chance(0.5);
-    const int c = with_c ? dense(m, n) : 0;
+    const int c = with_c ? dense(m, n, odd) : 0;
     const int out = result(m, n);
     const bool rf_in_a = chance(0.5);
     const float alpha = coefficient(), beta = coefficient();

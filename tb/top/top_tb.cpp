@@ -275,11 +275,13 @@ TEST_CASE("top: compiled CG, BiCGStab and GCN equal the executor bit for bit", "
   // bind to CHORD, which the encoder keeps in DRAM for the host; BiCGStab on
   // 12^3 reads T through the pipeline buffer after its last read through
   // CHORD, so T's release waits for that read (docs/commands.md, "Ordering rules").
+  // CG at N = 8 on 4^3 runs its GEMMs on row pairs on the default top (N = 4
+  // on tb_top_g32's).
   size_t pipelined = 0, ragged = 0;
   for (const Run& run : {Run{"cg", 1, 3, 0, 4}, Run{"cg", 4, 3, 0, 4}, Run{"bicgstab", 2, 2, 0, 4},
                          Run{"gcn", 4, 2, 2, 4}, Run{"cg", 6, 2, 0, 3}, Run{"gcn", 18, 1, 3, 3},
                          Run{"cg", 8, 1, 0, 3}, Run{"cg", 16, 1, 0, 4}, Run{"bicgstab", 1, 1, 0, 12},
-                         Run{"cg", 24, 1, 0, 4}, Run{"gcn", 32, 1, 4, 4}}) {
+                         Run{"cg", 24, 1, 0, 4}, Run{"gcn", 32, 1, 4, 4}, Run{"cg", 8, 2, 0, 4}}) {
     const char* wl = run.wl;
     INFO(wl << " N=" << run.n << ", " << run.iters << " iterations, grid " << run.grid);
     const auto prep = compiled(wl, run.n, run.iters, run.o, run.grid);
@@ -300,8 +302,15 @@ TEST_CASE("top: compiled CG, BiCGStab and GCN equal the executor bit for bit", "
     if (std::string(wl) == "cg" && run.n <= 8 && arch::spmm_block_cols(rows, the_arch().gather_words) >= run.n)
       CHECK(taken == piped);
     pipelined += taken;
-    fmt::print("top {} N={}: {} records, {} cycles, {} FMAs; DRAM {} B read, {} B written\n", wl, run.n,
-               got.registers[3], got.cycles, got.registers[5], got.dram_read_bytes, got.dram_write_bytes);
+    // CG's GEMMs as wide as the engine's lanes run on row pairs on a top that
+    // has them (even grids: an even number of rows); the count itself is
+    // checked by run_and_compare.
+    const uint64_t pair_steps = got.registers[gen::counter_register("pair_steps")];
+    if (std::string(wl) == "cg" && run.n == arch::engine_lanes(the_arch()) && rows % 2 == 0)
+      CHECK((pair_steps > 0) == exec::engine_row_pairs(the_arch()));
+    fmt::print("top {} N={}: {} records, {} cycles, {} FMAs ({} on row pairs); DRAM {} B read, {} B written\n", wl,
+               run.n, got.registers[3], got.cycles, got.registers[5], pair_steps, got.dram_read_bytes,
+               got.dram_write_bytes);
   }
   // SCORE pipelines some of these CG runs' R^T R only when CHORD holds the rest.
   if (the_arch().has_chord()) CHECK(pipelined > 0);
@@ -314,7 +323,7 @@ TEST_CASE("top: compiled CG, BiCGStab and GCN equal the executor bit for bit", "
 TEST_CASE("top: random legal programs equal the executor bit for bit", "[top][top_rtl]") {
   CELLO_SEEDED_RNG(rng, 7);
   Sim<Vtop> sim;
-  uint64_t records = 0, cycles = 0, pipelined = 0, ragged = 0;
+  uint64_t records = 0, cycles = 0, pipelined = 0, ragged = 0, paired = 0;
   // On a top with CHORD every other program flags tensors for CHORD, binds
   // them to it and registers, updates and releases them around its launches
   // (on a top whose CHORD is on the datapath, those tensors live in CHORD).
@@ -329,6 +338,7 @@ TEST_CASE("top: random legal programs equal the executor bit for bit", "[top][to
     exec::Result want;
     const TopRunResult got = run_and_compare(sim, rng, p.stream, p.image, "random program", &want);
     ragged += exact_on_ragged_rows(want);
+    paired += got.registers[gen::counter_register("pair_steps")] > 0;
     records += p.stream.records.size();
     cycles += got.cycles;
     const auto& s = p.stream;
@@ -354,9 +364,13 @@ TEST_CASE("top: random legal programs equal the executor bit for bit", "[top][to
   // and draws shapes whose rows do not fill granules.
   CHECK(pipelined > 0);
   CHECK(ragged > 0);
+  // (GEMMs as wide as the lanes are frequent, so some run on row pairs on a
+  // top that has them; run_and_compare checks their count per program.)
+  if (!exec::engine_row_pairs(the_arch())) CHECK(paired == 0);
   fmt::print("top: {} random programs, {} records, {} cycles, {} GRAMs through the pipeline buffer, {} with rows "
-             "that do not fill granules checked against the prediction, every output equal to the executor\n",
-             programs, records, cycles, pipelined, ragged);
+             "that do not fill granules checked against the prediction, {} with GEMMs on row pairs, every output "
+             "equal to the executor\n",
+             programs, records, cycles, pipelined, ragged, paired);
 }
 
 // SPMM stages its dense operand X in the gather buffer, one column block at a

@@ -64,7 +64,7 @@ prebuilt)
       exit bad
     }' "$work/t.csv" || fail "timeline CSV"
   # The default top: 4x4 array split into 8 engine lanes and 8 product lanes, a gather buffer that holds X (64 rows) 16 columns at a time.
-  grep -Eq '^  datapath: 8 FMA lanes, and 8 more for fused Gram products \(the 4x4 array is not on it yet\); max\(MACs / 16, RTL bytes / 16 B per cycle\) = [1-9][0-9]* cycles, RTL at [0-9.]+x$' \
+  grep -Eq '^  datapath: 8 FMA lanes, and 8 more for fused Gram products and GEMM row pairs \(the 4x4 array is not on it yet\); max\(MACs / 16, RTL bytes / 16 B per cycle\) = [1-9][0-9]* cycles, RTL at [0-9.]+x$' \
     "$work/out.txt" || fail "no datapath line"
   grep -q '^  SPMM: ' "$work/out.txt" && fail "an SPMM column-block note where X fits the gather buffer"
   grep -q '"spmm_column_blocks": 1' "$work/r.json" || fail "report has no single SPMM column block"
