@@ -1,8 +1,9 @@
 // The stream engine's sizes and the parts of its generator that have files of
 // their own (gen/top/stream_engine_*.cpp only): SPMM's CSR streams and entry
 // fetcher (stream_engine_spmm.cpp), Gram's read cursor
-// (stream_engine_gram.cpp), the C cursor (stream_engine_creads.cpp) and the
-// write cursor (stream_engine_writes.cpp). Each adds its signals and one section to the
+// (stream_engine_gram.cpp), the C cursor (stream_engine_creads.cpp), the
+// write cursor (stream_engine_writes.cpp) and GEMM row pairs
+// (stream_engine_pairs.cpp). Each adds its signals and one section to the
 // engine's module; stream_engine_gen.cpp composes them.
 #pragma once
 
