@@ -126,6 +126,7 @@ void row_pairs(SvModule& m, const EngineDims& d) {
   m.signal("pr_fire", 1, "row pairs: a MAC step issues, its odd row on the product unit's lanes");
   m.signal("cl_all", 1, "F_CL: the C and A cursors have queued the words of the group at i0");
   m.signal("x_busy2", 1, "row pairs: an odd-row accumulator x|V|v of an active lane waits for a result not written back this cycle");
+  m.array("fwd_x2", 1, V, "row pairs: lane v's odd-row accumulator x|V|v is written back this cycle (by the product lanes)");
   m.array("acc_fx2", 32, V, "row pairs: acc[x|V|v] as a step issued this cycle sees it (forwarded from the product lanes)");
   m.signal("w2_idx", d.XB, "row pairs: the accumulator of a write's second word");
   m.signal("w2_fwd", 1, "row pairs: that accumulator is written back this cycle");
@@ -162,11 +163,14 @@ assign h_ad = q_ad[q_rd_q];
 always_comb begin
   x_busy2 = 1'b0;
   for (int v = 0; v < {V}; v++) begin
+    fwd_x2[v]  = 1'b0;
     acc_fx2[v] = acc_q[h_x | {XB}'({V}) | {XB}'(v)];
     for (int u = 0; u < {V}; u++)
-      if (ptv_q[{S}] && {PMU} && ((pidx_q[{S}] | {XB}'(u)) == (h_x | {XB}'({V}) | {XB}'(v)))) acc_fx2[v] = pu_y_out[u];
-    if ({MV} && pend_q[h_x | {XB}'({V}) | {XB}'(v)] &&
-        !(ptv_q[{S}] && {PMV} && ((pidx_q[{S}] | {XB}'(v)) == (h_x | {XB}'({V}) | {XB}'(v))))) x_busy2 = 1'b1;
+      if (ptv_q[{S}] && {PMU} && ((pidx_q[{S}] | {XB}'(u)) == (h_x | {XB}'({V}) | {XB}'(v)))) begin
+        fwd_x2[v]  = 1'b1;
+        acc_fx2[v] = pu_y_out[u];
+      end
+    if ({MV} && pend_q[h_x | {XB}'({V}) | {XB}'(v)] && !fwd_x2[v]) x_busy2 = 1'b1;
   end
 end
 // A write's second word (the next column of its row; column-major, the odd
@@ -186,8 +190,7 @@ assign st_pair  = pr_q;
 assign st_data2 = relu_word(relu, w2_acc);)",
                                           fmt::arg("CW", CW), fmt::arg("V", V), fmt::arg("XB", d.XB),
                                           fmt::arg("XB1", d.XB - 1), fmt::arg("S", d.S), fmt::arg("MV", mv),
-                                          fmt::arg("PMU", pmu), fmt::arg("TMU", tmu),
-                                          fmt::arg("PMV", V > 1 ? fmt::format("pm_q[{}][v]", d.S) : fmt::format("pm_q[{}]", d.S))));
+                                          fmt::arg("PMU", pmu), fmt::arg("TMU", tmu)));
 }
 
 }  // namespace cello::gen::engine

@@ -140,9 +140,9 @@ end)",
 }
 
 // The product lanes' operands: a Gram product's, or with row pairs a MAC
-// step's odd row (stream_engine_pairs.cpp): port A's second word times the
-// register file's row, added to the odd row's accumulator (U_MACC: its C from
-// breg, a zero or subnormal taken as +0).
+// step's odd row (stream_engine_pairs.cpp): the odd row's A word from areg
+// times the register file's row, added to the odd row's accumulator (U_MACC:
+// its C from breg, a zero or subnormal taken as +0).
 std::string product_operands(const EngineDims& d) {
   const auto gram = [&](const std::string& in) {
     return fmt::format("\n{0}pa_q[v] <= fzx_q ? pu_xw : relu_word(relu, acc_q[pu_p]);"

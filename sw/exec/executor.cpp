@@ -558,14 +558,14 @@ class Runner {
       const uint64_t k0 = rec.field("k0"), k = rec.field("k");
       const bool with_c = (rec.field("flags") & stream::kLaunchWithC) != 0;
       const int c = static_cast<int>(rec.field("c"));
+      const bool pairs = gemm_row_pairs(a_, rec, r_.program, st);
+      const uint64_t rows = pairs ? 8 : 4;
       auto& acc = passes.emplace_back();
       Unit a = load_unit(), b = load_unit(), store = store_unit();
       for (uint64_t j0 = 0; j0 < N; j0 += 16) {
         const uint64_t j1 = std::min(N, j0 + 16);
         for (uint64_t r = k0; r < k0 + k; ++r)
           for (uint64_t col = j0; col < j1; ++col) move(a, acc, rf, byte_at(desc(rf), r, col), byte_at(desc(rf), r, col) + 4);
-        const bool pairs = gemm_row_pairs(a_, rec, r_.program, st);
-        const uint64_t rows = pairs ? 8 : 4;
         group_cursor(a, acc, st, k0, k0 + k, !pairs, rows);
         if (with_c) group_cursor(b, acc, c, j0, j1, false, rows);
         group_cursor(store, acc, op.out, j0, j1, false, rows);
