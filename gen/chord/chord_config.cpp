@@ -61,6 +61,8 @@ ChordConfig ChordConfig::parse(ConfigReader& r) {
   };
   c.read_queue = pow2("read_queue", c.read_queue, 256);
   c.dram_queue = pow2("dram_queue", c.dram_queue, 64);
+  if (c.claim && c.ram == "sram" && c.dram_queue < 4)
+    r.fail("dram_queue", "a claim's background write-back shares the DRAM queue with the reads: claim with an SRAM needs at least 4 entries");
   c.counter_width = static_cast<int>(r.integer("counter_width", c.counter_width, 8, 64));
   if (c.counter_width < c.len_width())
     r.fail("counter_width", fmt::format("must be at least {} bits for depth {}", c.len_width(), c.depth));

@@ -863,10 +863,13 @@ void declare_queue_signals(SvModule& m, const ChordShape& s) {
 // Arbitration, the read decision (hit / miss / error) and the write decision
 // (store / scan for space / spill), with the SRAM write port.
 void add_access_decisions(SvModule& m, const ChordShape& s) {
-  m.section("Arbitration: a command runs alone; otherwise one read and one write per cycle", R"(
+  // With claim a claim's write-back runs in the background (bg_q): the next
+  // command waits for it, reads and writes go on beside it.
+  m.section("Arbitration: a command runs alone; otherwise one read and one write per cycle",
+            std::string(R"(
 assign idle      = state_q == S_IDLE;
 assign wgo       = state_q == S_WGO;
-assign cmd_ready = idle;
+assign cmd_ready = idle)") + (s.claim ? " && !bg_q" : "") + R"(;
 assign cmd_fire  = cmd_valid && cmd_ready;
 assign open_io   = idle && !cmd_valid;
 )");
@@ -878,10 +881,10 @@ assign lr_addr      = rd_req_addr;
 assign rd_err       = !lr_found || !lr_in_range;
 assign rd_miss      = !rd_err && !lr_hit;
 assign rq_room      = rq_count_q != {rqfull};
-assign rd_req_ready = open_io && rq_room && (!rd_miss || dq_free_ge1);
+assign rd_req_ready = open_io && rq_room && (!rd_miss || dq_free_ge1){rd_hold};
 assign rd_fire      = rd_req_valid && rd_req_ready;
 )",
-                   {{"rqfull", sv_const(s.RQC, s.read_queue)}}));
+                   {{"rqfull", sv_const(s.RQC, s.read_queue)}, {"rd_hold", s.claim ? " && !bg_rd_hold" : ""}}));
 
   std::string bypass = s.riff ? "!wr_err && lw_dead" : "1'b0";
   std::string store_now = s.inplace ? "!wr_err && (lw_inplace || (!wr_bypass && lw_prefix && lw_has_room))"
@@ -901,7 +904,7 @@ assign wr_store_now   = {store_now};
 assign wr_need_steal  = {need_steal};
 assign wr_spill_now   = !wr_err && !wr_store_now && !wr_need_steal;
 assign start_scan     = open_io && wr_valid && wr_need_steal;
-assign wr_ready       = (open_io && (wr_err || wr_store_now || (wr_spill_now && dq_free_ge2)))
+assign wr_ready       = (open_io && (wr_err || wr_store_now || (wr_spill_now && dq_free_ge2)){wr_hold})
                      || (wgo && (!spill_q || dq_free_ge1));
 assign wr_fire        = wr_valid && wr_ready;
 assign wr_store       = wr_fire && (wgo ? !spill_q : wr_store_now);
@@ -914,6 +917,7 @@ assign ram_wdata      = wr_data;
                     {"lw_id", s.claim ? "(claim_q || commit_st) ? claim_id_q : wr_id" : "wr_id"},
                     // With claim a write never scans: it stores in the space claimed, or spills.
                     {"need_steal", s.claim ? "1'b0" : "!wr_err && !wr_bypass && lw_prefix && !lw_has_room && !lw_runs_full"},
+                    {"wr_hold", s.claim ? " && !bg_wr_hold" : ""},
                     {"store_now", store_now},
                     {"ram_we", s.be ? fmt::format("{{{}{{wr_store}}}} & wr_be", s.WB) : "wr_store"}}));
 }
@@ -999,15 +1003,17 @@ void add_eviction(SvModule& m, const ChordShape& s) {
     ev_dirty = "assign ev_first = ls_res - count;\nassign ev_wb    = (ls_dirty > ev_first) ? ls_dirty - ev_first : '0;\n";
   }
   // Option flush: the same engine reads the flushed prefix (add_flush).
-  const std::string want = s.flush ? "(((state_q == S_EVICT) && (ev_left_q != '0)) || (fl_st && fl_more))"
-                                   : "(state_q == S_EVICT) && (ev_left_q != '0)";
+  // With claim the engine serves a claim's eviction in the background (bg_q).
+  const std::string evicting = s.claim ? "((state_q == S_EVICT) || bg_q)" : "(state_q == S_EVICT)";
+  const std::string want = s.flush ? "((" + evicting + " && (ev_left_q != '0)) || (fl_st && fl_more))"
+                                   : evicting + " && (ev_left_q != '0)";
   const std::string next_addr = s.flush ? "fl_st ? fl_addr : ev_addr_q" : "ev_addr_q";
   std::string ev_section;
   if (s.sram) {
     m.signal("ev_pend_q", 1, "a victim word read last cycle is on ram_rdata");
     m.signal("ev_paddr_q", s.AW, "its global address");
     ev_section = fmt::format(R"(
-assign ev_issue     = {0} && dq_free_ge2;
+assign ev_issue     = {0} && {2};
 assign ev_push      = ev_pend_q;
 assign ev_push_addr = ev_paddr_q;
 assign ev_done      = (state_q == S_EVICT) && (ev_left_q == '0) && !ev_pend_q;
@@ -1019,18 +1025,20 @@ always_ff @(posedge clk) begin
   if (ev_issue) ev_paddr_q <= {1};
 end
 )",
-                             want, next_addr);
+                             want, next_addr, s.claim ? "(bg_q ? dq_free_ge3 && !bg_yield : dq_free_ge2)" : "dq_free_ge2");
   } else {
     ev_section = fmt::format(R"(
-assign ev_issue     = {0} && dq_free_ge1;
+assign ev_issue     = {0} && {2};
 assign ev_push      = ev_issue;
 assign ev_push_addr = {1};
 assign ev_done      = (state_q == S_EVICT) && (ev_left_q == '0);
 )",
-                             want, next_addr);
+                             want, next_addr, s.claim ? "(bg_q ? dq_free_ge2 && !bg_yield : dq_free_ge1)" : "dq_free_ge1");
   }
+  // With claim a move waits in S_STEAL while the last one is written back.
+  const std::string moving = s.claim ? "(state_q == S_STEAL) && !bg_q" : "state_q == S_STEAL";
   ev_section += ev_dirty + R"(always_ff @(posedge clk) begin
-  if (state_q == S_STEAL) begin)" + ev_setup + R"(
+  if ()" + moving + ") begin" + ev_setup + R"(
   end else if (ev_issue)" + (s.flush ? " && !fl_st" : "") + R"() begin
     ev_slot_q <= ev_slot_q + 1'b1;
     ev_addr_q <= ev_addr_q + 1'b1;
@@ -1039,6 +1047,69 @@ assign ev_done      = (state_q == S_EVICT) && (ev_left_q == '0);
 end
 )";
   m.section("Eviction write-back: the victim's tail words go to DRAM, lowest address first", ev_section);
+}
+
+// Option claim: a claim's eviction is written back in the background. The
+// claim makes all its moves at once (the table then says where every word is,
+// as the model's claim does), and the controller goes on to the next move or
+// back to idle while the write-back engine reads the victim's old slots and
+// pushes their words through push 1 of the DRAM queue. Beside it, reads and
+// writes are served. What waits for it: the next command (cmd_ready), a read
+// of a victim word not yet pushed (its miss must not pass its write-back in
+// the queue; the engine goes lowest address first, so a reader in address
+// order follows it), any write of the victim, a store into a slot the engine
+// has not read yet, a read in a cycle the engine reads the SRAM, and a spill
+// in a cycle the engine pushes. The engine and the hits take turns at the
+// SRAM's read port: after an engine read, a waiting hit goes first.
+void add_background_writeback(SvModule& m, const ChordShape& s) {
+  const int W = std::max(s.IXW, s.LW) + 1;
+  m.signal("bg_q", 1, "a claim's eviction is being written back in the background");
+  m.signal("bg_quiet", 1, "the write-back engine has pushed its last word");
+  if (s.sram) m.signal("dq_free_ge3", 1, "at least three free DRAM queue entries");
+  m.signal("ev_push0", 1, "the write-back engine pushes through push 0 (a flush)");
+  m.signal("ev_push1", 1, "the background write-back pushes through push 1");
+  m.signal("bg_slot_hit", 1, "the write's slot is one the engine has not read yet");
+  m.signal("bg_addr_hit", 1, "the read's address is a victim word not yet pushed");
+  m.signal("bg_rd_hold", 1, "the read waits for the background write-back");
+  m.signal("bg_last_q", 1, "the background write-back read the SRAM last cycle");
+  m.signal("bg_yield", 1, "the engine leaves the SRAM to a waiting hit this cycle");
+  m.signal("bg_wr_hold", 1, "the write waits for the background write-back");
+  // With an SRAM the engine's word reaches the queue a cycle after its read:
+  // a miss in that cycle needs room for both pushes.
+  const std::string quiet = s.sram ? "(ev_left_q == '0) && !ev_pend_q" : "ev_left_q == '0";
+  // The first word not yet in the queue: with an SRAM the word read last cycle
+  // is pushed through push 1 this cycle, after a miss on push 0.
+  const std::string first = zext(s.sram ? "(ev_pend_q ? ev_paddr_q : ev_addr_q)" : "ev_addr_q", s.AW, s.AW + 1);
+  const std::string words = s.sram ? zext("ev_left_q", s.LW, s.AW + 1) + " + " + zext("ev_pend_q", 1, s.AW + 1)
+                                   : zext("ev_left_q", s.LW, s.AW + 1);
+  const std::string miss_room = s.sram ? " || (rd_miss && ev_pend_q && !dq_free_ge2)" : "";
+  m.section("Background write-back of a claim's eviction (option claim)",
+            s.fill(R"(assign bg_quiet    = {quiet};
+assign ev_push0    = ev_push && !bg_q;
+assign ev_push1    = ev_push && bg_q;
+assign bg_yield    = bg_last_q && rd_req_valid && !rd_miss && !rd_err;
+assign bg_slot_hit = ({slot} >= {lo}) && ({slot} < {lo} + {left});
+assign bg_addr_hit = ({raddr} >= {first}) && ({raddr} < {first} + {words});
+assign bg_rd_hold  = bg_q && (((lr_entry == victim_q) && bg_addr_hit) || (ev_issue && !rd_miss){miss_room});
+assign bg_wr_hold  = bg_q && ((lw_entry == victim_q) || (wr_store_now && bg_slot_hit) || (wr_spill_now && ev_push));
+always_ff @(posedge clk) begin
+  if (!rst_n) bg_last_q <= 1'b0;
+  else bg_last_q <= bg_q && ev_issue;
+end
+always_ff @(posedge clk) begin
+  if (!rst_n) bg_q <= 1'b0;
+  else if (!bg_q) bg_q <= (state_q == S_STEAL) && claim_q && use_vic;  // a claim's move evicts
+  else if (bg_quiet) bg_q <= 1'b0;
+end
+)",
+                   {{"quiet", quiet},
+                    {"miss_room", miss_room},
+                    {"slot", zext("lw_slot", s.IXW, W)},
+                    {"lo", zext("ev_slot_q", s.IXW, W)},
+                    {"left", zext("ev_left_q", s.LW, W)},
+                    {"raddr", zext("rd_req_addr", s.AW, s.AW + 1)},
+                    {"first", first},
+                    {"words", words}}));
 }
 
 // Option flush: a flush command (cmd_op 6) points the indexed view at its
@@ -1104,12 +1175,11 @@ void add_state_machine(SvModule& m, const ChordShape& s) {
   std::string idle_claim, claim_state, claim_reset;
   if (s.claim) {
     steal_next = R"(if (claim_q) begin
-          state_q <= !take ? S_IDLE : (use_vic ? S_EVICT : S_CLAIM);
+          state_q <= !take ? S_IDLE : S_CLAIM;  // a victim's write-back runs in the background
           if (!take) claim_q <= 1'b0;
         end else begin
           state_q <= !take ? S_WGO : (use_vic ? S_EVICT : S_WGO);
         end)";
-    ev_done = "      S_EVICT: if (ev_done) state_q <= claim_q ? S_CLAIM : S_WGO;\n";
     idle_claim = R"(S_IDLE: if (claim_go) begin
         state_q    <= S_CLAIM;
         claim_q    <= 1'b1;
@@ -1118,6 +1188,7 @@ void add_state_machine(SvModule& m, const ChordShape& s) {
         state_q    <= S_COMMIT;
         claim_id_q <= cmd_id;
       end else if )";
+    // The scan may run beside the last move's write-back (S_STEAL waits for it).
     claim_state = "      S_CLAIM: if (claim_more) begin\n" + scan_start +
                   R"(
         need_q     <= lw_claim_need;  // the entry's fields stay put until the move
@@ -1172,7 +1243,7 @@ always_ff @(posedge clk) begin
         if (scan_last || sp_cand) state_q <= S_STEAL;
         else scan_q <= scan_q + 1'b1;
       end
-      S_STEAL: begin
+      S_STEAL: {steal_wait}begin
         spill_q   <= !take;
         ev_q      <= take && {ev_flag};
         victim_q  <= src;
@@ -1188,6 +1259,14 @@ end
                                        {{"vc_reset", vc_reset},
                                         {"scan_victim", scan_victim},
                                         {"ev_flag", ev_flag},
+                                        {"steal_wait", s.claim ? R"(if (claim_q && bg_q) begin
+        // A move waits for the last one's write-back; with nothing left to
+        // move the claim ends beside it.
+        if (!take) begin
+          state_q <= S_IDLE;
+          claim_q <= 1'b0;
+        end
+      end else )" : ""},
                                         {"steal_next", steal_next},
                                         {"idle", idle},
                                         {"claim_reset", claim_reset},
@@ -1200,7 +1279,7 @@ end
 // through port A; a space move to the writer (A) from the source (B).
 void add_table_updates(SvModule& m, const ChordShape& s) {
   std::string ub_res =
-      s.riff ? "assign ub_res_we    = (state_q == S_STEAL) && use_vic;\nassign ub_res       = ls_res - count;\n" : "";
+      s.riff ? "assign ub_res_we    = steal_go && use_vic;\nassign ub_res       = ls_res - count;\n" : "";
   std::string upd_decl = s.riff ? "logic reg_ok, upd_ok, rel_ok, steal_go;\n" : "logic reg_ok, rel_ok, steal_go;\n";
   std::string upd_ok = s.riff ? "assign upd_ok   = cmd_fire && (" + s.op_is(1) + ") && lc_found;\n" : "";
   std::string meta = s.riff ? std::string("assign ua_meta_we   = reg_ok || upd_ok") + (s.inplace ? " || rw_ok" : "") +
@@ -1256,7 +1335,7 @@ void add_table_updates(SvModule& m, const ChordShape& s) {
             s.fill(R"(
 {upd_decl}assign reg_ok   = cmd_fire && ({op0}) && !lc_found && (cmd_base < cmd_end) && free_found;
 {upd_ok}{rw}assign rel_ok   = cmd_fire && ({op2}) && lc_found;
-assign steal_go = (state_q == S_STEAL) && take;
+assign steal_go = (state_q == S_STEAL) && take{steal_wait};
 
 assign ua_entry     = cmd_fire ? ({op0} ? free_entry : lc_entry) : {ua_rest};
 assign ua_valid_we  = reg_ok || rel_ok;
@@ -1296,6 +1375,7 @@ assign ub_nruns     = ls_nruns - 1'b1;
                     {"ua_id", s.inplace ? "(" + s.op_is(3) + ") ? cmd_nid : cmd_id" : "cmd_id"},
                     {"op0", s.op_is(0)},
                     {"op2", s.op_is(2)},
+                    {"steal_wait", s.claim ? " && !bg_q" : ""},
                     {"res_store", res_store},
                     {"wptr_we", wptr_we},
                     {"wptr", wptr},
@@ -1307,16 +1387,21 @@ assign ub_nruns     = ls_nruns - 1'b1;
 // The DRAM request queue: push 0 (read miss or eviction word), push 1 (write
 // spill), popped in order by the DRAM port.
 void add_dram_queue(SvModule& m, const ChordShape& s) {
-  std::string push0 = s.riff ? "assign dq_push0 = (rd_fire && rd_miss) || ev_push;\nassign dq_w0    = ev_push;\n"
-                               "assign dq_a0    = ev_push ? ev_push_addr : rd_req_addr;\nassign dq_d0    = ram_rdata;\n"
+  // With claim a background write-back pushes through push 1 (ev_push1),
+  // beside a read's miss; the flush's write-back stays on push 0.
+  const std::string ep0 = s.claim ? "ev_push0" : "ev_push";
+  std::string push0 = s.riff ? s.fill("assign dq_push0 = (rd_fire && rd_miss) || {ep0};\nassign dq_w0    = {ep0};\n"
+                                      "assign dq_a0    = {ep0} ? ev_push_addr : rd_req_addr;\nassign dq_d0    = ram_rdata;\n",
+                                      {{"ep0", ep0}})
                              : "assign dq_push0 = rd_fire && rd_miss;\nassign dq_w0    = 1'b0;\n"
                                "assign dq_a0    = rd_req_addr;\nassign dq_d0    = ram_rdata;\n";
+  const std::string spill_push = s.clean ? "(wr_spill && !wr_fill)" : "wr_spill";
   m.section("DRAM request queue: misses, spills and write-backs leave in decision order (read before write)",
             push0 + s.fill(R"(assign dq_push1 = {push1}
 assign dq_pop   = dram_req_valid && dram_req_ready;
 assign dq_free  = {dqfull} - dq_count_q;
 assign dq_free_ge1 = dq_free >= {one};
-assign dq_free_ge2 = dq_free >= {two};
+assign dq_free_ge2 = dq_free >= {two};{ge3}
 assign dq_idx1  = dq_tail_q + {dqw_push0};
 always_ff @(posedge clk) begin
   if (!rst_n) begin
@@ -1337,8 +1422,8 @@ always_ff @(posedge clk) begin
   end
   if (dq_push1) begin
     dq_write_q[dq_idx1] <= 1'b1;
-    dq_addr_q[dq_idx1]  <= wr_addr;
-    dq_data_q[dq_idx1]  <= wr_data;{be1}
+    dq_addr_q[dq_idx1]  <= {a1};
+    dq_data_q[dq_idx1]  <= {d1};{be1}
   end
 end
 assign dram_req_valid = dq_count_q != '0;
@@ -1347,10 +1432,14 @@ assign dram_req_addr  = dq_addr_q[dq_head_q];
 assign dram_req_data  = dq_data_q[dq_head_q];{be_out}
 )",
                         {{"be0", s.be ? "\n    dq_be_q[dq_tail_q]    <= '1;  // a write-back writes the whole word" : ""},
-                         {"be1", s.be ? "\n    dq_be_q[dq_idx1]    <= wr_be;" : ""},
+                         {"be1", !s.be ? "" : s.claim ? "\n    dq_be_q[dq_idx1]    <= ev_push1 ? '1 : wr_be;" : "\n    dq_be_q[dq_idx1]    <= wr_be;"},
+                         {"a1", s.claim ? "ev_push1 ? ev_push_addr : wr_addr" : "wr_addr"},
+                         {"d1", s.claim ? "ev_push1 ? ram_rdata : wr_data" : "wr_data"},
+                         {"ge3", s.claim && s.sram ? "\nassign dq_free_ge3 = dq_free >= " + sv_const(s.DQC, 3) + ";" : ""},
                          {"be_out", s.be ? "\nassign dram_req_be    = dq_be_q[dq_head_q];" : ""},
-                         {"push1", s.clean ? "wr_spill && !wr_fill;  // a spilled fill: DRAM holds it already"
-                                           : "wr_spill;"},
+                         {"push1", s.claim ? spill_push + " || ev_push1;"
+                                   : s.clean ? "wr_spill && !wr_fill;  // a spilled fill: DRAM holds it already"
+                                             : "wr_spill;"},
                          {"dqfull", sv_const(s.DQC, s.dram_queue)},
                          {"one", sv_const(s.DQC, 1)},
                          {"two", sv_const(s.DQC, 2)},
@@ -1368,8 +1457,8 @@ void add_read_responses(SvModule& m, const ChordShape& s) {
   std::string hit_data, ram_read;
   // The SRAM read port serves the write-back engine (an eviction's tail, a
   // flush's prefix) while it runs, and the reads otherwise.
-  const std::string raddr = s.flush ? "(state_q == S_EVICT) ? ev_slot_q : fl_st ? ls_slot : lr_slot"
-                                    : "(state_q == S_EVICT) ? ev_slot_q : lr_slot";
+  const std::string ev_reads = s.claim ? "((state_q == S_EVICT) || (bg_q && ev_issue))" : "(state_q == S_EVICT)";
+  const std::string raddr = ev_reads + (s.flush ? " ? ev_slot_q : fl_st ? ls_slot : lr_slot" : " ? ev_slot_q : lr_slot");
   if (s.sram) {
     m.signal("rd_pend_q", 1, "a hit's SRAM read was issued last cycle");
     m.signal("rd_pend_idx_q", s.RQW, "its read slot");
@@ -1537,6 +1626,7 @@ SvModule controller_module(const ChordShape& s, const std::string& name) {
   add_access_decisions(m, s);
   add_scan(m, s);
   if (s.riff) add_eviction(m, s);
+  if (s.claim) add_background_writeback(m, s);
   if (s.flush) add_flush(m, s);
   add_state_machine(m, s);
   add_table_updates(m, s);

@@ -72,6 +72,7 @@ void chord_ports(SvModule& m, const SeqDims& d) {
              {"input", 1, "REG: an application input"},
              {"output", 1, "REG: a final output"}}});
   m.input("ch_idle", 1, "CHORD: the command unit idle, CHORD idle with no DRAM request queued or unanswered");
+  m.input("ch_sent", 1, "CHORD: the command unit idle (a start event's claims all accepted)");
   m.input("ch_drained", 1, "CHORD: the launch's reads, writes and fills are done");
   m.output("q_tensor", 4 * bits_for(d.TT - 1), "the record's four ids (the command unit's routing questions)");
   m.output("rt_base", 3 * GA, "read operand k (a, b, c): first granule");
@@ -434,7 +435,7 @@ void chord_section(SvModule& m, const SeqDims& d) {
   m.section("CHORD on the datapath: events and routing fields", fmt::format(R"(
 // Slot k's region in granules: the table keeps its size; a CSR tensor's row
 // pointers, column indices and values each start on a granule.
-{SLOTS}assign ev_valid     = (sq_q == SQ_CEV) || (sq_q == SQ_BEGIN) || (sq_q == SQ_DEV && ch_drained) || (sq_q == SQ_EEV);
+{SLOTS}assign ev_valid     = (sq_q == SQ_CEV) || (sq_q == SQ_BEGIN && ch_idle) || (sq_q == SQ_DEV && ch_drained) || (sq_q == SQ_EEV);
 assign ev_kind      = (sq_q == SQ_CEV) ? 3'(op - OP_CHORD_REG) : (sq_q == SQ_BEGIN) ? ((op == OP_GEMM && l_flags[1]) ? EV_PASS : EV_BEGIN) : (sq_q == SQ_DEV) ? EV_DONE : EV_END;
 assign ev_tensor    = slot_id[0][{TBB1}:0];
 assign ev_dist      = {DIST};
@@ -521,8 +522,13 @@ constexpr const char* kChordInvalAndStates = R"(      SQ_INVAL: begin
         retire_q <= 1'b1;
         sq_q     <= SQ_TAKE;
       end
-      SQ_BEGIN: if (ev_ready) sq_q <= SQ_BWAIT;
-      SQ_BWAIT: if (ch_idle) begin
+      // The start event goes once the write-backs of earlier records have
+      // landed (a unit may read a released tensor from DRAM); the launch then
+      // starts once its claims are accepted: CHORD serves its reads and writes
+      // while a claim's eviction is written back, and holds back those that
+      // touch the victim. A HOST waits for everything to land.
+      SQ_BEGIN: if (ev_valid && ev_ready) sq_q <= SQ_BWAIT;
+      SQ_BWAIT: if ((op == OP_HOST) ? ch_idle : ch_sent) begin
         if (op == OP_HOST) sq_q <= SQ_DRAIN;
         else begin
           start_q <= 1'b1;

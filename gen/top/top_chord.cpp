@@ -230,10 +230,12 @@ void chord_datapath(Design& design, SvModule& m, const ChordDatapathShape& s) {
 // CHORD's DRAM port through its adapter (an arbiter client); its word
 // addresses are the memory's granule addresses.
 assign cd_c_req_addr  = cb_dram_req_addr[{GA1}:0];
-// The sequencer starts a launch once the command unit and CHORD are idle and
-// CHORD's write-backs have landed, and sends the launch's end once its
-// accesses are done.
+// The sequencer sends a launch's start event once the command unit and CHORD
+// are idle and CHORD's write-backs have landed, starts it once the command
+// unit has sent its claims, and sends the launch's end once its accesses are
+// done.
 assign seq_ch_idle    = cc_idle && cc_cmd_ready && !cd_c_req_valid && cd_idle;
+assign seq_ch_sent    = cc_idle;
 assign seq_ch_drained = cp_idle && !fs_valid_q && !fq_valid;
 assign chord_quiet    = seq_ch_idle && seq_ch_drained;
 // A launch whose result the command unit calls an input still to be read

@@ -335,6 +335,9 @@ class RandomMixer {
   }
   void start_claim(Live& l) {
     out_.push_back(claim(l.id));
+    // Now and then a flush straight after: the RTL must hold it until the
+    // claim's eviction has been written back (they share the write-back engine).
+    if (g_.flush && chance(0.1)) out_.push_back(flush(any_live().id));
     if (l.claimed) return;  // claimed again: its writes go on as they were
     l.claimed = true;
     l.cstart = l.wptr;
