@@ -1149,6 +1149,17 @@ end
                     {"ofs_x", zext("fl_ofs_q", s.LW, s.AW)}}));
 }
 
+// Option claim, S_STEAL: a move waits for the last one's write-back; with
+// nothing left to move the claim ends beside it.
+constexpr const char* kClaimStealWait = R"(if (claim_q && bg_q) begin
+        // A move waits for the last one's write-back; with nothing left to
+        // move the claim ends beside it.
+        if (!take) begin
+          state_q <= S_IDLE;
+          claim_q <= 1'b0;
+        end
+      end else )";
+
 // The controller state register: IDLE -> SCAN -> STEAL -> (EVICT ->) WGO ->
 // IDLE, with the scan's registered results and the waiting write's outcome.
 void add_state_machine(SvModule& m, const ChordShape& s) {
@@ -1259,14 +1270,7 @@ end
                                        {{"vc_reset", vc_reset},
                                         {"scan_victim", scan_victim},
                                         {"ev_flag", ev_flag},
-                                        {"steal_wait", s.claim ? R"(if (claim_q && bg_q) begin
-        // A move waits for the last one's write-back; with nothing left to
-        // move the claim ends beside it.
-        if (!take) begin
-          state_q <= S_IDLE;
-          claim_q <= 1'b0;
-        end
-      end else )" : ""},
+                                        {"steal_wait", s.claim ? kClaimStealWait : ""},
                                         {"steal_next", steal_next},
                                         {"idle", idle},
                                         {"claim_reset", claim_reset},
