@@ -274,3 +274,82 @@ TEST_CASE("a read miss right after a flush is served", "[chord][flush]") {
   CHECK(st.errors == 0);
   CHECK(st.dram_words >= 40 * (n + 1));  // every flush wrote its n words back; every read missed
 }
+
+// Option claim: a claim's eviction is written back in the background while
+// reads and writes go on. Two tensors V1 and V2 fill the SRAM and are written
+// whole (dirty); a claim for Z, which ranks higher, evicts both (two moves, the
+// second waiting for the first's write-back); a burst of reads of a third
+// tensor (misses) follows at once, with DRAM slow to take requests, so the
+// misses and the write-back compete for the DRAM queue. Then the same with
+// reads of the victims, which must wait for each word's write-back, and with
+// the victims claimed again and written again over their evicted words
+// (spills that must not pass them).
+TEST_CASE("a claim's write-back runs beside read misses", "[chord][claim]") {
+  const auto g = geometry();
+  if (!g.claim) cello::skip_test("the build has no claim command");
+  const uint64_t n = g.sram_words, far = uint64_t{1} << (g.addr_bits - 2);
+  const uint32_t low = std::min<uint32_t>(100, (1u << std::min(g.dist_bits, 20u)) - 1);
+  const uint32_t many = std::min<uint32_t>(100, (1u << std::min(g.uses_bits, 20u)) - 1);
+  // The victims: id, base, words.
+  const std::vector<std::pair<uint32_t, uint64_t>> victims = {{1, 0}, {4, far / 2}};
+  const uint64_t half[2] = {n / 2, n - n / 2};
+  enum Beside { kReadOther, kReadVictim, kWriteVictim };
+  for (Beside beside : {kReadOther, kReadVictim, kWriteVictim}) {
+    std::vector<chord::TraceOp> trace;
+    auto reg = [&](uint32_t id, uint64_t base, uint64_t end, chord::ReuseMeta meta) {
+      chord::TraceOp c;
+      c.kind = chord::OpKind::Register;
+      c.id = id, c.base = base, c.end = end, c.meta = meta;
+      trace.push_back(c);
+    };
+    auto cmd = [&](chord::OpKind k, uint32_t id) {
+      chord::TraceOp c;
+      c.kind = k, c.id = id;
+      trace.push_back(c);
+    };
+    // Word a of the burst in victim v's range (alternating victims).
+    auto victim_addr = [&](uint64_t a, size_t& v) {
+      v = a % 2;
+      return victims[v].second + (a / 2) % half[v];
+    };
+    reg(2, far, far + 3 * n, {low, 1});  // M: registered, never claimed: its reads miss
+    for (size_t v = 0; v < 2; ++v) {
+      const auto [id, base] = victims[v];
+      reg(id, base, base + half[v], {low, 1});  // far next use, one use left
+      cmd(chord::OpKind::Claim, id);
+      for (uint64_t a = base; a < base + half[v]; ++a) trace.push_back(access_op(chord::OpKind::Write, id, a));
+      cmd(chord::OpKind::Commit, id);
+    }
+    if (beside == kWriteVictim)  // claimed again: they may write their words again
+      for (const auto& [id, base] : victims) cmd(chord::OpKind::Claim, id);
+    reg(3, 2 * far, 2 * far + n, {1, many});  // Z: next use soonest, many uses
+    cmd(chord::OpKind::Claim, 3);
+    for (uint64_t a = 0; a < 3 * n; ++a) {
+      size_t v = 0;
+      const uint64_t va = victim_addr(a, v);
+      if (beside == kWriteVictim && a < n) trace.push_back(access_op(chord::OpKind::Write, victims[v].first, va));
+      trace.push_back(beside == kReadVictim ? access_op(chord::OpKind::Read, victims[v].first, va)
+                                            : access_op(chord::OpKind::Read, 2, far + a));
+    }
+    for (uint64_t a = 0; a < n; ++a) trace.push_back(access_op(chord::OpKind::Write, 3, 2 * far + a));
+    cmd(chord::OpKind::Commit, 3);
+    Bench bench(g, counter_width(), seed_from_env(18));
+    CELLO_SEED_INFO(bench.seed());
+    INFO("beside the write-back: " << (beside == kReadOther    ? "reads of another tensor"
+                                       : beside == kReadVictim ? "reads of the victims"
+                                                               : "writes of the victims"));
+    ChordRates slow;
+    slow.dram_req = 0.4;
+    slow.lat_min = 2, slow.lat_max = 30;
+    ChordRunStats st;
+    try {
+      st = bench.run(trace, slow);
+    } catch (const Failure& f) {
+      FAIL(f.what());
+    }
+    CHECK(st.errors == 0);
+    CHECK(st.responses == 3 * n);
+    CHECK(bench.model().totals().evictions == n);  // the claim evicted both victims whole
+    CHECK(st.dram_words >= 4 * n);                 // their write-back and every miss
+  }
+}
