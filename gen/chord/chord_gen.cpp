@@ -832,8 +832,8 @@ void declare_queue_signals(SvModule& m, const ChordShape& s) {
   m.signal("dq_free_ge1", 1, "at least one free entry");
   m.signal("dq_free_ge2", 1, "at least two free entries");
   m.signal("dq_pop", 1, "DRAM accepted the head request");
-  m.signal("dq_push0", 1, "push from the read miss or eviction path");
-  m.signal("dq_push1", 1, "push from the write spill path");
+  m.signal("dq_push0", 1, s.claim ? "push from the read miss or flush path" : "push from the read miss or eviction path");
+  m.signal("dq_push1", 1, s.claim ? "push from the write spill or background write-back path" : "push from the write spill path");
   m.signal("dq_w0", 1, "push 0: write flag");
   m.signal("dq_a0", s.AW, "push 0: address");
   m.signal("dq_d0", s.WW, "push 0: data");
@@ -1388,8 +1388,9 @@ assign ub_nruns     = ls_nruns - 1'b1;
   m.section("Command port lookup", s.inplace ? "assign lc_id = cmd_id;\nassign ln_id = cmd_nid;\n" : "assign lc_id = cmd_id;\n");
 }
 
-// The DRAM request queue: push 0 (read miss or eviction word), push 1 (write
-// spill), popped in order by the DRAM port.
+// The DRAM request queue: push 0 (read miss, or an eviction or flush word),
+// push 1 (write spill, or with claim a background write-back word), popped in
+// order by the DRAM port.
 void add_dram_queue(SvModule& m, const ChordShape& s) {
   // With claim a background write-back pushes through push 1 (ev_push1),
   // beside a read's miss; the flush's write-back stays on push 0.
