@@ -783,7 +783,8 @@ void declare_control_signals(SvModule& m, const ChordShape& s) {
   m.localparam("S_IDLE", "3'd0", "accepting commands / reads / writes");
   m.localparam("S_SCAN", "3'd1", "scanning the table for a space source");
   m.localparam("S_STEAL", "3'd2", "moving space to the writer");
-  if (s.riff) m.localparam("S_EVICT", "3'd3", "writing the victim's tail back");
+  // With claim an eviction is written back in the background (bg_q): no EVICT state.
+  if (s.riff && !s.claim) m.localparam("S_EVICT", "3'd3", "writing the victim's tail back");
   m.localparam("S_WGO", "3'd4", "accepting the write that waited");
   if (s.claim) {
     m.localparam("S_CLAIM", "3'd5", "a claim: look for more space while it needs some");
@@ -979,6 +980,12 @@ assign merge     = (lw_nruns != '0) && (lw_last_end == {region_w});
                     {"region_w", zext("region", s.IXW, s.IXW + 1)}}));
 }
 
+// The write-back engine has pushed its last word (with an SRAM, the word read
+// last cycle is pushed this cycle).
+std::string engine_drained(const ChordShape& s) {
+  return s.sram ? "(ev_left_q == '0) && !ev_pend_q" : "(ev_left_q == '0)";
+}
+
 // RIFF only: the eviction engine, which reads the victim's tail from the SRAM
 // one word a cycle and pushes it to the DRAM request queue.
 void add_eviction(SvModule& m, const ChordShape& s) {
@@ -987,7 +994,7 @@ void add_eviction(SvModule& m, const ChordShape& s) {
   m.signal("ev_left_q", s.LW, "victim words still to read");
   m.signal("ev_issue", 1, "read a victim word this cycle");
   m.signal("ev_push", 1, "push a victim word to the DRAM queue this cycle");
-  m.signal("ev_done", 1, "write-back finished");
+  if (!s.claim) m.signal("ev_done", 1, "write-back finished");
   m.signal("ev_push_addr", s.AW, "address of the pushed victim word");
   std::string ev_setup = s.fill(R"(
         ev_slot_q <= region;
@@ -1004,7 +1011,9 @@ void add_eviction(SvModule& m, const ChordShape& s) {
   }
   // Option flush: the same engine reads the flushed prefix (add_flush).
   // With claim the engine serves a claim's eviction in the background (bg_q).
-  const std::string evicting = s.claim ? "((state_q == S_EVICT) || bg_q)" : "(state_q == S_EVICT)";
+  const std::string evicting = s.claim ? "bg_q" : "(state_q == S_EVICT)";
+  // In EVICT (without claim), the engine's last word pushed ends the state.
+  const std::string done = s.claim ? "" : "assign ev_done      = (state_q == S_EVICT) && " + engine_drained(s) + ";\n";
   const std::string want = s.flush ? "((" + evicting + " && (ev_left_q != '0)) || (fl_st && fl_more))"
                                    : evicting + " && (ev_left_q != '0)";
   const std::string next_addr = s.flush ? "fl_st ? fl_addr : ev_addr_q" : "ev_addr_q";
@@ -1016,8 +1025,7 @@ void add_eviction(SvModule& m, const ChordShape& s) {
 assign ev_issue     = {0} && {2};
 assign ev_push      = ev_pend_q;
 assign ev_push_addr = ev_paddr_q;
-assign ev_done      = (state_q == S_EVICT) && (ev_left_q == '0) && !ev_pend_q;
-always_ff @(posedge clk) begin
+{3}always_ff @(posedge clk) begin
   if (!rst_n) ev_pend_q <= 1'b0;
   else ev_pend_q <= ev_issue;
 end
@@ -1025,15 +1033,14 @@ always_ff @(posedge clk) begin
   if (ev_issue) ev_paddr_q <= {1};
 end
 )",
-                             want, next_addr, s.claim ? "(bg_q ? dq_free_ge3 && !bg_yield : dq_free_ge2)" : "dq_free_ge2");
+                             want, next_addr, s.claim ? "(bg_q ? dq_free_ge3 && !bg_yield : dq_free_ge2)" : "dq_free_ge2", done);
   } else {
     ev_section = fmt::format(R"(
 assign ev_issue     = {0} && {2};
 assign ev_push      = ev_issue;
 assign ev_push_addr = {1};
-assign ev_done      = (state_q == S_EVICT) && (ev_left_q == '0);
-)",
-                             want, next_addr, s.claim ? "(bg_q ? dq_free_ge2 && !bg_yield : dq_free_ge1)" : "dq_free_ge1");
+{3})",
+                             want, next_addr, s.claim ? "(bg_q ? dq_free_ge2 && !bg_yield : dq_free_ge1)" : "dq_free_ge1", done);
   }
   // With claim a move waits in S_STEAL while the last one is written back.
   const std::string moving = s.claim ? "(state_q == S_STEAL) && !bg_q" : "state_q == S_STEAL";
@@ -1076,7 +1083,6 @@ void add_background_writeback(SvModule& m, const ChordShape& s) {
   m.signal("bg_wr_hold", 1, "the write waits for the background write-back");
   // With an SRAM the engine's word reaches the queue a cycle after its read:
   // a miss in that cycle needs room for both pushes.
-  const std::string quiet = s.sram ? "(ev_left_q == '0) && !ev_pend_q" : "ev_left_q == '0";
   // The first word not yet in the queue: with an SRAM the word read last cycle
   // is pushed through push 1 this cycle, after a miss on push 0.
   const std::string first = zext(s.sram ? "(ev_pend_q ? ev_paddr_q : ev_addr_q)" : "ev_addr_q", s.AW, s.AW + 1);
@@ -1102,7 +1108,7 @@ always_ff @(posedge clk) begin
   else if (bg_quiet) bg_q <= 1'b0;
 end
 )",
-                   {{"quiet", quiet},
+                   {{"quiet", engine_drained(s)},
                     {"miss_room", miss_room},
                     {"slot", zext("lw_slot", s.IXW, W)},
                     {"lo", zext("ev_slot_q", s.IXW, W)},
@@ -1173,7 +1179,7 @@ void add_state_machine(SvModule& m, const ChordShape& s) {
   std::string vc_reset = s.riff ? "\n      vc_found_q <= 1'b0;" : "";
   std::string steal_next = s.riff ? "state_q <= !take ? S_WGO : (use_vic ? S_EVICT : S_WGO);" : "state_q <= S_WGO;";
   std::string ev_flag = s.riff ? "use_vic" : "1'b0";
-  std::string ev_done = s.riff ? "      S_EVICT: if (ev_done) state_q <= S_WGO;\n" : "";
+  std::string ev_done = s.riff && !s.claim ? "      S_EVICT: if (ev_done) state_q <= S_WGO;\n" : "";
   // Starting a scan for the entry lw_entry (a waiting write's, or a claim's).
   const std::string scan_start = R"(        state_q    <= S_SCAN;
         scan_q     <= '0;
@@ -1185,12 +1191,9 @@ void add_state_machine(SvModule& m, const ChordShape& s) {
   // claimed entry needs space and may take another run; a move returns there.
   std::string idle_claim, claim_state, claim_reset;
   if (s.claim) {
-    steal_next = R"(if (claim_q) begin
-          state_q <= !take ? S_IDLE : S_CLAIM;  // a victim's write-back runs in the background
-          if (!take) claim_q <= 1'b0;
-        end else begin
-          state_q <= !take ? S_WGO : (use_vic ? S_EVICT : S_WGO);
-        end)";
+    // With claim every scan serves a claim (writes never scan).
+    steal_next = R"(state_q <= !take ? S_IDLE : S_CLAIM;  // a victim's write-back runs in the background
+        if (!take) claim_q <= 1'b0;)";
     idle_claim = R"(S_IDLE: if (claim_go) begin
         state_q    <= S_CLAIM;
         claim_q    <= 1'b1;
@@ -1462,7 +1465,7 @@ void add_read_responses(SvModule& m, const ChordShape& s) {
   std::string hit_data, ram_read;
   // The SRAM read port serves the write-back engine (an eviction's tail, a
   // flush's prefix) while it runs, and the reads otherwise.
-  const std::string ev_reads = s.claim ? "((state_q == S_EVICT) || (bg_q && ev_issue))" : "(state_q == S_EVICT)";
+  const std::string ev_reads = s.claim ? "(bg_q && ev_issue)" : "(state_q == S_EVICT)";
   const std::string raddr = ev_reads + (s.flush ? " ? ev_slot_q : fl_st ? ls_slot : lr_slot" : " ? ev_slot_q : lr_slot");
   if (s.sram) {
     m.signal("rd_pend_q", 1, "a hit's SRAM read was issued last cycle");

@@ -200,10 +200,10 @@ class Generator {
     // and storage orders).
     const bool lanes_wide = chance(0.4);
     const auto n = static_cast<uint32_t>(lanes_wide ? arch::engine_lanes(a_) : any_small());
-    // Now and then such a GEMM has an odd number of rows, which row pairs do not take.
-    // Mostly with an even k of at most 8 (what a row-major A needs for them).
-    // (Row-major then, A, C and the result, so that nothing but the odd row
-    // count keeps it off row pairs.)
+    // Now and then such a GEMM has an odd number of rows, which row pairs do
+    // not take; its A, C and result are then row-major, so that nothing but
+    // the row count keeps it off row pairs. Mostly with an even k of at most
+    // 8 (what a row-major A needs for them).
     const bool odd = lanes_wide && chance(0.3);
     const auto m = static_cast<uint32_t>(odd ? any_rows() | 1 : any_rows()),
                k = static_cast<uint32_t>(lanes_wide && chance(0.7) ? 2 * pick(1, 4) : any_small());
