@@ -11,6 +11,7 @@ RegfileConfig RegfileConfig::parse(ConfigReader& r) {
   c.name = r.identifier("name", c.name);
   c.rows = static_cast<int>(r.integer("rows", c.rows, 1, 16));
   c.cols = static_cast<int>(r.integer("cols", c.cols, 1, 16));
+  c.word_writes = r.boolean("word_writes", c.word_writes);
   r.finish();
   return c;
 }

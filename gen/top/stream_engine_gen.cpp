@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "gen/regfile/regfile_gen.hpp"
 #include "gen/sv_module.hpp"
 #include "gen/top/load_unit_gen.hpp"
 #include "gen/top/top_gen_parts.hpp"
@@ -32,7 +33,6 @@ EngineDims engine_dims(const StreamEngineShape& s) {
   d.XB = bits_for(d.ACC - 1);
   d.RFB = d.RB + 4;
   d.PB = std::max(d.RFB, 7);  // breg's two 32-word buffers need 6 bits, a fused step's accumulator 7
-  d.RFD = d.NB << d.RB;
   d.Q = s.queue;
   d.QB = log2_pow2(d.Q);
   d.TI = std::max(d.XB, d.PB);
@@ -321,7 +321,7 @@ void step_and_queue_signals(SvModule& m, const EngineDims& d) {
 
 // Executor: the head micro-op, FMA operands, accumulators, register file, FMA pipe.
 void executor_signals(SvModule& m, const EngineDims& d) {
-  const int WA = d.WA, S = d.S, XB = d.XB, PB = d.PB, V = d.V, ACC = d.ACC, RFD = d.RFD, TI = d.TI;
+  const int WA = d.WA, S = d.S, XB = d.XB, PB = d.PB, V = d.V, ACC = d.ACC, TI = d.TI;
   // ---- executor
   m.signal("h_valid", 1, "a micro-op is at the head");
   m.signal("h_act", 5, "head: action");
@@ -363,8 +363,7 @@ void executor_signals(SvModule& m, const EngineDims& d) {
   m.array("ex_c", 32, V, "FMA operands c, per lane");
   m.array("acc_q", 32, ACC, "accumulators (row group x block, Gram lanes, element group)");
   m.signal("pend_q", ACC, "accumulator waits for an FMA result");
-  m.array("rf_q", 32, RFD, "register file: scale * B rows of the pass, 16 columns each");
-  m.signal("rf_busy_q", PB + 1, "register-file writes in the FMA pipe");
+  m.signal("rf_busy_q", PB + 1, "register-file writes in the FMA pipe or not yet taken");
   m.array("areg_q", 32, d.PAIRS ? 128 : 64,
           "GEMM: A[i0+r, k0+t] at [4r] (row pairs: A[2m+b, k0+t] at {buffer, m, b, t}); GRAM: A[m0+r, b0+i] at [32g+8r+i] (g: the group's buffer)");
   m.array("breg_q", 32, 64, "GRAM: B[m0+r, j0+j] at [32g+8r+j] (g: the group's buffer)");
@@ -402,6 +401,43 @@ void fma_lanes(Design& design, SvModule& m, const EngineDims& d, const std::stri
         .connect("c", fmt::format("{}[{}]", c, v))
         .connect("y", fmt::format("{}[{}]", y, v));
   design.primitives.insert("fp32_fma");
+}
+
+// The register file is the regfile generator's block (gen/regfile), rf_rows x 16
+// words: U_RFL's results are written into it one word at a time, and a MAC step
+// reads the row of h_p, its lanes (and with row pairs the odd row's) taking
+// adjacent words of the broadcast row.
+void register_file(Design& design, SvModule& m, const EngineDims& d) {
+  RegfileConfig rf;
+  rf.name = m.name() + "_rf";
+  rf.rows = d.RFR;
+  rf.cols = d.NB;
+  rf.word_writes = true;
+  add_regfile(design, rf, false);
+  m.signal("rf_ld_ready", 1, "register file: takes the write (always)");
+  m.signal("rf_ld_row", d.RB, "register file: the row of the FMA result written");
+  m.signal("rf_ld_mask", d.NB, "register file: the word of the FMA result written");
+  m.signal("rf_rd_row", d.RB, "register file: the row of the head step (h_p)");
+  m.signal("rf_rd_data", 32 * d.NB, "register file: that row, broadcast");
+  m.array("rf_word", 32, d.NB, "register file: that row's words");
+  m.section("Register file", fmt::format(R"(
+assign rf_ld_row  = tidx_q[{S}][{RFB1}:4];
+assign rf_ld_mask = {NB}'d1 << tidx_q[{S}][3:0];
+assign rf_rd_row  = h_p[{RFB1}:4];
+always_comb begin
+  for (int w = 0; w < {NB}; w++) rf_word[w] = rf_rd_data[32*w +: 32];
+end)",
+                                         fmt::arg("S", d.S), fmt::arg("RFB1", d.RFB - 1), fmt::arg("NB", d.NB)));
+  m.instantiate(rf.name, "u_rf")
+      .connect("clk", "clk")
+      .connect("rst_n", "rst_n")
+      .connect("ld_valid", "wb_rf")
+      .connect("ld_ready", "rf_ld_ready")
+      .connect("ld_row", "rf_ld_row")
+      .connect("ld_mask", "rf_ld_mask")
+      .connect("ld_data", fmt::format("{{{}{{fma_y[0]}}}}", d.NB))
+      .connect("rd_row", "rf_rd_row")
+      .connect("rd_data", "rf_rd_data");
 }
 
 // The FMA lanes and SPMM's value scaler (beta * val).
@@ -996,7 +1032,7 @@ end)",
 std::string executor_text(const EngineDims& d, fmt::string_view text) {
   const int S = d.S, TI = d.TI, XB = d.XB, PB = d.PB, V = d.V, GWL = d.GWL, VL = d.VL;
   return fmt::format(fmt::runtime(text), fmt::arg("S", S), fmt::arg("S1", S - 1), fmt::arg("TI", TI),
-                     fmt::arg("XB1", XB - 1), fmt::arg("RFB", d.RFB), fmt::arg("RFB1", d.RFB - 1), fmt::arg("PBP", PB + 1),
+                     fmt::arg("XB1", XB - 1), fmt::arg("PBP", PB + 1),
                      fmt::arg("V", V), fmt::arg("XB", XB), fmt::arg("PB", PB),
                      fmt::arg("HMV", V > 1 ? "h_m[v]" : "h_m"),
                      fmt::arg("GWL1", GWL - 1), fmt::arg("VL", VL),
@@ -1134,7 +1170,7 @@ always_comb begin
       U_RFL:  begin ex_a[v] = scale; ex_c[v] = 32'h80000000; end
       U_MAC, U_MACC: begin
         ex_a[v] = {AMAC}h_rd ? ld_rsp_data : areg_q[{AX}];
-        ex_b[v] = rf_q[h_p[{RFB1}:0] | {RFB}'(v)];
+        ex_b[v] = rf_word[h_p[3:0] | 4'(v)];
         if (h_act == U_MACC) ex_c[v] = (breg_q[h_x[5:0] | 6'(v)][30:23] == 8'h00) ? 32'h00000000 : breg_q[h_x[5:0] | 6'(v)];
       end
       U_PM:   ex_b[v] = breg_q[h_p[5:0] | 6'(v)];
@@ -1208,8 +1244,7 @@ always_ff @(posedge clk) begin
         acc_q[tidx_q[{S}][{XB1}:0] | {XB}'(v)]  <= fma_y[v];
         pend_q[tidx_q[{S}][{XB1}:0] | {XB}'(v)] <= 1'b0;
       end
-    if (wb_rf) rf_q[tidx_q[{S}][{RFB1}:0]] <= fma_y[0];
-    rf_busy_q <= rf_busy_q + {PBP}'(ex_fma && ex_to_rf) - {PBP}'(wb_rf);
+    rf_busy_q <= rf_busy_q + {PBP}'(ex_fma && ex_to_rf) - {PBP}'(wb_rf && rf_ld_ready);
     for (int v = 0; v < {V}; v++)
       if (ex_fma && !ex_to_rf && {HMV}) pend_q[h_x | {XB}'(v)] <= 1'b1;{PWB}
     if (fire) begin
@@ -1306,6 +1341,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   step_and_queue_signals(m, d);
   executor_signals(m, d);
   fma_instances(design, m, d);
+  register_file(design, m, d);
   m.section("Functions",
             "\n// The value a result is stored as: a negative one (not -0, not NaN) is +0 with relu.\n"
             "function automatic logic [31:0] relu_word(input logic on, input logic [31:0] v);\n"

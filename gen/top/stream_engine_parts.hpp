@@ -23,7 +23,6 @@ struct EngineDims {
   int NB, LB, RB;     // block columns, Gram lane index, register-file row index
   int ACC, XB, PB;    // accumulators and their index, register-file/breg index
   int RFB;            // register-file index
-  int RFD;            // register-file entries
   int Q, QB, TI, V;   // micro-op queue and its index, FMA destination index, FMA lanes
   int GW, GWL, VL;    // gather buffer words, its word index, the lane index
   int XL;             // gather buffer line index

@@ -154,13 +154,12 @@ std::string product_operands(const EngineDims& d) {
   return fmt::format(R"(
     if (pr_fire) begin
       pa_q[v] <= areg_q[{{h_x[6:4], 1'b1, h_p[6:4]}}];
-      pb_q[v] <= rf_q[h_p[{RFB1}:0] | {RFB}'(v)];
+      pb_q[v] <= rf_word[h_p[3:0] | 4'(v)];
       pc_q[v] <= (h_act != U_MACC) ? acc_fx2[v]
                : (breg_q[h_x[5:0] | 6'd{V} | 6'(v)][30:23] == 8'h00) ? 32'h00000000 : breg_q[h_x[5:0] | 6'd{V} | 6'(v)];
     end else begin{GRAM}
     end)",
-                     fmt::arg("RFB1", d.RFB - 1), fmt::arg("RFB", d.RFB), fmt::arg("V", d.V),
-                     fmt::arg("GRAM", gram("      ")));
+                     fmt::arg("V", d.V), fmt::arg("GRAM", gram("      ")));
 }
 
 }  // namespace
