@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <optional>
 #include <set>
 
 #include "gen/buffet/buffet_gen.hpp"
@@ -57,14 +59,38 @@ void claim_module_name(ConfigReader& r, std::set<std::string>& names, const std:
   check_not_primitive(r, module);
 }
 
+// The reader of the block that generates each module (its "name" is where a
+// module-name error points).
+using ModuleOwners = std::map<std::string, ConfigReader>;
+
 // Parses every object of the list `key` into `blocks`, and claims the names of
 // the modules each block generates (`modules(block)`, its own name first).
 template <class Config, class Modules>
 void parse_blocks(ConfigReader& r, const char* key, std::vector<Config>& blocks, std::set<std::string>& names,
-                  Modules modules) {
+                  ModuleOwners& owners, Modules modules) {
   for (ConfigReader& b : r.objects(key)) {
     blocks.push_back(Config::parse(b));
-    for (const std::string& m : modules(blocks.back())) claim_module_name(b, names, m);
+    for (const std::string& m : modules(blocks.back())) {
+      claim_module_name(b, names, m);
+      owners.emplace(m, b);
+    }
+  }
+}
+
+// A module may not use its own name inside (a port, signal or loop variable
+// of that name hides the module: Verilator's VARHIDDEN warning), e.g. a MAC
+// array named "busy" or a register file named "r". The design is generated
+// once to see every module's names; the error points at the block's "name"
+// (the top's parts at the top's, anything else at the design's).
+void check_names_inside(const HwConfig& c, ConfigReader& root, const ModuleOwners& owners,
+                        ConfigReader* top) {
+  for (const SvModule& m : generate_design(c).modules) {
+    if (!m.uses_identifier(m.name())) continue;
+    const auto it = owners.find(m.name());
+    const ConfigReader& at = it != owners.end() ? it->second : top ? *top : root;
+    at.fail("name", fmt::format("module name \"{}\" is also a name inside that module (a port, signal or "
+                                "variable), which would hide the module; choose another name",
+                                m.name()));
   }
 }
 
@@ -82,25 +108,28 @@ HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
   c.name = r.identifier("name", c.name, NameKind::design);
   c.clock_period_ns = r.number("clock_period_ns", c.clock_period_ns, 0.1, 1e6);
   std::set<std::string> names;
-  parse_blocks(r, "buffets", c.buffets, names, own_name<BuffetConfig>);
+  ModuleOwners owners;
+  parse_blocks(r, "buffets", c.buffets, names, owners, own_name<BuffetConfig>);
   if (r.has("chord")) r.fail("chord", "renamed to \"chords\" (every list of blocks has a plural key)");
-  parse_blocks(r, "chords", c.chords, names, [](const ChordConfig& ch) {
+  parse_blocks(r, "chords", c.chords, names, owners, [](const ChordConfig& ch) {
     return std::vector<std::string>{ch.name, ch.name + "_riff_table", ch.name + "_prelude"};
   });
-  parse_blocks(r, "mac_arrays", c.mac_arrays, names, [](const MacArrayConfig& a) {
+  parse_blocks(r, "mac_arrays", c.mac_arrays, names, owners, [](const MacArrayConfig& a) {
     return std::vector<std::string>{a.name, a.pe_name(), a.rf_name()};
   });
-  parse_blocks(r, "regfiles", c.regfiles, names, own_name<RegfileConfig>);
-  parse_blocks(r, "pipeline_buffers", c.pipeline_buffers, names, [](const PipelineBufferConfig& b) {
+  parse_blocks(r, "regfiles", c.regfiles, names, owners, own_name<RegfileConfig>);
+  parse_blocks(r, "pipeline_buffers", c.pipeline_buffers, names, owners, [](const PipelineBufferConfig& b) {
     return std::vector<std::string>{b.name, b.buffet_name()};
   });
+  std::optional<ConfigReader> t;
   if (r.has("top")) {
-    ConfigReader t = r.object("top");
-    c.top = TopConfig::parse(t, c.name);
-    if (!names.insert(c.top->name).second) t.fail("name", "duplicate module name \"" + c.top->name + "\"");
+    t.emplace(r.object("top"));
+    c.top = TopConfig::parse(*t, c.name);
+    if (!names.insert(c.top->name).second) t->fail("name", "duplicate module name \"" + c.top->name + "\"");
   }
   r.finish();
   check_top(c, file);
+  check_names_inside(c, r, owners, t ? &*t : nullptr);
   return c;
 }
 

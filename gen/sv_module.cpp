@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 namespace cello::gen {
@@ -97,6 +98,50 @@ Instance& SvModule::instantiate(const std::string& module, const std::string& in
 }
 void SvModule::section(const std::string& title, const std::string& body) {
   sections_.emplace_back(title, trim_newlines(body));
+}
+
+namespace {
+// Whether the SystemVerilog text has the identifier `id` as a token, outside
+// comments, string literals and based literals (the "h80" of 8'h80).
+bool text_has_identifier(const std::string& text, const std::string& id) {
+  const auto ident_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
+  size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      i = text.find('\n', i);
+      if (i == std::string::npos) return false;
+    } else if (c == '"') {
+      i = text.find('"', i + 1);
+      if (i == std::string::npos) return false;
+      ++i;
+    } else if (c == '\'') {
+      ++i;
+      while (i < text.size() && ident_char(text[i])) ++i;  // the base and digits
+    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      const size_t start = i;
+      while (i < text.size() && ident_char(text[i])) ++i;
+      if (text.compare(start, i - start, id) == 0 && i - start == id.size()) return true;
+    } else {
+      ++i;
+    }
+  }
+  return false;
+}
+}  // namespace
+
+bool SvModule::uses_identifier(const std::string& id) const {
+  for (const auto& p : ports_)
+    if (p.name == id) return true;
+  for (const auto& lp : params_)
+    if (lp.name == id || text_has_identifier(lp.value, id)) return true;
+  for (const auto& sg : signals_)
+    if (sg.name == id) return true;
+  for (const auto& inst : instances_)
+    if (text_has_identifier(inst.render(), id)) return true;
+  for (const auto& sec : sections_)
+    if (text_has_identifier(sec.second, id)) return true;
+  return false;
 }
 
 std::string SvModule::render() const {

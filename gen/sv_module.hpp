@@ -106,6 +106,11 @@ class SvModule {
 
   const std::vector<Port>& ports() const { return ports_; }
   std::string render() const;
+  // Whether `id` is a name inside the module: a port, parameter, signal or
+  // instance, or an identifier in a section or a connection (comments and
+  // literals skipped). A module that uses its own name inside hides the module
+  // (Verilator's VARHIDDEN), so the config check refuses such a name.
+  bool uses_identifier(const std::string& id) const;
 
  private:
   void port(Dir dir, const std::string& name, int width, const std::string& comment);

@@ -155,4 +155,11 @@ TEST_CASE("datapath config sections are validated", "[config]") {
   fails({{"pipeline_buffers", {{{"tile", 65536}, {"hold_tiles", 64}}}}}, "exceeds");
   fails({{"mac_arrays", {{{"name", "x"}}}}, {"regfiles", {{{"name", "x_rf"}}}}}, "duplicate module name");
   fails({{"pipeline_buffers", {{{"name", "9p"}}}}}, "must start with a letter");
+  // A module's own name used inside it (a port, a signal, a loop variable)
+  // would hide the module (Verilator's VARHIDDEN): refused at the block's name.
+  fails({{"mac_arrays", {{{"name", "busy"}}}}}, "mac_arrays[0].name: module name \"busy\" is also a name inside");
+  fails({{"regfiles", {{{"name", "w"}, {"word_writes", true}}}}}, "regfiles[0].name: module name \"w\"");
+  fails({{"regfiles", {{{"name", "b"}}, {{"name", "ram_rdata"}}}}}, "regfiles[1].name");
+  // The same letter is free where the module does not use it (row loads have no loop).
+  CHECK(parse({{"regfiles", {{{"name", "w"}}}}}).regfiles.at(0).name == "w");
 }
