@@ -77,20 +77,27 @@ void parse_blocks(ConfigReader& r, const char* key, std::vector<Config>& blocks,
   }
 }
 
-// A module may not use its own name inside (a port, signal or loop variable
-// of that name hides the module: Verilator's VARHIDDEN warning), e.g. a MAC
-// array named "busy" or a register file named "r". The design is generated
-// once to see every module's names; the error points at the block's "name"
-// (the top's parts at the top's, anything else at the design's).
-void check_names_inside(const HwConfig& c, ConfigReader& root, const ModuleOwners& owners,
-                        ConfigReader* top) {
+// The generated design's module names: each one unique (a block may not take
+// the name of a module the top generates, such as <top>_engine), and none used
+// inside its own module (a port, signal or loop variable of that name hides
+// the module: Verilator's VARHIDDEN warning), e.g. a MAC array named "busy" or
+// a register file named "r". The design is generated once to see every
+// module; the error points at the block's "name" (the top's parts at the
+// top's, anything else at the design's).
+void check_generated_names(const HwConfig& c, ConfigReader& root, const ModuleOwners& owners, ConfigReader* top) {
+  const auto owner = [&](const std::string& module) -> const ConfigReader& {
+    const auto it = owners.find(module);
+    return it != owners.end() ? it->second : top ? *top : root;
+  };
+  std::set<std::string> seen;
   for (const SvModule& m : generate_design(c).modules) {
-    if (!m.uses_identifier(m.name())) continue;
-    const auto it = owners.find(m.name());
-    const ConfigReader& at = it != owners.end() ? it->second : top ? *top : root;
-    at.fail("name", fmt::format("module name \"{}\" is also a name inside that module (a port, signal or "
-                                "variable), which would hide the module; choose another name",
-                                m.name()));
+    if (!seen.insert(m.name()).second)
+      owner(m.name()).fail("name", fmt::format("duplicate module name \"{}\": the top generates a module of that name",
+                                               m.name()));
+    if (m.uses_identifier(m.name()))
+      owner(m.name()).fail("name", fmt::format("module name \"{}\" is also a name inside that module (a port, "
+                                               "signal or variable), which would hide the module; choose another name",
+                                               m.name()));
   }
 }
 
@@ -129,7 +136,7 @@ HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
   }
   r.finish();
   check_top(c, file);
-  check_names_inside(c, r, owners, t ? &*t : nullptr);
+  check_generated_names(c, r, owners, t ? &*t : nullptr);
   return c;
 }
 

@@ -160,6 +160,10 @@ TEST_CASE("datapath config sections are validated", "[config]") {
   fails({{"mac_arrays", {{{"name", "busy"}}}}}, "mac_arrays[0].name: module name \"busy\" is also a name inside");
   fails({{"regfiles", {{{"name", "w"}, {"word_writes", true}}}}}, "regfiles[0].name: module name \"w\"");
   fails({{"regfiles", {{{"name", "b"}}, {{"name", "ram_rdata"}}}}}, "regfiles[1].name");
+  // A block may not take the name of a module the top generates.
+  nlohmann::json with_top = gen::default_hw_config_json();
+  with_top["regfiles"] = {{{"name", "cello_default_top_engine_rf"}}};
+  fails(with_top, "regfiles[0].name: duplicate module name \"cello_default_top_engine_rf\": the top generates");
   // The same letter is free where the module does not use it (row loads have no loop).
   CHECK(parse({{"regfiles", {{{"name", "w"}}}}}).regfiles.at(0).name == "w");
 }
