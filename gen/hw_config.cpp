@@ -52,28 +52,25 @@ void check_not_primitive(ConfigReader& r, const std::string& module) {
     if (p == module) r.fail("name", fmt::format("module name \"{}\" is taken by the rtl/ primitive {}.sv", module, p));
 }
 
+// The module names the config's blocks claim, each with the reader of its block
+// (its "name" is where a module-name error points).
+using ModuleOwners = std::map<std::string, ConfigReader>;
+
 // Claims a module name for the block `r` reads: a name another block already
 // generates, or an rtl/ primitive's, fails at the block's "name".
-void claim_module_name(ConfigReader& r, std::set<std::string>& names, const std::string& module) {
-  if (!names.insert(module).second) r.fail("name", "duplicate module name \"" + module + "\"");
+void claim_module_name(ConfigReader& r, ModuleOwners& owners, const std::string& module) {
+  if (!owners.emplace(module, r).second) r.fail("name", "duplicate module name \"" + module + "\"");
   check_not_primitive(r, module);
 }
-
-// The reader of the block that generates each module (its "name" is where a
-// module-name error points).
-using ModuleOwners = std::map<std::string, ConfigReader>;
 
 // Parses every object of the list `key` into `blocks`, and claims the names of
 // the modules each block generates (`modules(block)`, its own name first).
 template <class Config, class Modules>
-void parse_blocks(ConfigReader& r, const char* key, std::vector<Config>& blocks, std::set<std::string>& names,
-                  ModuleOwners& owners, Modules modules) {
+void parse_blocks(ConfigReader& r, const char* key, std::vector<Config>& blocks, ModuleOwners& owners,
+                  Modules modules) {
   for (ConfigReader& b : r.objects(key)) {
     blocks.push_back(Config::parse(b));
-    for (const std::string& m : modules(blocks.back())) {
-      claim_module_name(b, names, m);
-      owners.emplace(m, b);
-    }
+    for (const std::string& m : modules(blocks.back())) claim_module_name(b, owners, m);
   }
 }
 
@@ -82,8 +79,8 @@ void parse_blocks(ConfigReader& r, const char* key, std::vector<Config>& blocks,
 // inside its own module (a port, signal or loop variable of that name hides
 // the module: Verilator's VARHIDDEN warning), e.g. a MAC array named "busy" or
 // a register file named "r". The design is generated once to see every
-// module; the error points at the block's "name" (the top's parts at the
-// top's, anything else at the design's).
+// module; the error points at the block's "name" (the top's parts, which no
+// block claims, at the top's; anything else at the design's).
 void check_generated_names(const HwConfig& c, ConfigReader& root, const ModuleOwners& owners, ConfigReader* top) {
   const auto owner = [&](const std::string& module) -> const ConfigReader& {
     const auto it = owners.find(module);
@@ -114,25 +111,24 @@ HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
   // The design name becomes <name>_top and is printed in summaries: an identifier.
   c.name = r.identifier("name", c.name, NameKind::design);
   c.clock_period_ns = r.number("clock_period_ns", c.clock_period_ns, 0.1, 1e6);
-  std::set<std::string> names;
   ModuleOwners owners;
-  parse_blocks(r, "buffets", c.buffets, names, owners, own_name<BuffetConfig>);
+  parse_blocks(r, "buffets", c.buffets, owners, own_name<BuffetConfig>);
   if (r.has("chord")) r.fail("chord", "renamed to \"chords\" (every list of blocks has a plural key)");
-  parse_blocks(r, "chords", c.chords, names, owners, [](const ChordConfig& ch) {
+  parse_blocks(r, "chords", c.chords, owners, [](const ChordConfig& ch) {
     return std::vector<std::string>{ch.name, ch.name + "_riff_table", ch.name + "_prelude"};
   });
-  parse_blocks(r, "mac_arrays", c.mac_arrays, names, owners, [](const MacArrayConfig& a) {
+  parse_blocks(r, "mac_arrays", c.mac_arrays, owners, [](const MacArrayConfig& a) {
     return std::vector<std::string>{a.name, a.pe_name(), a.rf_name()};
   });
-  parse_blocks(r, "regfiles", c.regfiles, names, owners, own_name<RegfileConfig>);
-  parse_blocks(r, "pipeline_buffers", c.pipeline_buffers, names, owners, [](const PipelineBufferConfig& b) {
+  parse_blocks(r, "regfiles", c.regfiles, owners, own_name<RegfileConfig>);
+  parse_blocks(r, "pipeline_buffers", c.pipeline_buffers, owners, [](const PipelineBufferConfig& b) {
     return std::vector<std::string>{b.name, b.buffet_name()};
   });
   std::optional<ConfigReader> t;
   if (r.has("top")) {
     t.emplace(r.object("top"));
     c.top = TopConfig::parse(*t, c.name);
-    if (!names.insert(c.top->name).second) t->fail("name", "duplicate module name \"" + c.top->name + "\"");
+    if (!owners.emplace(c.top->name, *t).second) t->fail("name", "duplicate module name \"" + c.top->name + "\"");
   }
   r.finish();
   check_top(c, file);

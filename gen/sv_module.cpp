@@ -121,7 +121,7 @@ bool text_has_identifier(const std::string& text, const std::string& id) {
     } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       const size_t start = i;
       while (i < text.size() && ident_char(text[i])) ++i;
-      if (text.compare(start, i - start, id) == 0 && i - start == id.size()) return true;
+      if (text.compare(start, i - start, id) == 0) return true;
     } else {
       ++i;
     }
