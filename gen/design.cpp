@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
 
 #include "gen/params_header.hpp"
 #include "sw/common/error.hpp"
@@ -91,6 +92,22 @@ std::vector<std::filesystem::path> write_design(const Design& design, const nloh
   const std::string name = design_name(config);
   write_text(out_dir / params_header_name(name), params_header(name, hash, design.blocks));
   return files;
+}
+
+std::vector<const SvModule*> hierarchy(const Design& design, const std::string& root) {
+  const auto find = [&](const std::string& name) -> const SvModule* {
+    for (const auto& m : design.modules)
+      if (m.name() == name) return &m;
+    return nullptr;
+  };
+  const SvModule* top = find(root);
+  if (!top) throw std::logic_error(fmt::format("hierarchy: no module named {} in the design", root));
+  std::vector<const SvModule*> order{top};
+  std::set<std::string> seen{root};
+  for (size_t i = 0; i < order.size(); ++i)
+    for (const std::string& child : order[i]->instantiated_modules())
+      if (const SvModule* m = find(child); m && seen.insert(child).second) order.push_back(m);
+  return order;
 }
 
 }  // namespace cello::gen

@@ -26,6 +26,11 @@ struct Design {
 // The manifest entry of a generated block: kind, module name, params and ports.
 nlohmann::json block_entry(const SvModule& m, const std::string& kind, const nlohmann::json& params);
 
+// The modules of `design` that module `root` instantiates, directly or through
+// others, with `root` first (each once, in the order first reached); nullptr
+// entries never appear. Throws std::logic_error if `root` is not in the design.
+std::vector<const SvModule*> hierarchy(const Design& design, const std::string& root);
+
 // Writes the design; returns the list of files in filelist order (the RTL, not
 // the manifest or the parameter header).
 std::vector<std::filesystem::path> write_design(const Design& design, const nlohmann::json& config,

@@ -96,6 +96,11 @@ Instance& SvModule::instantiate(const std::string& module, const std::string& in
   instances_.emplace_back(module, inst_name);
   return instances_.back();
 }
+std::vector<std::string> SvModule::instantiated_modules() const {
+  std::vector<std::string> names;
+  for (const auto& inst : instances_) names.push_back(inst.module());
+  return names;
+}
 void SvModule::section(const std::string& title, const std::string& body) {
   sections_.emplace_back(title, trim_newlines(body));
 }

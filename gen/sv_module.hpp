@@ -67,6 +67,7 @@ class Instance {
   Instance& param(const std::string& name, const std::string& value);
   Instance& connect(const std::string& port, const std::string& expr);
   std::string render() const;
+  const std::string& module() const { return module_; }
 
  private:
   std::string module_, name_;
@@ -105,6 +106,8 @@ class SvModule {
   void section(const std::string& title, const std::string& body);
 
   const std::vector<Port>& ports() const { return ports_; }
+  // The modules this one instantiates, in instantiation order.
+  std::vector<std::string> instantiated_modules() const;
   std::string render() const;
   // Whether `id` is a name inside the module: a port, parameter, signal or
   // instance, or an identifier in a section or a connection (comments and

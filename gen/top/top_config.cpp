@@ -11,6 +11,12 @@
 
 namespace cello::gen {
 
+std::string dram_bandwidth_excess(double bytes_per_cycle, int granule_bytes) {
+  return fmt::format("{} bytes per cycle exceed the top's DRAM port, which moves one {}-byte granule per cycle "
+                     "(raise top.granule_bytes to carry more)",
+                     bytes_per_cycle, granule_bytes);
+}
+
 TopConfig TopConfig::parse(ConfigReader& r, const std::string& config_name) {
   TopConfig t;
   t.name = r.identifier("name", config_name + "_top");
@@ -23,6 +29,8 @@ TopConfig TopConfig::parse(ConfigReader& r, const std::string& config_name) {
   if (!std::has_single_bit(static_cast<unsigned>(t.granule_bytes)))
     r.fail("granule_bytes", fmt::format("{} is not a power of two", t.granule_bytes));
   t.dram_bytes_per_cycle = static_cast<int>(r.integer("dram_bytes_per_cycle", t.dram_bytes_per_cycle, 1, 4096));
+  if (t.dram_bytes_per_cycle > t.granule_bytes)
+    r.fail("dram_bytes_per_cycle", dram_bandwidth_excess(t.dram_bytes_per_cycle, t.granule_bytes));
   t.dram_latency = static_cast<int>(r.integer("dram_latency", t.dram_latency, 1, 100000));
   t.clock_mhz = static_cast<int>(r.integer("clock_mhz", t.clock_mhz, 1, 10000));
   t.host_cycles = static_cast<int>(r.integer("host_cycles", t.host_cycles, 0, 100000000));

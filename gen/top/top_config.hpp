@@ -41,6 +41,11 @@ struct TopConfig {
   static TopConfig parse(ConfigReader& r, const std::string& config_name);
 };
 
+// The reason a DRAM bandwidth above one granule per cycle is refused: the
+// top's DRAM port takes one request and returns one response of one granule
+// per cycle, so more would be a figure the hardware never moves.
+std::string dram_bandwidth_excess(double bytes_per_cycle, int granule_bytes);
+
 // Checks that the blocks `top` names exist and fit together; throws cello::Error
 // naming the key ("top.chord" ...) and the reason.
 void check_top(const HwConfig& cfg, const std::string& file);

@@ -9,6 +9,7 @@
 // does. Seeded: `--seed S` replays a sweep.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <random>
@@ -53,8 +54,10 @@ nlohmann::json random_config(std::mt19937_64& rng, int index) {
   chord["entries"] = one_of(rng, {16, 64});
   chord["extents"] = one_of(rng, {1, 4});
   auto& top = j["top"];
-  top["granule_bytes"] = one_of(rng, {4, 8, 16, 32, 64, 128, 256});
-  top["dram_bytes_per_cycle"] = one_of(rng, {4, 8, 16, 32, 64});
+  const int granule = one_of(rng, {4, 8, 16, 32, 64, 128, 256});
+  top["granule_bytes"] = granule;
+  // The top's DRAM port moves at most one granule per cycle (top_config.hpp).
+  top["dram_bytes_per_cycle"] = std::min(granule, one_of(rng, {4, 8, 16, 32, 64}));
   top["dram_latency"] = one_of(rng, {1, 7, 100, 250});
   top["load_window"] = in_range(rng, 1, 32);
   top["store_window"] = in_range(rng, 1, 32);

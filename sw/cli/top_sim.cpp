@@ -208,8 +208,12 @@ std::string record_kind(const stream::Stream& st, size_t i) {
 nlohmann::json cycles_by_kind(const stream::Stream& st, const exec::Result& want, const std::vector<uint64_t>& per_record,
                               uint64_t total) {
   std::map<std::string, std::pair<uint64_t, uint64_t>> kinds;  // kind -> RTL cycles, executor cycles
+  std::map<std::string, uint64_t> macs;                        // kind -> its launches' MACs
   for (size_t i = 0; i < per_record.size(); ++i) kinds[record_kind(st, i)].first += per_record[i];
-  for (const auto& op : want.ops) kinds[op.mode].second += op.cycles;
+  for (const auto& op : want.ops) {
+    kinds[op.mode].second += op.cycles;
+    macs[op.mode] += op.macs;
+  }
   std::vector<std::pair<std::string, std::pair<uint64_t, uint64_t>>> rows(kinds.begin(), kinds.end());
   std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) { return x.second.first > y.second.first; });
   fmt::print("  cycles by record kind: RTL (share of the run) against the executor's estimate\n");
@@ -217,7 +221,7 @@ nlohmann::json cycles_by_kind(const stream::Stream& st, const exec::Result& want
   uint64_t rest = 0;  // kinds with no estimate and under 0.1% of the run: one line
   for (const auto& [kind, c] : rows) {
     if (c.first == 0 && c.second == 0) continue;
-    out[kind] = {{"rtl", c.first}, {"executor", c.second}};
+    out[kind] = {{"rtl", c.first}, {"executor", c.second}, {"macs", macs[kind]}};
     if (c.second == 0 && c.first * 1000 < total) {
       rest += c.first;
       continue;
@@ -391,6 +395,7 @@ SimRun run_sim(const SimOptions& o) {
   const uint64_t lat_min = o.latency_min ? o.latency_min : arch.dram_latency;
   const uint64_t lat_max = o.latency_max ? o.latency_max : lat_min;
   const double bw = o.dram_bw > 0 ? o.dram_bw : arch.dram_bytes_per_cycle;
+  if (bw > arch.granule_bytes) throw Error("", "--dram-bw", gen::dram_bandwidth_excess(bw, static_cast<int>(arch.granule_bytes)));
 
   // Compile and run the golden executor.
   const stream::Problem pr = stream::make_problem(o.problem);

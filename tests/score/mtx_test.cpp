@@ -1,4 +1,4 @@
-// Matrix Market reader and the HPCG stencil generator.
+// Matrix Market reader, the HPCG stencil and the generated test matrices.
 #include <zlib.h>
 
 #include <array>
@@ -10,6 +10,7 @@
 
 #include "sw/common/error.hpp"
 #include "tests/common/error_message.hpp"
+#include "sw/mtx/generated.hpp"
 #include "sw/mtx/hpcg.hpp"
 #include "sw/mtx/matrix_market.hpp"
 
@@ -154,4 +155,62 @@ TEST_CASE("HPCG stencil matches a direct construction", "[mtx][hpcg]") {
   // Per dimension the neighbour count is 3n-2, and the stencil is their product.
   CHECK(mtx::hpcg_stencil(16, 16, 16).nnz() == 46 * 46 * 46);
   CHECK_THROWS_AS(mtx::hpcg_stencil(0, 1, 1), Error);
+}
+
+namespace {
+
+// Symmetric, with a positive diagonal that dominates each row strictly or,
+// for `weak`, at least equals the row's off-diagonal absolute sum: with
+// symmetry, enough for positive (semi)definiteness by Gershgorin.
+void check_symmetric_dominant(const mtx::Csr& a, bool weak) {
+  for (int64_t r = 0; r < a.rows; ++r) {
+    double diag = 0, off = 0;
+    for (int64_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
+      const int64_t c = a.col[p];
+      REQUIRE(at(a, c, r) == a.val[p]);
+      if (c == r) diag = a.val[p]; else off += std::abs(a.val[p]);
+    }
+    REQUIRE(diag > 0);
+    if (weak) REQUIRE(diag >= off); else REQUIRE(diag > off);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("generated SPD matrices: sizes, symmetry, dominance and the Matrix Market round trip", "[mtx]") {
+  // 7-point stencil: n^3 diagonals, and along each axis 2 (n - 1) neighbour
+  // entries on each of its n^2 lines.
+  const int n = 5;
+  const mtx::Csr s7 = mtx::stencil7_3d(n);
+  CHECK(s7.rows == n * n * n);
+  CHECK(s7.nnz() == n * n * n + 3 * 2 * (n - 1) * n * n);
+  CHECK(at(s7, 0, 0) == 6.0);
+  CHECK(at(s7, 0, 1) == -1.0);
+  CHECK(at(s7, 0, n) == -1.0);
+  CHECK(at(s7, 0, n * n) == -1.0);
+  CHECK(at(s7, 0, n + 1) == 0.0);
+  check_symmetric_dominant(s7, true);
+
+  const mtx::Csr an = mtx::anisotropic_2d(7, 4, 0.01);
+  CHECK(an.rows == 28);
+  CHECK(an.nnz() == 28 + 2 * 6 * 4 + 2 * 3 * 7);
+  CHECK(at(an, 0, 1) == -1.0);
+  CHECK(at(an, 0, 7) == -0.01);
+  check_symmetric_dominant(an, true);
+
+  const mtx::Csr b = mtx::banded_spd(300, 6, 42);
+  CHECK(b.rows == 300);
+  for (int64_t r = 0; r < b.rows; ++r)
+    for (int64_t p = b.row_ptr[r]; p < b.row_ptr[r + 1]; ++p) REQUIRE(std::abs(b.col[p] - r) <= 6);
+  CHECK(b.nnz() > 300 * 4);  // about 6 off-diagonal entries a row on average
+  check_symmetric_dominant(b, false);
+  CHECK(mtx::banded_spd(300, 6, 42).val == b.val);   // the seed fixes it
+  CHECK(mtx::banded_spd(300, 6, 43).val != b.val);
+
+  for (const mtx::Csr* m : {&s7, &an, &b}) {
+    const mtx::Csr back = mtx::parse_matrix_market(mtx::matrix_market_coordinate(*m), "gen.mtx", true);
+    CHECK(back.row_ptr == m->row_ptr);
+    CHECK(back.col == m->col);
+    CHECK(back.val == m->val);
+  }
 }

@@ -108,6 +108,8 @@ failures)
   expect 2 '^cello: error: --dram-latency: .0. is not L or MIN:MAX' -- --dram-latency 0
   expect 2 '^cello: error: --dram-latency: .9:3. is not' -- --dram-latency 9:3
   expect 2 '^cello: error: --timeline-every requires --timeline$' -- --timeline-every 100
+  # The default top's DRAM port moves one 16-byte granule per cycle.
+  expect 2 '^cello: error: --dram-bw: 64 bytes per cycle exceed the top.s DRAM port, which moves one 16-byte granule per cycle' -- --dram-bw 64
   expect 2 '^cello: error: --timeline-every: ' -- --timeline "$work/t.csv" --timeline-every 0
   echo '{"name": "no_top", "buffets": [{"name": "b", "depth": 8}]}' >"$work/no_top.json"
   expect 2 '^cello: error: .*no_top.json' -- --config "$work/no_top.json"
