@@ -20,12 +20,18 @@ module ram_sram #(
   localparam int LANE = WIDTH / NBE;  // bits per write enable
   logic [WIDTH-1:0] mem [0:DEPTH-1];
 
-  always_ff @(posedge clk) begin
-    for (int p = 0; p < NWR; p++) begin
-      for (int l = 0; l < NBE; l++) begin
+  // One process per port and write-enable lane, unrolled by generate (not a
+  // procedural loop, which Verilator does not unroll past 64 lanes, as a
+  // 2048-bit word with byte enables has 256).
+  for (genvar p = 0; p < NWR; p++) begin : g_port
+    for (genvar l = 0; l < NBE; l++) begin : g_lane
+      always_ff @(posedge clk) begin
         if (we[p*NBE + l]) mem[waddr[p*AW +: AW]][l*LANE +: LANE] <= wdata[p*WIDTH + l*LANE +: LANE];
       end
     end
+  end
+
+  always_ff @(posedge clk) begin
     if (re) rdata <= mem[raddr];
   end
 endmodule

@@ -87,11 +87,10 @@ void read_section(SvModule& m, const ChordPortDims& d) {
   const int N = d.N, CB = d.CB, WA = d.WA, IW = d.IW, TW = d.TW;
   top_parts::small_fifo(m, "route", "read routing", d.Q,
                         {{"client", CB, "rd_slot_client_q"}, {"tag", TW, "rd_slot_tag_q"}}, "rd_issue", "rd_deliver");
+  top_parts::round_robin_pick(m, N, CB, "r_req_valid", "rd_last_q", "rd_grant");
   m.section("Reads: grant, slot, routing of CHORD's in-order data", fmt::format(R"(
 assign rd_slot_free = !rd_slot_valid_q || rd_issue;
 assign rd_grant_any = rd_slot_free && (r_req_valid != '0);
-always_comb begin
-{PICK}end
 always_comb begin
   r_req_ready = '0;
   if (rd_grant_any) r_req_ready[rd_grant] = 1'b1;
@@ -126,7 +125,6 @@ always_comb begin
   r_rsp_valid = '0;
   r_rsp_valid[route_client] = ch_rd_rsp_valid && route_valid;
 end)",
-                                                                     fmt::arg("PICK", top_parts::round_robin_pick(N, CB, "r_req_valid", "rd_last_q", "rd_grant")),
                                                                      fmt::arg("LASTINIT", sv_const(CB, N - 1)), fmt::arg("IW", IW),
                                                                      fmt::arg("WA", WA), fmt::arg("TW", TW)));
 }

@@ -69,17 +69,14 @@ void arbiter_signals(SvModule& m, const ArbDims& d) {
 // Round-robin grant and the clients' ready signals.
 void grant_section(SvModule& m, const ArbDims& d) {
   const int N = d.N, CB = d.CB;
-  const std::string pick = top_parts::round_robin_pick(N, CB, "c_req_valid", "last_q", "grant");
-  m.section("Grant", fmt::format(R"(
+  top_parts::round_robin_pick(m, N, CB, "c_req_valid", "last_q", "grant");
+  m.section("Grant", R"(
 assign slot_free = !slot_valid_q || dram_req_ready;
 assign grant_any = slot_free && (c_req_valid != '0);
 always_comb begin
-{PICK}end
-always_comb begin
   c_req_ready = '0;
   if (grant_any) c_req_ready[grant] = 1'b1;
-end)",
-                                 fmt::arg("PICK", pick)));
+end)");
 }
 
 // The request slot towards DRAM and the routing of responses by tag.

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <bit>
 
 #include "sw/common/bits.hpp"
@@ -28,7 +29,9 @@ TopConfig TopConfig::parse(ConfigReader& r, const std::string& config_name) {
   t.granule_bytes = static_cast<int>(r.integer("granule_bytes", t.granule_bytes, 4, 256));
   if (!std::has_single_bit(static_cast<unsigned>(t.granule_bytes)))
     r.fail("granule_bytes", fmt::format("{} is not a power of two", t.granule_bytes));
-  t.dram_bytes_per_cycle = static_cast<int>(r.integer("dram_bytes_per_cycle", t.dram_bytes_per_cycle, 1, 4096));
+  // Default: 16, or one granule per cycle when the granule is smaller.
+  t.dram_bytes_per_cycle = static_cast<int>(
+      r.integer("dram_bytes_per_cycle", std::min(t.dram_bytes_per_cycle, t.granule_bytes), 1, 4096));
   if (t.dram_bytes_per_cycle > t.granule_bytes)
     r.fail("dram_bytes_per_cycle", dram_bandwidth_excess(t.dram_bytes_per_cycle, t.granule_bytes));
   t.dram_latency = static_cast<int>(r.integer("dram_latency", t.dram_latency, 1, 100000));

@@ -3,6 +3,7 @@
 // block entry and the module itself).
 #pragma once
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -86,13 +87,14 @@ inline void host_ports(SvModule& m) {
   m.input("host_ack", 1, "HOST: done (one-cycle pulse)");
 }
 
-// A FIFO of `depth` entries (a power of two, at least 2) in flops, `<p>_*`: it
-// decouples a producer from a consumer's ready without a combinational path
-// between them (room is a registered count). Declares `<p>_<field>_q` per
-// payload field, `<p>_head_q`, `<p>_cnt_q`, and the views `<p>_space` (room for
-// a push), `<p>_valid` (an entry waits) and `<p>_<field>` (the head entry's
-// field); emits the state in a section. `push` and `pop` are expressions of the
-// caller's signals; a push needs `<p>_space` and a pop needs `<p>_valid`.
+// A FIFO of `depth` entries (a power of two, at least 2), `<p>_*`: an instance
+// `u_<p>_fifo` of rtl/fifo_sync.sv, which decouples a producer from a
+// consumer's ready without a combinational path between them (room is a
+// registered count). Declares the views `<p>_space` (room for a push),
+// `<p>_valid` (an entry waits) and `<p>_<field>` (the head entry's field), and
+// the packed entry `<p>_wdata` / `<p>_rdata`. `push` and `pop` are expressions
+// of the caller's signals; a push needs `<p>_space` and a pop needs `<p>_valid`
+// (the primitive asserts both in simulation).
 struct FifoField {
   std::string name;
   int width;
@@ -102,35 +104,33 @@ inline void small_fifo(SvModule& m, const std::string& p, const std::string& wha
                        const std::vector<FifoField>& fields, const std::string& push, const std::string& pop) {
   if (depth < 2 || (depth & (depth - 1)) != 0)
     throw std::logic_error(fmt::format("{}: FIFO depth {} is not a power of two >= 2", what, depth));
-  const int hb = bits_for(depth - 1);  // head pointer bits
-  const int cb = hb + 1;               // count bits
-  // The tail is head + count modulo the depth: the count's low bits, added in
-  // the head's width (for two entries, head ^ cnt[0]).
-  const std::string tail = fmt::format("{0}_head_q + {0}_cnt_q[{1}:0]", p, hb - 1);
-  std::string heads, writes;
+  // The fields ride packed in one entry of rtl/fifo_sync.sv, the first field
+  // in the top bits.
+  int width = 0;
+  std::string in, out;
   for (const auto& f : fields) {
-    m.array(fmt::format("{}_{}_q", p, f.name), f.width, depth, fmt::format("{}: {}", what, f.name));
     m.signal(fmt::format("{}_{}", p, f.name), f.width, fmt::format("{}: the head entry's {}", what, f.name));
-    heads += fmt::format("assign {0}_{1} = {0}_{1}_q[{0}_head_q];\n", p, f.name);
-    writes += fmt::format("    if ({1}) {0}_{2}_q[{4}] <= {3};\n", p, push, f.name, f.value, tail);
+    width += f.width;
+    in += (in.empty() ? "" : ", ") + f.value;
+    out += (out.empty() ? "" : ", ") + fmt::format("{}_{}", p, f.name);
   }
-  m.signal(p + "_head_q", hb, what + ": head");
-  m.signal(p + "_cnt_q", cb, what + ": entries");
   m.signal(p + "_space", 1, what + ": room for a push");
   m.signal(p + "_valid", 1, what + ": an entry waits");
-  m.section(fmt::format("{} ({} entries)", what, depth), fmt::format(R"(assign {0}_space = ({0}_cnt_q != {5}'d{6});
-assign {0}_valid = ({0}_cnt_q != {5}'d0);
-{1}always_ff @(posedge clk) begin
-  if (!rst_n) begin
-    {0}_head_q <= '0;
-    {0}_cnt_q  <= '0;
-  end else begin
-{2}    if ({4}) {0}_head_q <= {0}_head_q + {7}'d1;
-    {0}_cnt_q <= {0}_cnt_q + {5}'({3}) - {5}'({4});
-  end
-end
-)",
-                                                 p, heads, writes, push, pop, cb, depth, hb));
+  m.signal(p + "_wdata", width, what + ": the entry a push stores");
+  m.signal(p + "_rdata", width, what + ": the head entry");
+  m.section(fmt::format("{} ({} entries, rtl/fifo_sync.sv)", what, depth),
+            fmt::format("assign {0}_wdata = {{{1}}};\nassign {{{2}}} = {0}_rdata;", p, in, out));
+  m.instantiate("fifo_sync", "u_" + p + "_fifo")
+      .param("DEPTH", std::to_string(depth))
+      .param("WIDTH", std::to_string(width))
+      .connect("clk", "clk")
+      .connect("rst_n", "rst_n")
+      .connect("push", push)
+      .connect("wdata", p + "_wdata")
+      .connect("pop", pop)
+      .connect("space", p + "_space")
+      .connect("valid", p + "_valid")
+      .connect("rdata", p + "_rdata");
 }
 
 // A lookup of `key` among `entries` tagged entries whose tags are distinct (at
@@ -156,30 +156,27 @@ end)",
                      fmt::arg("tag", t.tag), fmt::arg("key", t.key), fmt::arg("hv", t.hit_value), fmt::arg("sv", t.sel_value));
 }
 
-// Round-robin pick among `n` requesters (a CB-bit index): SV for an
-// always_comb body that sets `grant` to the first requester whose bit of
-// `valid` is set after `last`, in the order last+1 .. last+n (the assignments
-// run from the farthest to the nearest, so the nearest wins); `grant` stays
-// `last` when none is.
-inline std::string round_robin_pick(int n, int cb, const std::string& valid, const std::string& last,
-                                    const std::string& grant) {
-  std::string pick = fmt::format("  {} = {};\n  case ({})\n", grant, last, last);
-  for (int l = 0; l < n; ++l) {
-    pick += fmt::format("    {}: begin\n", sv_const(cb, l));
-    for (int k = n; k >= 1; --k) {
-      const int c = (l + k) % n;
-      pick += fmt::format("      if ({}[{}]) {} = {};\n", valid, c, grant, sv_const(cb, c));
-    }
-    pick += "    end\n";
-  }
-  if ((1 << cb) != n) pick += "    default: ;\n";
-  pick += "  endcase\n";
-  return pick;
+// Round-robin pick among `n` requesters (a CB-bit index): an instance
+// `u_<grant>_pick` of rtl/rr_pick.sv that sets `grant` to the first requester
+// whose bit of `valid` is set after `last`, in the order last+1 .. last+n;
+// `grant` stays `last` when none is. The caller keeps `last` in a register.
+inline void round_robin_pick(SvModule& m, int n, int cb, const std::string& valid, const std::string& last,
+                             const std::string& grant) {
+  m.instantiate("rr_pick", "u_" + grant + "_pick")
+      .param("N", std::to_string(n))
+      .param("CB", std::to_string(cb))
+      .connect("valid", valid)
+      .connect("last", last)
+      .connect("grant", grant);
 }
 
-// Records the part in the design: its block entry (kind, params), then the module.
+// Records the part in the design: its block entry (kind, params), the rtl/
+// primitives it instantiates, then the module.
 inline void finish_part(Design& design, SvModule& m, const std::string& kind, const nlohmann::json& params) {
   design.blocks.push_back(block_entry(m, kind, params));
+  static const std::vector<std::string> primitives = rtl_primitive_names();
+  for (const std::string& child : m.instantiated_modules())
+    if (std::find(primitives.begin(), primitives.end(), child) != primitives.end()) design.primitives.insert(child);
   design.modules.push_back(std::move(m));
 }
 

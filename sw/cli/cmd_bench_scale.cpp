@@ -9,6 +9,7 @@
 // simulation speed and the simulator's build time, all measured in this run.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -31,6 +32,7 @@ namespace fs = std::filesystem;
 
 struct BenchScaleArgs {
   std::string set = "all", matrix, cache, json;
+  std::vector<std::string> arrays;  // only these shapes ("8x8"); empty: all
   int iters = 10;
   uint64_t max_cycles = 20000000000ULL;
 };
@@ -166,15 +168,26 @@ void run_bench(const BenchScaleArgs& a) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw Error(dir.string(), "--cache", "cannot create: " + ec.message());
-  nlohmann::json rows = nlohmann::json::array();
+  nlohmann::json rows = nlohmann::json::array(), failures = nlohmann::json::array();
   bool all_pass = true;
   int met = 0, total = 0;
   for (const Point& p : points()) {
     if (a.set != "all" && a.set != p.set) continue;
+    if (!a.arrays.empty() &&
+        std::find(a.arrays.begin(), a.arrays.end(), fmt::format("{}x{}", p.rows, p.cols)) == a.arrays.end())
+      continue;
     fmt::print(stderr, "cello bench scale: {}x{} at {} B/cycle, CG on {} N={} ...\n", p.rows, p.cols, p.granule, p.matrix, p.n);
-    rows.push_back(run_point(a, p, dir));
-    all_pass = all_pass && rows.back()["pass"].get<bool>();
     ++total;
+    try {
+      rows.push_back(run_point(a, p, dir));
+    } catch (const Error& e) {  // one point that cannot run is reported, and the rest still run
+      fmt::print(stderr, "cello bench scale: {}x{}: {}\n", p.rows, p.cols, e.what());
+      failures.push_back({{"array", fmt::format("{}x{}", p.rows, p.cols)}, {"matrix", p.matrix}, {"n", p.n},
+                          {"error", e.what()}});
+      all_pass = false;
+      continue;
+    }
+    all_pass = all_pass && rows.back()["pass"].get<bool>();
     met += rows.back()["cycles_over_roofline"].get<double>() <= p.target ? 1 : 0;
   }
   fmt::print("cello bench scale: CG, {} iteration{}; roofline = max(MACs / (R*C), DRAM bytes / bandwidth); "
@@ -183,9 +196,12 @@ void run_bench(const BenchScaleArgs& a) {
   for (const auto& r : rows) print_row(r);
   fmt::print("  PE use by kind: the kind's MACs over its records' cycles x R*C; a pipelined GRAM's products run during its\n"
              "  producer's record, so the GRAM kind can pass 100% and its producer's kind reads low\n");
+  for (const auto& f : failures)
+    fmt::print("  {:>5} {:<8} N={:<2} did not run: {}\n", f["array"].get<std::string>(), f["matrix"].get<std::string>(),
+               f["n"].get<int>(), f["error"].get<std::string>());
   fmt::print("  targets met: {} of {}\n", met, total);
-  write_json_report(a.json, {{"bench", "scale"}, {"iters", a.iters}, {"points", rows}, {"targets_met", met},
-                             {"points_run", total}});
+  write_json_report(a.json, {{"bench", "scale"}, {"iters", a.iters}, {"points", rows}, {"failures", failures},
+                             {"targets_met", met}, {"points_run", total}});
   if (!all_pass) throw CLI::RuntimeError(1);
 }
 
@@ -195,6 +211,8 @@ void add_bench_scale(CLI::App& bench) {
   cmd->add_option("--set", a->set, "which points: scale (array sizes), unseen (matrices, random latency), all")
       ->capture_default_str()
       ->check(CLI::IsMember({"all", "scale", "unseen"}));
+  cmd->add_option("--array", a->arrays, "run only the points of these array shapes (RxC, e.g. 16x16; repeatable)")
+      ->check(CLI::IsMember({"2x2", "4x4", "8x8", "16x16"}));
   cmd->add_option("--matrix", a->matrix, "fv1's Matrix Market file (default: from the data folder)");
   cmd->add_option("--iters", a->iters, "CG iterations")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd->add_option("--max-cycles", a->max_cycles, "fail a run past this many cycles")->capture_default_str();

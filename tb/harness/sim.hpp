@@ -63,6 +63,9 @@ class Sim {
   Sim& operator=(const Sim&) = delete;
 
   V& dut() { return *dut_; }
+  // The model's context: a testbench that checks an assertion firing turns
+  // fatalOnError off and reads errorCount().
+  VerilatedContext& context() { return *ctx_; }
   uint64_t cycle() const { return cycle_; }
 
   // Records a transaction (a handshake on `port`, with a value for the message).

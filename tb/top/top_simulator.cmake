@@ -7,7 +7,7 @@ function(cello_top_model lib top)
   # The model's slow code (construction, initial values, a trace's first full
   # dump) runs once per simulation: -O1 compiles it in half the time.
   verilate(${lib} SOURCES ${ARGN} TOP_MODULE ${top} PREFIX Vtop TRACE_FST OPT_SLOW -O1
-    VERILATOR_ARGS -O3 --x-assign fast --x-initial fast)
+    VERILATOR_ARGS -O3 --x-assign fast --x-initial fast --assert)
   target_compile_definitions(${lib} INTERFACE VM_COVERAGE=0 VM_SC=0 VM_TRACE=1 VM_TRACE_FST=1 VM_TRACE_VCD=0)
   # fmt's FMT_SHARED, as every model has it: the build's precompiled
   # verilated.h (tb/CMakeLists.txt) was compiled with it.
