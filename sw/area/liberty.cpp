@@ -4,10 +4,10 @@
 #include <zlib.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <vector>
 
 #include "sw/common/error.hpp"
+#include "sw/common/output_file.hpp"
 
 namespace cello::area {
 
@@ -56,21 +56,16 @@ fs::path unpacked_liberty(const fs::path& lib, const fs::path& cache_dir) {
   if (fs::exists(out, ec) && fs::last_write_time(out, ec) >= fs::last_write_time(lib, ec)) return out;
   gzFile in = gzopen(lib.c_str(), "rb");
   if (!in) throw Error(lib.string(), "", "cannot open the compressed liberty");
-  fs::path tmp = out;
-  tmp += ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream o(tmp, std::ios::binary);
-    if (!o) throw Error(tmp.string(), "", "cannot write the unpacked liberty");
-    std::vector<char> buf(1 << 16);
-    int n = 0;
-    while ((n = gzread(in, buf.data(), unsigned(buf.size()))) > 0) o.write(buf.data(), n);
-    if (n < 0) {
-      gzclose(in);
-      throw Error(lib.string(), "", "corrupt gzip data");
-    }
-  }
-  gzclose(in);
-  fs::rename(tmp, out);
+  struct Closer {
+    gzFile f;
+    ~Closer() { gzclose(f); }
+  } closer{in};
+  OutputFile o(out.string());
+  std::vector<char> buf(1 << 16);
+  int n = 0;
+  while ((n = gzread(in, buf.data(), unsigned(buf.size()))) > 0) o.write(buf.data(), static_cast<size_t>(n));
+  if (n < 0) throw Error(lib.string(), "", "corrupt gzip data");
+  o.commit();
   return out;
 }
 
