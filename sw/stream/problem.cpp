@@ -85,11 +85,11 @@ std::map<std::string, std::vector<float>> make_dense_inputs(const ir::Program& p
 Problem make_problem(const ProblemSpec& s) {
   Problem pr;
   pr.workload = s.workload;
+  if (s.workload == "resnet")
+    throw Error("", "--workload", "resnet cannot run on the command set (cg, bicgstab, gcn): its convolutions are not "
+                                  "lowered to GEMM");
   if (s.workload != "cg" && s.workload != "bicgstab" && s.workload != "gcn")
-    throw Error("", "--workload",
-                fmt::format("'{}' cannot run on the command set (cg, bicgstab, gcn); resnet's convolutions are not "
-                            "lowered to GEMM",
-                            s.workload));
+    throw Error("", "--workload", fmt::format("unknown workload '{}' (cg, bicgstab or gcn)", s.workload));
   if (!s.matrix.empty() && !s.dataset.empty()) throw Error("", "--dataset", "give --matrix or --dataset, not both");
   if (!s.dataset.empty()) {
     if (s.workload != "gcn") throw Error("", "--dataset", "graph data sets are for the gcn workload");
