@@ -8,6 +8,7 @@
 
 #include "sw/common/error.hpp"
 #include "sw/common/output_file.hpp"
+#include "sw/common/read_file.hpp"
 
 namespace cello::area {
 
@@ -27,7 +28,8 @@ fs::path liberty_in(const fs::path& dir) {
 fs::path find_liberty(const std::string& given) {
   std::error_code ec;
   if (!given.empty()) {
-    if (!fs::is_regular_file(given, ec)) throw Error(given, "", "liberty file not found");
+    if (!fs::exists(given, ec)) throw Error(given, "", "liberty file not found");
+    stat_input_file(given, "liberty");  // Yosys would wait on a FIFO for ever
     return given;
   }
   if (const char* env = std::getenv("CELLO_DATA"); env && *env) {
