@@ -1,12 +1,14 @@
 #include "sw/area/liberty.hpp"
 
 #include <unistd.h>
+#include <fmt/format.h>
 #include <zlib.h>
 
 #include <cstdlib>
 #include <vector>
 
 #include "sw/common/error.hpp"
+#include "sw/common/limits.hpp"
 #include "sw/common/output_file.hpp"
 #include "sw/common/read_file.hpp"
 
@@ -50,7 +52,7 @@ fs::path find_liberty(const std::string& given) {
               std::string(kLibertyName) + ".gz not found (pass --liberty FILE or set CELLO_DATA)");
 }
 
-fs::path unpacked_liberty(const fs::path& lib, const fs::path& cache_dir) {
+fs::path unpacked_liberty(const fs::path& lib, const fs::path& cache_dir, uint64_t max_bytes) {
   if (lib.extension() != ".gz") return lib;
   fs::create_directories(cache_dir);
   fs::path out = cache_dir / lib.stem();  // name without .gz
@@ -65,7 +67,14 @@ fs::path unpacked_liberty(const fs::path& lib, const fs::path& cache_dir) {
   OutputFile o(out.string());
   std::vector<char> buf(1 << 16);
   int n = 0;
-  while ((n = gzread(in, buf.data(), unsigned(buf.size()))) > 0) o.write(buf.data(), static_cast<size_t>(n));
+  uint64_t total = 0;
+  while ((n = gzread(in, buf.data(), unsigned(buf.size()))) > 0) {
+    total += static_cast<uint64_t>(n);
+    if (total > max_bytes)
+      throw Error(lib.string(), "",
+                  fmt::format("unpacks to more than {}, the limit for a liberty file", limits::human_bytes(max_bytes)));
+    o.write(buf.data(), static_cast<size_t>(n));
+  }
   if (n < 0) throw Error(lib.string(), "", "corrupt gzip data");
   o.commit();
   return out;
