@@ -70,7 +70,12 @@ void run_compile(const CompileArgs& a) {
       for (const ir::Tensor& t : prog.tensors)
         if (t.format == ir::Format::Csr) {
           if (a.matrix.empty()) throw Error(a.dag, "tensor " + t.name, "a CSR input needs --matrix for its values");
-          problem.matrix = mtx::read_matrix_market(a.matrix, false);
+          // The size line must match the tensor before the reader allocates A.
+          const int64_t rows = prog.ranks[static_cast<size_t>(t.dims.at(0))].size;
+          problem.matrix = mtx::read_matrix_market(a.matrix, false, nullptr, [&](int64_t r, int64_t, int64_t) {
+            return r == rows ? std::string()
+                             : fmt::format("{} rows, but the DAG's CSR tensor {} ({}) has {}", r, t.name, a.dag, rows);
+          });
           problem.pattern = std::make_shared<const mtx::CsrPattern>(problem.matrix);
         }
       problem.dense = stream::make_dense_inputs(prog, a.seed);

@@ -54,3 +54,4 @@ truncate -s 300M huge_asm.txt
 # Size lines of 2^27 and 2^30 rows with one entry (8 to 10 GB allocated before the fix).
 printf '%%%%MatrixMarket matrix coordinate real general\n134217728 134217728 1\n1 1 1\n' > rows_2p27.mtx
 printf '%%%%MatrixMarket matrix coordinate real general\n1073741824 1073741824 1\n1 1 1\n' > rows_2p30.mtx
+printf 'rank m = 4\nrank k = 4\nrank n = 2\ninput A[m,k] csr nnz=4\ninput B[k,n]\nop a: Z[m,n] = A[m,k] * B[k,n]\noutput Z\n' > csr4.cello
