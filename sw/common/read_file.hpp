@@ -4,7 +4,8 @@
 //   - the path is looked at with stat() before it is opened (opening a FIFO
 //     that has no writer would block), and anything but a regular file is
 //     refused, naming what it is;
-//   - a regular file longer than the cap is refused from its size alone;
+//   - a regular file longer than the cap, or than the memory budget
+//     (sw/common/limits.hpp), is refused from its size alone;
 //   - at most cap + 1 bytes are read, so a file that grows while it is read
 //     is refused as soon as it passes the cap.
 // Header-only: the configure-time generator build uses it without cello_sw.
@@ -59,6 +60,7 @@ void read_input_into(const std::string& path, uint64_t max_bytes, const std::str
   };
   const struct stat st = stat_input_file(path, what);
   if (static_cast<uint64_t>(st.st_size) > max_bytes) throw too_long();
+  limits::check_memory(static_cast<uint64_t>(st.st_size), path, "", "reading this " + what + " file");
   // O_NONBLOCK: should the path be replaced by a FIFO after the stat, open()
   // still returns, and the fstat below refuses it.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);

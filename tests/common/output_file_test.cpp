@@ -118,6 +118,12 @@ TEST_CASE("inputs that are not regular files are refused before they are opened"
   fs::resize_file(big, uint64_t{1} << 34);
   CHECK(error_message([&] { read_bytes_capped(big.string(), 1000, "command stream"); }) ==
         big.string() + ": longer than 1000 B, the limit for a command stream file");
+  // Under the cap but over the memory budget: refused from the size as well.
+  const uint64_t budget = limits::memory_budget();
+  limits::set_memory_budget(uint64_t{1} << 20);
+  CHECK_THAT(error_message([&] { read_bytes_capped(big.string(), uint64_t{1} << 40, "DRAM image"); }),
+             Catch::StartsWith(big.string() + ": reading this DRAM image file needs 16 GB of memory, more than the 1 MB budget"));
+  limits::set_memory_budget(budget);
   std::ofstream(d / "ten") << "0123456789";
   CHECK(read_file_capped((d / "ten").string(), 10, "text") == "0123456789");
   CHECK(error_message([&] { read_file_capped((d / "ten").string(), 9, "text"); }) ==
