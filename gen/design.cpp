@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <iterator>
 
 #include "gen/params_header.hpp"
 #include "sw/common/error.hpp"

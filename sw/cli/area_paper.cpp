@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 
 #include "sw/area/sram_model.hpp"
 #include "sw/cli/output_files.hpp"

@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 
 #include "sw/area/liberty.hpp"
 #include "sw/area/sweep.hpp"

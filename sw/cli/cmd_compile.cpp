@@ -48,9 +48,9 @@ void run_compile(const CompileArgs& a) {
     throw Error("", "--grid", "only applies to --workload cg or bicgstab without --matrix");
   std::filesystem::path dir(a.out);
   // Every file under --out is claimed before the work, like --json.
-  for (const char* name : {"schedule.json", "workload.cello", "commands.bin", "commands.txt", "image.bin"})
-    if (!a.no_stream || name == std::string_view("schedule.json") || name == std::string_view("workload.cello"))
-      check_output_path((dir / name).string(), "--out");
+  std::vector<std::string> outputs = {"schedule.json", "workload.cello"};
+  if (!a.no_stream) outputs.insert(outputs.end(), {"commands.bin", "commands.txt", "image.bin"});
+  for (const std::string& name : outputs) check_output_path((dir / name).string(), "--out");
   check_output_path(a.json, "--json");
   ir::Program prog;
   nlohmann::ordered_json source;

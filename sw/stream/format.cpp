@@ -10,7 +10,6 @@
 #include <span>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
