@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <iterator>
+#include <set>
 #include <stdexcept>
 
 #include "gen/params_header.hpp"
 #include "sw/common/error.hpp"
+#include "sw/common/output_file.hpp"
 
 namespace cello::gen {
 
@@ -15,17 +15,7 @@ namespace {
 // Leaves a file untouched when it already holds `text`, so regenerating an
 // unchanged design does not make every downstream Verilator build stale.
 void write_text(const std::filesystem::path& path, const std::string& text) {
-  {
-    std::ifstream in(path, std::ios::binary);
-    if (in) {
-      std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      if (old == text) return;
-    }
-  }
-  std::ofstream out(path);
-  if (!out) throw Error(path.string(), "", "cannot write file");
-  out << text;
-  if (!out) throw Error(path.string(), "", "write failed");
+  write_output_if_changed(path.string(), text);
 }
 
 // The design's name, the config's "name" ("design" when a caller passes a

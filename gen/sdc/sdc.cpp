@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 
 #include "sw/common/error.hpp"
+#include "sw/common/output_file.hpp"
 
 namespace cello::gen {
 
@@ -36,16 +36,7 @@ std::vector<std::filesystem::path> write_block_sdcs(const Design& design, const 
     if (module.empty()) continue;
     auto path = out_dir / (module + ".sdc");
     std::string text = block_sdc(module, o);
-    {
-      std::ifstream in(path, std::ios::binary);
-      std::string old((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      if (in && old == text) {
-        out.push_back(path);
-        continue;
-      }
-    }
-    std::ofstream f(path);
-    if (!f || !(f << text)) throw Error(path.string(), "", "cannot write SDC file");
+    write_output_if_changed(path.string(), text);
     out.push_back(path);
   }
   return out;

@@ -1,13 +1,16 @@
 #include "sw/area/liberty.hpp"
 
 #include <unistd.h>
+#include <fmt/format.h>
 #include <zlib.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <vector>
 
 #include "sw/common/error.hpp"
+#include "sw/common/limits.hpp"
+#include "sw/common/output_file.hpp"
+#include "sw/common/read_file.hpp"
 
 namespace cello::area {
 
@@ -27,7 +30,8 @@ fs::path liberty_in(const fs::path& dir) {
 fs::path find_liberty(const std::string& given) {
   std::error_code ec;
   if (!given.empty()) {
-    if (!fs::is_regular_file(given, ec)) throw Error(given, "", "liberty file not found");
+    if (!fs::exists(given, ec)) throw Error(given, "", "liberty file not found");
+    stat_input_file(given, "liberty");  // Yosys would wait on a FIFO for ever
     return given;
   }
   if (const char* env = std::getenv("CELLO_DATA"); env && *env) {
@@ -48,7 +52,7 @@ fs::path find_liberty(const std::string& given) {
               std::string(kLibertyName) + ".gz not found (pass --liberty FILE or set CELLO_DATA)");
 }
 
-fs::path unpacked_liberty(const fs::path& lib, const fs::path& cache_dir) {
+fs::path unpacked_liberty(const fs::path& lib, const fs::path& cache_dir, uint64_t max_bytes) {
   if (lib.extension() != ".gz") return lib;
   fs::create_directories(cache_dir);
   fs::path out = cache_dir / lib.stem();  // name without .gz
@@ -56,21 +60,23 @@ fs::path unpacked_liberty(const fs::path& lib, const fs::path& cache_dir) {
   if (fs::exists(out, ec) && fs::last_write_time(out, ec) >= fs::last_write_time(lib, ec)) return out;
   gzFile in = gzopen(lib.c_str(), "rb");
   if (!in) throw Error(lib.string(), "", "cannot open the compressed liberty");
-  fs::path tmp = out;
-  tmp += ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream o(tmp, std::ios::binary);
-    if (!o) throw Error(tmp.string(), "", "cannot write the unpacked liberty");
-    std::vector<char> buf(1 << 16);
-    int n = 0;
-    while ((n = gzread(in, buf.data(), unsigned(buf.size()))) > 0) o.write(buf.data(), n);
-    if (n < 0) {
-      gzclose(in);
-      throw Error(lib.string(), "", "corrupt gzip data");
-    }
+  struct Closer {
+    gzFile f;
+    ~Closer() { gzclose(f); }
+  } closer{in};
+  OutputFile o(out.string());
+  std::vector<char> buf(1 << 16);
+  int n = 0;
+  uint64_t total = 0;
+  while ((n = gzread(in, buf.data(), unsigned(buf.size()))) > 0) {
+    total += static_cast<uint64_t>(n);
+    if (total > max_bytes)
+      throw Error(lib.string(), "",
+                  fmt::format("unpacks to more than {}, the limit for a liberty file", limits::human_bytes(max_bytes)));
+    o.write(buf.data(), static_cast<size_t>(n));
   }
-  gzclose(in);
-  fs::rename(tmp, out);
+  if (n < 0) throw Error(lib.string(), "", "corrupt gzip data");
+  o.commit();
   return out;
 }
 

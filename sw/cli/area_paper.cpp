@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 
 #include "sw/area/sram_model.hpp"
+#include "sw/cli/output_files.hpp"
 #include "sw/common/bits.hpp"
 #include "sw/common/error.hpp"
 #include "sw/plot/svg.hpp"
@@ -161,8 +161,7 @@ nlohmann::json run_paper_table(const AreaOptions& o, const PaperOptions& p, cons
         panel.groups.push_back(r.claim);
         panel.values.push_back({r.paper_value, r.ours_value});
       }
-    std::ofstream f(svg);
-    if (!f || !(f << plot::bar_chart_svg("cello area --paper", {panel}))) throw Error(svg, "", "cannot write file");
+    write_output_file(svg, plot::bar_chart_svg("cello area --paper", {panel}));
   }
   return out;
 }

@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 
 #include "sw/area/liberty.hpp"
 #include "sw/area/sweep.hpp"
@@ -14,6 +13,7 @@
 #include "sw/cli/area_paper.hpp"
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/cli/output_files.hpp"
 #include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
 #include "sw/common/run_process.hpp"
@@ -36,10 +36,7 @@ struct AreaArgs {
   int chord_entries = 64;
 };
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!out || !(out << text)) throw Error(path, "", "cannot write file");
-}
+void write_file(const std::string& path, const std::string& text) { write_output_file(path, text); }
 
 double axis_x(const nlohmann::json& v, size_t i) { return v.is_number() ? v.get<double>() : double(i); }
 

@@ -16,6 +16,7 @@
 #include "gen/config_reader.hpp"
 #include "sw/common/clock.hpp"
 #include "sw/common/error.hpp"
+#include "sw/common/limits.hpp"
 #include "sw/exec/prepare.hpp"
 #include "gen/top/top_config.hpp"
 #include "sw/ir/cello_format.hpp"
@@ -46,7 +47,10 @@ void run_compile(const CompileArgs& a) {
   if (a.grid && (!cg_like || !a.matrix.empty()))
     throw Error("", "--grid", "only applies to --workload cg or bicgstab without --matrix");
   std::filesystem::path dir(a.out);
-  check_output_path((dir / "schedule.json").string(), "--out");
+  // Every file under --out is claimed before the work, like --json.
+  std::vector<std::string> outputs = {"schedule.json", "workload.cello"};
+  if (!a.no_stream) outputs.insert(outputs.end(), {"commands.bin", "commands.txt", "image.bin"});
+  for (const std::string& name : outputs) check_output_path((dir / name).string(), "--out");
   check_output_path(a.json, "--json");
   ir::Program prog;
   nlohmann::ordered_json source;
@@ -61,10 +65,17 @@ void run_compile(const CompileArgs& a) {
     what = a.dag;
     if (streaming) {
       problem.program = prog;
+      // Before the matrix is read: the DAG's dense inputs must fit the memory budget.
+      limits::check_memory(stream::dense_input_bytes(prog), a.dag, "", "the DAG's dense inputs");
       for (const ir::Tensor& t : prog.tensors)
         if (t.format == ir::Format::Csr) {
           if (a.matrix.empty()) throw Error(a.dag, "tensor " + t.name, "a CSR input needs --matrix for its values");
-          problem.matrix = mtx::read_matrix_market(a.matrix, false);
+          // The size line must match the tensor before the reader allocates A.
+          const int64_t rows = prog.ranks[static_cast<size_t>(t.dims.at(0))].size;
+          problem.matrix = mtx::read_matrix_market(a.matrix, false, nullptr, [&](int64_t r, int64_t, int64_t) {
+            return r == rows ? std::string()
+                             : fmt::format("{} rows, but the DAG's CSR tensor {} ({}) has {}", r, t.name, a.dag, rows);
+          });
           problem.pattern = std::make_shared<const mtx::CsrPattern>(problem.matrix);
         }
       problem.dense = stream::make_dense_inputs(prog, a.seed);
@@ -81,6 +92,7 @@ void run_compile(const CompileArgs& a) {
     spec.o = a.o;
     spec.iters = a.iters;
     spec.seed = a.seed;
+    spec.max_image_bytes = arch.memory_bytes;
     if (a.hw) throw Error("", "--hw", "only the resnet workload has feature maps (and it needs --no-stream)");
     fmt::print("cello compile: building {}\n", a.workload);
     std::fflush(stdout);

@@ -3,11 +3,10 @@
 // asm(disasm(x)) == x byte for byte.
 #include <fmt/core.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "sw/cli/commands.hpp"
+#include "sw/cli/output_files.hpp"
 #include "sw/common/error.hpp"
+#include "sw/common/read_file.hpp"
 #include "sw/stream/format.hpp"
 
 namespace cello::cli {
@@ -31,11 +30,8 @@ void add_asm(CLI::App& app) {
   cmd->add_option("file", *in, "text file")->required();
   cmd->add_option("-o,--out", *out, "binary to write")->required();
   cmd->callback([in, out] {
-    std::ifstream f(*in, std::ios::binary);
-    if (!f) throw Error(*in, "", "cannot open file");
-    std::ostringstream text;
-    text << f.rdbuf();
-    const stream::Stream s = stream::assemble(text.str(), *in);
+    check_output_path(*out, "--out");
+    const stream::Stream s = stream::assemble(read_file_capped(*in, stream::kMaxAsmTextBytes, "command-stream text"), *in);
     stream::write_bytes(*out, stream::encode(s));
     fmt::print("cello asm: {} records -> {}\n", s.records.size(), *out);
   });

@@ -9,6 +9,8 @@
 
 #include "sw/cli/commands.hpp"
 #include "sw/cli/options.hpp"
+#include "sw/cli/output_files.hpp"
+#include "sw/common/limits.hpp"
 #include "sw/common/error.hpp"
 #include "sw/exec/prepare.hpp"
 #include "sw/golden/solvers.hpp"
@@ -31,6 +33,7 @@ std::string mb(uint64_t bytes) { return fmt::format("{:.3f} MB", static_cast<dou
 void run_exec(const ExecArgs& a) {
   const arch::Arch arch = gen::load_arch(a.config);
   if (a.workload.empty() == a.stream_file.empty()) throw Error("", "", "give exactly one of --workload and --stream");
+  check_output_path(a.dump_image, "--dump-image");
   std::optional<stream::Problem> problem;
   std::optional<exec::Prepared> prep;
   stream::Stream s;
@@ -39,6 +42,7 @@ void run_exec(const ExecArgs& a) {
   if (!a.workload.empty()) {
     if (!a.image_file.empty()) throw Error("", "--image", "only applies with --stream");
     stream::ProblemSpec spec{a.workload, a.matrix, a.dataset, a.grid, a.n, a.o, a.iters, a.seed};
+    spec.max_image_bytes = arch.memory_bytes;
     problem = stream::make_problem(spec);
     prep = exec::prepare(*problem, arch);
     s = prep->compiled.stream;
@@ -51,7 +55,8 @@ void run_exec(const ExecArgs& a) {
     if (!a.matrix.empty() || !a.dataset.empty()) throw Error("", "--matrix", "only applies with --workload");
     if (a.image_file.empty()) throw Error("", "--image", "--stream needs the DRAM image it runs on (--image FILE)");
     s = stream::decode(stream::read_bytes(a.stream_file), a.stream_file, arch.config_hash);
-    image = stream::read_bytes(a.image_file, arch.memory_bytes);
+    // The image is at most what the top addresses, and within the memory budget.
+    image = stream::read_bytes(a.image_file, std::min(arch.memory_bytes, limits::memory_budget()), "DRAM image");
     stream_name = a.stream_file;
     image_name = a.image_file;
     what = a.stream_file;

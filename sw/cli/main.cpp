@@ -21,13 +21,10 @@ void guard_output_options(CLI::App& app) {
     for (const char* name : {"--json", "--csv", "--svg"}) {
       CLI::Option* opt = sub->get_option_no_throw(name);
       if (!opt) continue;
+      // The check's cello::Error passes through CLI11 to main's one-line message.
       opt->check(CLI::Validator(
           [name](std::string& path) {
-            try {
-              cello::cli::check_output_path(path, name);
-            } catch (const cello::Error& e) {
-              return std::string(e.what());
-            }
+            cello::cli::check_output_path(path, name);
             return std::string();
           },
           "FILE"));
@@ -66,6 +63,9 @@ int main(int argc, char** argv) {
       ->trigger_on_parse();
   cello::cli::add_registered_commands(app);
   guard_output_options(app);
+  // Runs once the whole command line is parsed and checked, before any
+  // subcommand: an output may not replace a file the command reads.
+  app.parse_complete_callback([&app] { cello::cli::note_command_line_inputs(app); });
   if (unknown_subcommand(app, argc, argv)) return 2;
   try {
     app.parse(argc, argv);

@@ -77,15 +77,20 @@ inline void set_memory_budget(uint64_t bytes) { detail::budget() = bytes; }
 inline uint64_t mul_sat(uint64_t a, uint64_t b) { return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b; }
 inline uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
+// "<what> needs <size> of memory, more than the <budget> budget (...)", or ""
+// when `bytes` is within the budget.
+inline std::string memory_refusal(uint64_t bytes, const std::string& what) {
+  if (bytes <= memory_budget()) return "";
+  return fmt::format("{} needs {} of memory, more than the {} budget (set by --max-memory or "
+                     "CELLO_MAX_MEMORY; default half the machine's memory)",
+                     what, bytes == UINT64_MAX ? std::string("more than 16 EB") : human_bytes(bytes),
+                     human_bytes(memory_budget()));
+}
+
 // Throws "file: place: <what> needs <size>, more than the <budget> memory budget"
 // when `bytes` exceeds the budget.
 inline void check_memory(uint64_t bytes, const std::string& file, const std::string& place, const std::string& what) {
-  if (bytes <= memory_budget()) return;
-  throw Error(file, place,
-              fmt::format("{} needs {} of memory, more than the {} budget (set by --max-memory or "
-                          "CELLO_MAX_MEMORY; default half the machine's memory)",
-                          what, bytes == UINT64_MAX ? std::string("more than 16 EB") : human_bytes(bytes),
-                          human_bytes(memory_budget())));
+  if (std::string why = memory_refusal(bytes, what); !why.empty()) throw Error(file, place, why);
 }
 
 }  // namespace cello::limits

@@ -141,7 +141,8 @@ struct Reader {
 
 }  // namespace
 
-Csr parse_matrix_market(std::string_view text, const std::string& file, bool require_square, MtxInfo* info) {
+Csr parse_matrix_market(std::string_view text, const std::string& file, bool require_square, MtxInfo* info,
+                        const HeaderCheck& check) {
   Reader r{file, Lines(text)};
   std::string_view line;
   if (!r.lines.next(line)) r.fail("empty file (expected a %%MatrixMarket header)");
@@ -185,6 +186,8 @@ Csr parse_matrix_market(std::string_view text, const std::string& file, bool req
                                        limits::mul_sat(stored, sizeof(Triplet) + sizeof(int32_t) + sizeof(double))),
                        file, "line " + std::to_string(r.lines.number()),
                        fmt::format("a {} x {} matrix with {} entries", rows, cols, count));
+  if (check)
+    if (std::string why = check(rows, cols, static_cast<int64_t>(stored)); !why.empty()) r.fail(why);
   const size_t want = field == "pattern" ? 2 : 3;
   std::vector<Triplet> e;
   e.reserve(static_cast<size_t>(std::min<uint64_t>(stored, text.size() / 4 * (sym == "symmetric" ? 2 : 1))));
@@ -215,8 +218,8 @@ Csr parse_matrix_market(std::string_view text, const std::string& file, bool req
   return csr_from_triplets(rows, cols, std::move(e));
 }
 
-Csr read_matrix_market(const std::string& path, bool require_square, MtxInfo* info) {
-  return parse_matrix_market(read_maybe_gzip(path), path, require_square, info);
+Csr read_matrix_market(const std::string& path, bool require_square, MtxInfo* info, const HeaderCheck& check) {
+  return parse_matrix_market(read_maybe_gzip(path), path, require_square, info, check);
 }
 
 std::string matrix_market_array(int64_t rows, int64_t cols, const std::vector<float>& row_major) {

@@ -5,6 +5,7 @@
 // cello::Error "file: line N: reason".
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,9 +20,16 @@ struct MtxInfo {
   int64_t stored = 0;    // entries in the file (header count)
 };
 
+// What the caller will build from the matrix, checked from the size line
+// alone, before the reader allocates anything: returns why a rows x cols
+// matrix with `entries` stored entries (a symmetric file's mirrored ones
+// included) is refused, or "" to go on. The reader throws "file: line N: why".
+using HeaderCheck = std::function<std::string(int64_t rows, int64_t cols, int64_t entries)>;
+
 Csr parse_matrix_market(std::string_view text, const std::string& file, bool require_square = false,
-                        MtxInfo* info = nullptr);
-Csr read_matrix_market(const std::string& path, bool require_square = false, MtxInfo* info = nullptr);
+                        MtxInfo* info = nullptr, const HeaderCheck& check = {});
+Csr read_matrix_market(const std::string& path, bool require_square = false, MtxInfo* info = nullptr,
+                       const HeaderCheck& check = {});
 
 // Whole file contents, gunzipped when it is gzip data. The file and its unpacked
 // text are capped at max_matrix_text_bytes() (a gzip bomb is refused), and bytes

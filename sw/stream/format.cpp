@@ -10,11 +10,12 @@
 #include <span>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "sw/common/error.hpp"
+#include "sw/common/output_file.hpp"
+#include "sw/common/read_file.hpp"
 #include "sw/common/enum_names.hpp"
 
 namespace cello::stream {
@@ -565,25 +566,12 @@ Stream assemble(const std::string& text, const std::string& file) {
   return s;
 }
 
-std::vector<uint8_t> read_bytes(const std::string& path, uint64_t max_bytes) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Error(path, "", "cannot open file");
-  std::vector<uint8_t> out;
-  char buf[1 << 16];
-  while (f.read(buf, sizeof buf) || f.gcount() > 0) {
-    out.insert(out.end(), buf, buf + f.gcount());
-    if (out.size() > max_bytes) throw Error(path, "", fmt::format("larger than {} bytes", max_bytes));
-  }
-  if (f.bad()) throw Error(path, "", "read error");
-  return out;
+std::vector<uint8_t> read_bytes(const std::string& path, uint64_t max_bytes, const std::string& what) {
+  return read_bytes_capped(path, max_bytes, what);
 }
 
 void write_bytes(const std::string& path, const std::vector<uint8_t>& bytes) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f) throw Error(path, "", "cannot create file");
-  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  f.flush();
-  if (!f) throw Error(path, "", "write failed (disk full?)");
+  write_output(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 uint64_t parse_config_hash(const std::string& hex) {

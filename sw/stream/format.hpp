@@ -161,8 +161,15 @@ std::string disassemble(const Stream& s);
 std::string disassemble(const Record& r);  // one record, no index
 Stream assemble(const std::string& text, const std::string& file);
 
-// Reads / writes files, with one-line errors.
-std::vector<uint8_t> read_bytes(const std::string& path, uint64_t max_bytes = uint64_t{1} << 32);
+// Size caps of the readers below (docs/hardening.md, "Limits on inputs").
+inline constexpr uint64_t kMaxStreamBytes = uint64_t{1} << 32;   // commands.bin
+inline constexpr uint64_t kMaxAsmTextBytes = uint64_t{1} << 28;  // cello asm's text
+
+// Reads / writes files, with one-line errors: a regular file of at most
+// max_bytes (sw/common/read_file.hpp), written through the one writer
+// (sw/common/output_file.hpp). `what` names the input in messages.
+std::vector<uint8_t> read_bytes(const std::string& path, uint64_t max_bytes = kMaxStreamBytes,
+                                const std::string& what = "command stream");
 void write_bytes(const std::string& path, const std::vector<uint8_t>& bytes);
 
 // "0123456789abcdef" (manifest.json's config_hash) <-> value.

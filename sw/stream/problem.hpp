@@ -23,6 +23,7 @@ struct ProblemSpec {
   int n = 0, o = 0;        // 0 = the workload's default
   int iters = 1;
   uint64_t seed = 1;       // dense inputs
+  uint64_t max_image_bytes = 0;  // the DRAM the top addresses (arch.memory_bytes); 0: not checked here
 };
 
 struct Problem {
@@ -34,8 +35,14 @@ struct Problem {
   std::map<std::string, std::vector<float>> dense;     // dense inputs, row-major
 };
 
-// Throws cello::Error for an unknown workload or a bad matrix / data set.
+// Throws cello::Error for an unknown workload or a bad matrix / data set. A
+// matrix file's size line is checked before anything is allocated: the dense
+// inputs must fit the memory budget, and A's CSR arrays with the dense inputs
+// the top's DRAM (spec.max_image_bytes).
 Problem make_problem(const ProblemSpec& spec);
+
+// Bytes of every dense input of a program as fp32 values (saturating).
+uint64_t dense_input_bytes(const ir::Program& p);
 
 // Deterministic values for every dense input of a program (B and W uniform in
 // [-1, 1), GCN features in [0, 1), initial guesses X.0 zero), seeded per tensor name.

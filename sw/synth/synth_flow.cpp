@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "sw/common/error.hpp"
+#include "sw/common/output_file.hpp"
 #include "sw/common/run_process.hpp"
 #include "sw/synth/yosys_run.hpp"
 
@@ -24,10 +25,7 @@ std::string read_text(const fs::path& p) {
   return ss.str();
 }
 
-void write_text(const fs::path& p, const std::string& text) {
-  std::ofstream out(p);
-  if (!out || !(out << text)) throw Error(p.string(), "", "cannot write file");
-}
+void write_text(const fs::path& p, const std::string& text) { write_output(p.string(), text); }
 
 // A path as one Yosys script argument.
 std::string yq(const fs::path& p) { return yosys_quote(fs::absolute(p).lexically_normal().string()); }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sw/common/error.hpp"
+#include "sw/common/output_file.hpp"
 #include "sw/common/run_process.hpp"
 
 namespace cello::synth {
@@ -24,10 +25,7 @@ void require_yosys(const std::string& yosys) {
 
 YosysRun run_yosys(const YosysJob& job) {
   require_yosys(job.yosys);
-  {
-    std::ofstream out(job.script_file);
-    if (!out || !(out << job.script)) throw Error(job.script_file.string(), "", "cannot write file");
-  }
+  write_output(job.script_file.string(), job.script);
   const fs::path log = fs::absolute(job.log);
   const fs::path terminal = fs::path(log).replace_extension(".out");
   auto p = run_process({job.yosys, "-q", "-l", log.string(), "-s", fs::absolute(job.script_file).string()}, terminal,

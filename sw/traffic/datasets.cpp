@@ -55,14 +55,14 @@ void for_each_line(const std::string& path,
 
 }  // namespace
 
-Dataset load_matrix_market(const std::string& path) {
+Dataset load_matrix_market(const std::string& path, const mtx::HeaderCheck& check) {
   Dataset d;
   auto stem = std::filesystem::path(path).filename().string();
   for (const char* ext : {".gz", ".mtx"})
     if (stem.size() > std::string(ext).size() && stem.ends_with(ext)) stem.resize(stem.size() - std::string(ext).size());
   d.name = stem;
   d.source = path;
-  d.pattern = std::make_shared<mtx::CsrPattern>(mtx::read_matrix_market(path, false));
+  d.pattern = std::make_shared<mtx::CsrPattern>(mtx::read_matrix_market(path, false, nullptr, check));
   return d;
 }
 

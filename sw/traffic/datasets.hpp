@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 
+#include "sw/mtx/matrix_market.hpp"
+
 #include "sw/traffic/workload.hpp"
 
 namespace cello::traffic {
@@ -20,7 +22,7 @@ struct Dataset {
 };
 
 // Matrix Market file (.mtx or .mtx.gz); symmetric files are expanded.
-Dataset load_matrix_market(const std::string& path);
+Dataset load_matrix_market(const std::string& path, const mtx::HeaderCheck& check = {});
 
 // Cora citation graph (LINQS layout: cora.cites + cora.content[.gz] in dir):
 // symmetric adjacency over the papers in cora.content order, no self loops.

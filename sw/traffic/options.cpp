@@ -72,6 +72,36 @@ Dataset named_dataset(const ModelOptions& o, const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+// The models walk every word of every dense tensor of the workload, once per
+// configuration: a matrix file whose size line implies more than
+// kMaxModelWords of them is refused before A is read (docs/hardening.md).
+std::string model_size_refusal(const Problem& p, int64_t rows, int64_t entries) {
+  workloads::Params prm = workloads::default_params(p.workload);
+  prm.m = rows;
+  prm.nnz = entries;
+  prm.n = p.n;
+  prm.o = p.o;
+  prm.hw = p.hw;
+  prm.iters = p.iters;
+  const ir::Program prog = workloads::make_workload(p.workload, prm);
+  uint64_t words = 0;
+  for (const ir::Tensor& t : prog.tensors) {
+    if (t.format != ir::Format::Dense) continue;
+    uint64_t n = 1;
+    for (ir::RankId r : t.dims) n = limits::mul_sat(n, static_cast<uint64_t>(prog.ranks[static_cast<size_t>(r)].size));
+    words = limits::add_sat(words, n);
+  }
+  if (words <= kMaxModelWords) return "";
+  return fmt::format("{} on a {}-row matrix (N={}, {} iteration{}) has {} words of dense tensors for the models to "
+                     "walk, more than the {} they take (2^32)",
+                     p.workload, rows, p.n, p.iters, p.iters == 1 ? "" : "s",
+                     words == UINT64_MAX ? std::string("more than 2^64") : std::to_string(words), kMaxModelWords);
+}
+
+}  // namespace
+
 Problem problem_from_options(const ModelOptions& o) {
   Problem p;
   p.workload = o.workload;
@@ -79,15 +109,6 @@ Problem problem_from_options(const ModelOptions& o) {
   if (std::find(names.begin(), names.end(), o.workload) == names.end())
     throw Error("", "--workload", fmt::format("unknown workload '{}' (cg, bicgstab, gcn, resnet)", o.workload));
   if (!o.matrix.empty() && !o.dataset.empty()) throw Error("", "--matrix", "give either --matrix or --dataset");
-  if (o.workload != "resnet") {
-    if (!o.matrix.empty())
-      p.dataset = load_matrix_market(o.matrix);
-    else
-      p.dataset = named_dataset(o, o.dataset.empty() ? (o.workload == "gcn" ? "cora" : "hpcg:16") : o.dataset);
-  } else {
-    p.dataset.name = fmt::format("{}x{}x{}", o.hw, o.hw, o.n);
-    p.dataset.source = "generated: ResNet basic block";
-  }
   // Defaults: CG/BiCGStab N = 16; GCN the data set's features (cora 1433 -> 7,
   // protein 29 -> 2); ResNet 128 channels.
   const bool protein = o.workload == "gcn" && o.dataset == "protein";
@@ -98,6 +119,17 @@ Problem problem_from_options(const ModelOptions& o) {
   p.iters = o.iters > 0 ? o.iters : (o.workload == "cg" || o.workload == "bicgstab" ? 10 : 1);
   p.word_bytes = o.word_bytes > 0 ? static_cast<unsigned>(o.word_bytes) : (o.workload == "resnet" ? 2u : 4u);
   if (p.n < 1 || p.o < 1 || p.hw < 1) throw Error("", "--n", "sizes must be positive");
+  if (o.workload != "resnet") {
+    if (!o.matrix.empty())
+      p.dataset = load_matrix_market(o.matrix, [&p](int64_t rows, int64_t, int64_t entries) {
+        return model_size_refusal(p, rows, entries);
+      });
+    else
+      p.dataset = named_dataset(o, o.dataset.empty() ? (o.workload == "gcn" ? "cora" : "hpcg:16") : o.dataset);
+  } else {
+    p.dataset.name = fmt::format("{}x{}x{}", o.hw, o.hw, o.n);
+    p.dataset.source = "generated: ResNet basic block";
+  }
   if (o.word_bytes != 0 && o.word_bytes != 1 && o.word_bytes != 2 && o.word_bytes != 4 && o.word_bytes != 8)
     throw Error("", "--word-bytes", "word size must be 1, 2, 4 or 8 bytes");
   return p;

@@ -42,6 +42,9 @@ struct ModelOptions {
 // cores; N = 100 took over two minutes for its first configuration alone and
 // N = 200 far longer, with nothing to show meanwhile.
 constexpr int kMaxHpcgGrid = 64;
+// Words of dense tensors a workload on a --matrix file may give the models to
+// walk; a size line that implies more is refused before the matrix is read.
+constexpr uint64_t kMaxModelWords = uint64_t{1} << 32;
 
 // "4MB", "512KB", "1MiB", "4194304" -> bytes. Throws cello::Error.
 uint64_t parse_bytes(const std::string& text, const std::string& what);

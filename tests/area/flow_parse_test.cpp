@@ -1,7 +1,12 @@
 // Readers of yosys and OpenSTA output on text in the tools' formats, and the
-// runner's error when yosys is missing.
-#include <catch2/catch.hpp>
+// runner's error when yosys is missing, and the liberty unpacker's cap.
+#include <unistd.h>
+#include <zlib.h>
 
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "sw/area/liberty.hpp"
 #include "sw/common/error.hpp"
 #include "sw/synth/synth_flow.hpp"
 #include "sw/synth/yosys_run.hpp"
@@ -181,4 +186,23 @@ TEST_CASE("a missing yosys is a one-line error with the install hint", "[area][y
   job.yosys = "cello-no-such-yosys";
   CHECK_THROWS_WITH(run_yosys(job), "cello-no-such-yosys: not found on PATH (apt-get install yosys)");
   CHECK_THROWS_WITH(require_yosys("cello-no-such-yosys"), "cello-no-such-yosys: not found on PATH (apt-get install yosys)");
+}
+
+TEST_CASE("a compressed liberty that unpacks past its cap is refused and leaves no copy", "[area][liberty]") {
+  namespace fs = std::filesystem;
+  const fs::path d = fs::temp_directory_path() / ("cello_liberty_test_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  const fs::path gz = d / "big.lib.gz";
+  gzFile f = gzopen(gz.c_str(), "wb");
+  REQUIRE(f);
+  const std::string line(1000, 'x');
+  for (int i = 0; i < 100; ++i) REQUIRE(gzwrite(f, line.data(), unsigned(line.size())) == int(line.size()));
+  gzclose(f);
+  CHECK_THROWS_WITH(cello::area::unpacked_liberty(gz, d / "cache", 50000),
+                    gz.string() + ": unpacks to more than 48.8 KB, the limit for a liberty file");
+  CHECK_FALSE(fs::exists(d / "cache" / "big.lib"));
+  CHECK(fs::is_empty(d / "cache"));  // no temporary file either
+  CHECK(fs::file_size(cello::area::unpacked_liberty(gz, d / "cache2")) == 100000);
+  fs::remove_all(d);
 }

@@ -42,3 +42,16 @@ printf 'rank m = 1048576\nrank k = 1048576\nrank n = 1048576\ninput A[m,k]\ninpu
 printf '{"buffets": [{"depth": 1048576, "data_width": 4096}]}\n' > big_buffet.json
 : > empty.cello
 touch plainfile
+# Outputs that name an input, and files that are not regular.
+printf '%%%%MatrixMarket matrix coordinate real general\n4 4 4\n1 1 1\n2 2 1\n3 3 1\n4 4 1\n' > in.mtx
+ln -s in.mtx link_to_in.json
+mkdir -p sub od
+printf '{}\n' > od/schedule.json
+mkfifo fifo
+# Size caps, from the size alone: sparse files, so nothing is written.
+truncate -s 5G huge_stream.bin
+truncate -s 300M huge_asm.txt
+# Size lines of 2^27 and 2^30 rows with one entry (8 to 10 GB allocated before the fix).
+printf '%%%%MatrixMarket matrix coordinate real general\n134217728 134217728 1\n1 1 1\n' > rows_2p27.mtx
+printf '%%%%MatrixMarket matrix coordinate real general\n1073741824 1073741824 1\n1 1 1\n' > rows_2p30.mtx
+printf 'rank m = 4\nrank k = 4\nrank n = 2\ninput A[m,k] csr nnz=4\ninput B[k,n]\nop a: Z[m,n] = A[m,k] * B[k,n]\noutput Z\n' > csr4.cello
