@@ -214,10 +214,7 @@ void add_bench_scale(CLI::App& bench) {
   cmd->add_option("--array", a->arrays, "run only the points of these array shapes (RxC, e.g. 16x16; repeatable)")
       ->check(CLI::IsMember({"2x2", "4x4", "8x8", "16x16"}));
   cmd->add_option("--matrix", a->matrix, "fv1's Matrix Market file (default: from the data folder)");
-  cmd->add_option("--iters", a->iters, "CG iterations")->capture_default_str()->check(CLI::Range(1, 1000));
-  cmd->add_option("--max-cycles", a->max_cycles, "fail a run past this many cycles")->capture_default_str();
-  cmd->add_option("--cache", a->cache, "simulator cache folder (default: ~/.cache/cello)");
-  add_json_option(cmd, a->json);
+  add_sim_bench_options(cmd, a->iters, a->max_cycles, a->cache, a->json);
   cmd->callback([a] { run_bench(*a); });
 }
 

@@ -107,10 +107,7 @@ void add_bench_sim(CLI::App& bench) {
   cmd->add_option("--matrix", a->matrix, "Matrix Market file (default: fv1 from the data folder)");
   cmd->add_option("--config", a->config, "hardware config (default: the embedded default design)");
   cmd->add_option("--n", a->n, "block width")->capture_default_str()->check(CLI::Range(1, 64));
-  cmd->add_option("--iters", a->iters, "CG iterations")->capture_default_str()->check(CLI::Range(1, 1000));
-  cmd->add_option("--max-cycles", a->max_cycles, "fail a run past this many cycles")->capture_default_str();
-  cmd->add_option("--cache", a->cache, "simulator cache folder (default: ~/.cache/cello)");
-  add_json_option(cmd, a->json);
+  add_sim_bench_options(cmd, a->iters, a->max_cycles, a->cache, a->json);
   cmd->callback([a] { run_bench(*a); });
 }
 

@@ -14,6 +14,7 @@
 #include <map>
 #include <thread>
 
+#include "sw/cli/options.hpp"
 #include "sw/cli/output_files.hpp"
 #include "sw/common/bits.hpp"
 #include "sw/common/error.hpp"
@@ -380,6 +381,13 @@ double true_residual(const mtx::Csr& a, const std::vector<float>& x, const std::
 
 
 }  // namespace
+
+void add_sim_bench_options(CLI::App* cmd, int& iters, uint64_t& max_cycles, std::string& cache, std::string& json) {
+  cmd->add_option("--iters", iters, "CG iterations")->capture_default_str()->check(CLI::Range(1, 1000));
+  cmd->add_option("--max-cycles", max_cycles, "fail a run past this many cycles")->capture_default_str();
+  cmd->add_option("--cache", cache, "simulator cache folder (default: ~/.cache/cello)");
+  add_json_option(cmd, json);
+}
 
 std::string default_sim_cache() {
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return (fs::path(x) / "cello").string();

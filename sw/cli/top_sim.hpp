@@ -5,6 +5,8 @@
 // the executor (docs/sim.md).
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -38,5 +40,9 @@ SimRun run_sim(const SimOptions& o);
 
 // Default cache folder: $XDG_CACHE_HOME/cello or ~/.cache/cello.
 std::string default_sim_cache();
+
+// The options every CG benchmark on the RTL shares (`cello bench sim`,
+// `cello bench scale`): --iters, --max-cycles, --cache and --json.
+void add_sim_bench_options(CLI::App* cmd, int& iters, uint64_t& max_cycles, std::string& cache, std::string& json);
 
 }  // namespace cello::cli

@@ -426,7 +426,7 @@ TEST_CASE("random legal programs pass the stream check and run on several archit
       {{"mac_arrays", {{{"name", "mac"}, {"rows", 2}, {"cols", 2}, {"fma_stages", 1}, {"rf_rows", 2}}}},
        {"top", {{"granule_bytes", 64}}}},
       {{"mac_arrays", {{{"name", "mac"}, {"rows", 4}, {"cols", 4}, {"fma_stages", 6}, {"rf_rows", 16}}}},
-       {"top", {{"granule_bytes", 4}}}},
+       {"top", {{"granule_bytes", 4}, {"dram_bytes_per_cycle", 4}}}},
   };
   for (const auto& patch : patches) {
     const arch::Arch a = test::arch_from(patch);
