@@ -219,8 +219,8 @@ void sequencer_signals(SvModule& m, const SeqDims& d) {
 }
 
 // The tensor table: descriptors by id, written by TENSOR at slot 0's id.
-void tensor_table(Design& design, SvModule& m, const SeqDims& d) {
-  top_parts::ram_instance(design, m, "u_table", d.TT, d.EW, d.TB,
+void tensor_table(SvModule& m, const SeqDims& d) {
+  top_parts::ram_instance(m, "u_table", d.TT, d.EW, d.TB,
                           {"tab_we", fmt::format("slot_id[0][{}:0]", d.TB - 1), "tab_wdata", "tab_re", "tab_raddr",
                            "tab_rdata"});
 }
@@ -653,7 +653,7 @@ void add_sequencer(Design& design, const std::string& module, const SequencerSha
   sequencer_ports(m, d);
   sequencer_localparams(m, s, d);
   sequencer_signals(m, d);
-  tensor_table(design, m, d);
+  tensor_table(m, d);
   record_slots_section(m, d);
   tensor_region_section(m, d);
   checks_section(m, d);

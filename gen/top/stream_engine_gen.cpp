@@ -389,7 +389,7 @@ void executor_signals(SvModule& m, const EngineDims& d) {
 }
 
 // V pipelined fp32_fma lanes u_<name>_v on operand arrays a, b, c and results y.
-void fma_lanes(Design& design, SvModule& m, const EngineDims& d, const std::string& name, const std::string& a,
+void fma_lanes(SvModule& m, const EngineDims& d, const std::string& name, const std::string& a,
                const std::string& b, const std::string& c, const std::string& y) {
   for (int v = 0; v < d.V; ++v)
     m.instantiate("fp32_fma", fmt::format("u_{}_{}", name, v))
@@ -400,7 +400,6 @@ void fma_lanes(Design& design, SvModule& m, const EngineDims& d, const std::stri
         .connect("b", fmt::format("{}[{}]", b, v))
         .connect("c", fmt::format("{}[{}]", c, v))
         .connect("y", fmt::format("{}[{}]", y, v));
-  design.primitives.insert("fp32_fma");
 }
 
 // The register file is the regfile generator's block (gen/regfile), rf_rows x 16
@@ -441,9 +440,9 @@ end)",
 }
 
 // The FMA lanes and SPMM's value scaler (beta * val).
-void fma_instances(Design& design, SvModule& m, const EngineDims& d) {
+void fma_instances(SvModule& m, const EngineDims& d) {
   const int S = d.S;
-  fma_lanes(design, m, d, "fma", "fa_q", "fb_in", "fc_q", "fma_y");
+  fma_lanes(m, d, "fma", "fa_q", "fb_in", "fc_q", "fma_y");
   m.instantiate("fp32_fma_rv", "u_val_scale")
       .param("STAGES", std::to_string(S))
       .connect("clk", "clk")
@@ -456,8 +455,6 @@ void fma_instances(Design& design, SvModule& m, const EngineDims& d) {
       .connect("out_valid", "sv_valid")
       .connect("out_ready", "sv_ready")
       .connect("out_data", "sv_data");
-  design.primitives.insert("fp32_fma");
-  design.primitives.insert("fp32_fma_rv");
 }
 
 // Loop bounds of every phase, ELTW's walk order, and the gather buffer's block width.
@@ -1340,7 +1337,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   walker_signals(m, d);
   step_and_queue_signals(m, d);
   executor_signals(m, d);
-  fma_instances(design, m, d);
+  fma_instances(m, d);
   register_file(design, m, d);
   m.section("Functions",
             "\n// The value a result is stored as: a negative one (not -0, not NaN) is +0 with relu.\n"
@@ -1358,7 +1355,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.section("Walker", walker_start(d) + walker_loops(d));
   micro_op_queue_section(m, d);
   m.section("Executor", executor_issue(d) + executor_state(d));
-  gram_products(design, m, d);
+  gram_products(m, d);
   row_pairs(m, d);
   csr_stream(m, "rp", "SPMM row pointer", "a_base", "z_rows + " + std::to_string(CW) + "'d1", WA, CW);
   entry_fetcher(m, WA, CW, Q, d.QB);

@@ -89,14 +89,14 @@ void c_cursor(SvModule& m, const EngineDims& d);
 
 // V pipelined fp32_fma lanes u_<name>_v: operands a[v], b[v], c[v] (array
 // signals of the module), result y[v].
-void fma_lanes(Design& design, SvModule& m, const EngineDims& d, const std::string& name, const std::string& a,
+void fma_lanes(SvModule& m, const EngineDims& d, const std::string& name, const std::string& a,
                const std::string& b, const std::string& c, const std::string& y);
 
 // The Gram product unit of a split array: a fused Z^T Z's products of each
 // finished row group on V lanes of their own, beside the producer's steps.
 // Declares its signals and FMAs and adds its section; gram_products_writeback
 // is its part of the executor's accumulator writes.
-void gram_products(Design& design, SvModule& m, const EngineDims& d);
+void gram_products(SvModule& m, const EngineDims& d);
 std::string gram_products_writeback(const EngineDims& d);
 
 // GEMM row pairs: the launch condition, the walker's row count g_rows, and

@@ -180,7 +180,7 @@ std::string product_operands(const EngineDims& d) {
 // Each Gram element still takes the rows in order, row m in lane m mod L, so
 // the sums are the executor's bit for bit. Z^T X (pipe_gram_x) reads X on
 // port A in order with the producer's words and stays on the walker's F_PF.
-void gram_products(Design& design, SvModule& m, const EngineDims& d) {
+void gram_products(SvModule& m, const EngineDims& d) {
   const int XB = d.XB, V = d.V, S = d.S, LB = d.LB, L = d.L;
   m.signal("pf_walk", 1, "fused: the walker issues the products as F_PF steps (no split array, or X^T Z)");
   if (!d.SPLIT) {
@@ -189,7 +189,7 @@ void gram_products(Design& design, SvModule& m, const EngineDims& d) {
     return;
   }
   product_unit_signals(m, d);
-  fma_lanes(design, m, d, "pfma", "pa_q", "pb_q", "pc_q", "pu_y_out");
+  fma_lanes(m, d, "pfma", "pa_q", "pb_q", "pc_q", "pu_y_out");
   const std::string mv = V > 1 ? "pu_m[v]" : "pu_m";
   const std::string next_lane = L > 1 ? fmt::format("(pu_ln_q == {0}'d{1}) ? '0 : pu_ln_q + {0}'d1", LB, L - 1)
                                       : std::string("'0");

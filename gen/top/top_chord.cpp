@@ -222,7 +222,7 @@ void chord_datapath(Design& design, SvModule& m, const ChordDatapathShape& s) {
   top_parts::connect_all(m.instantiate(cd.name(), "u_chord_dram"), cd, "cd_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
   top_parts::connect_all(m.instantiate(cr.name(), "u_chord_route"), cr, "cr_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
   top_parts::connect_all(m.instantiate(cb.name(), "u_chord"), cb, "", chord_block_ports(cb));
-  top_parts::ram_instance(design, m, "u_fill_addr", 1 << FA, GA, FA,
+  top_parts::ram_instance(m, "u_fill_addr", 1 << FA, GA, FA,
                           {"fa_we", "fa_waddr", "fa_wdata", "fa_re", "fa_raddr", "fa_rdata"});
   const std::string high = chord_aw > GA ? fmt::format(" || (cd_c_req_valid && cb_dram_req_addr[{}:{}] != '0)", chord_aw - 1, GA)
                                          : std::string();

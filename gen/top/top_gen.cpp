@@ -228,12 +228,12 @@ void connect_decoder_and_sequencer(SvModule& m, const TopParts& p) {
 }
 
 // The gather buffer: one RAM lane per FMA lane, GW/V lines of one word each.
-void gather_buffer(Design& d, SvModule& m, const SvModule& en, int V, int gather_words) {
+void gather_buffer(SvModule& m, const SvModule& en, int V, int gather_words) {
   for (const auto& p : en.ports())
     if (p.name.rfind("xb_", 0) == 0) m.signal(p.name, p.width, en.name() + "." + p.name);
   const int XL = std::countr_zero(static_cast<unsigned>(gather_words / V));
   for (int v = 0; v < V; ++v)
-    top_parts::ram_instance(d, m, fmt::format("u_xbuf_{}", v), gather_words / V, 32, XL,
+    top_parts::ram_instance(m, fmt::format("u_xbuf_{}", v), gather_words / V, 32, XL,
                             {V > 1 ? fmt::format("xb_we[{}]", v) : std::string("xb_we"), "xb_waddr",
                              fmt::format("xb_wdata[{}:{}]", 32 * v + 31, 32 * v),
                              "xb_re", "xb_raddr", fmt::format("xb_rdata[{}:{}]", 32 * v + 31, 32 * v)});
@@ -495,7 +495,7 @@ void add_top(Design& d, const HwConfig& cfg) {
                    module_named(d, n + "_store_unit"),  module_named(d, n + "_dram_arb")};
   declare_top_signals(m, p);
   connect_decoder_and_sequencer(m, p);
-  gather_buffer(d, m, p.en, sh.eng.lanes, t.gather_words);
+  gather_buffer(m, p.en, sh.eng.lanes, t.gather_words);
   connect_engine(m, p.en, sh.pairs);
   connect_memory_and_counters(m, p, module_named(d, n + "_counters"), sh.cj);
   if (sh.cj) chord_datapath(d, m, chord_datapath_shape(sh, a, DT));

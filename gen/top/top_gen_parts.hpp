@@ -20,11 +20,11 @@ namespace cello::gen::top_parts {
 
 // A one-write-port `ram_sram` instance of `depth` words of `width` bits,
 // addressed by `addr_width` bits (its AW parameter), clk on clk and the other
-// ports on the expressions given in `p`; records the primitive in the design.
+// ports on the expressions given in `p` (finish_part records the primitive).
 struct RamPorts {
   std::string we, waddr, wdata, re, raddr, rdata;
 };
-inline void ram_instance(Design& design, SvModule& m, const std::string& name, int depth, int width, int addr_width,
+inline void ram_instance(SvModule& m, const std::string& name, int depth, int width, int addr_width,
                          const RamPorts& p) {
   m.instantiate("ram_sram", name)
       .param("DEPTH", std::to_string(depth))
@@ -38,7 +38,6 @@ inline void ram_instance(Design& design, SvModule& m, const std::string& name, i
       .connect("re", p.re)
       .connect("raddr", p.raddr)
       .connect("rdata", p.rdata);
-  design.primitives.insert("ram_sram");
 }
 
 // Connects every port of `part` to the top signal of the same name with a prefix
@@ -171,7 +170,8 @@ inline void round_robin_pick(SvModule& m, int n, int cb, const std::string& vali
 }
 
 // Records the part in the design: its block entry (kind, params), the rtl/
-// primitives it instantiates, then the module.
+// primitives it instantiates (the one place a top part's primitives are
+// recorded, so the helpers that instantiate them need no Design), then the module.
 inline void finish_part(Design& design, SvModule& m, const std::string& kind, const nlohmann::json& params) {
   design.blocks.push_back(block_entry(m, kind, params));
   static const std::vector<std::string> primitives = rtl_primitive_names();
