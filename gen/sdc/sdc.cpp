@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-
 #include "sw/common/error.hpp"
 #include "sw/common/output_file.hpp"
 

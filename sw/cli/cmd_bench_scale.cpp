@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <optional>
 
 #include "gen/hw_config.hpp"
 #include "sw/cli/commands.hpp"
@@ -86,21 +85,20 @@ nlohmann::json scaled_config(const Point& p) {
 }
 
 // The matrix file of a point: fv1 from the data folder (or --matrix), the
-// generated ones written into the cache once; "" for the HPCG 16^3 problem.
+// generated ones written into the cache by this run (a file left by an
+// earlier generator is never reused); "" for the HPCG 16^3 problem.
 std::string matrix_file(const BenchScaleArgs& a, const std::string& which, const fs::path& dir) {
   if (which == "fv1") return traffic::data_matrix(a.matrix, "fv1.mtx");
   if (which == "hpcg16") return "";
   const fs::path file = dir / ("bench-scale-" + which + ".mtx");
-  if (!fs::exists(file)) {
-    const mtx::Csr m = which == "stencil7" ? mtx::stencil7_3d(25)               // 15,625 rows
-                       : which == "aniso2d" ? mtx::anisotropic_2d(121, 121, 0.01)  // 14,641 rows
-                                            : mtx::banded_spd(20000, 8, 7);        // 20,000 rows
-    write_output_file(file.string(), mtx::matrix_market_coordinate(m));
-  }
+  const mtx::Csr m = which == "stencil7" ? mtx::stencil7_3d(25)               // 15,625 rows
+                     : which == "aniso2d" ? mtx::anisotropic_2d(121, 121, 0.01)  // 14,641 rows
+                                          : mtx::banded_spd(20000, 8, 7);        // 20,000 rows
+  write_output_file(file.string(), mtx::matrix_market_coordinate(m));
   return file.string();
 }
 
-double over(double x, double y) { return x / std::max(y, 1.0); }
+std::string array_label(const Point& p) { return fmt::format("{}x{}", p.rows, p.cols); }
 
 nlohmann::json run_point(const BenchScaleArgs& a, const Point& p, const fs::path& dir) {
   const nlohmann::json cfg = scaled_config(p);
@@ -124,7 +122,7 @@ nlohmann::json run_point(const BenchScaleArgs& a, const Point& p, const fs::path
   const auto cycles = j.value("cycles", uint64_t{0}), roof = j.value("roofline_cycles", uint64_t{0}),
              macs = j.value("macs", uint64_t{0});
   const double pes = static_cast<double>(p.rows) * p.cols, seconds = j.value("seconds", 0.0);
-  nlohmann::json out = {{"array", fmt::format("{}x{}", p.rows, p.cols)},
+  nlohmann::json out = {{"array", array_label(p)},
                         {"dram_bytes_per_cycle", p.granule},
                         {"matrix", p.matrix},
                         {"rows", j.value("rows", int64_t{0})},
@@ -132,10 +130,10 @@ nlohmann::json run_point(const BenchScaleArgs& a, const Point& p, const fs::path
                         {"latency", p.lat_min ? fmt::format("{}:{}", p.lat_min, p.lat_max) : std::string("config")},
                         {"cycles", cycles},
                         {"roofline_cycles", roof},
-                        {"cycles_over_roofline", over(static_cast<double>(cycles), static_cast<double>(roof))},
+                        {"cycles_over_roofline", ratio(static_cast<double>(cycles), static_cast<double>(roof))},
                         {"target", p.target},
-                        {"pe_use", over(static_cast<double>(macs), static_cast<double>(cycles) * pes)},
-                        {"cycles_per_mac", over(static_cast<double>(cycles), static_cast<double>(macs))},
+                        {"pe_use", ratio(static_cast<double>(macs), static_cast<double>(cycles) * pes)},
+                        {"cycles_per_mac", ratio(static_cast<double>(cycles), static_cast<double>(macs))},
                         {"cycles_per_second", static_cast<double>(cycles) / std::max(seconds, 1e-9)},
                         {"simulator", j.value("simulator", std::string())},
                         {"setup_seconds", std::max(0.0, wall - seconds)},
@@ -144,7 +142,7 @@ nlohmann::json run_point(const BenchScaleArgs& a, const Point& p, const fs::path
   if (j.contains("cycles_by_kind"))
     for (const auto& [kind, c] : j["cycles_by_kind"].items())
       if (c.value("macs", uint64_t{0}) > 0)
-        use[kind] = over(static_cast<double>(c["macs"].get<uint64_t>()), static_cast<double>(c["rtl"].get<uint64_t>()) * pes);
+        use[kind] = ratio(static_cast<double>(c["macs"].get<uint64_t>()), static_cast<double>(c["rtl"].get<uint64_t>()) * pes);
   out["pe_use_by_kind"] = use;
   return out;
 }
@@ -174,15 +172,15 @@ void run_bench(const BenchScaleArgs& a) {
   for (const Point& p : points()) {
     if (a.set != "all" && a.set != p.set) continue;
     if (!a.arrays.empty() &&
-        std::find(a.arrays.begin(), a.arrays.end(), fmt::format("{}x{}", p.rows, p.cols)) == a.arrays.end())
+        std::find(a.arrays.begin(), a.arrays.end(), array_label(p)) == a.arrays.end())
       continue;
-    fmt::print(stderr, "cello bench scale: {}x{} at {} B/cycle, CG on {} N={} ...\n", p.rows, p.cols, p.granule, p.matrix, p.n);
+    fmt::print(stderr, "cello bench scale: {} at {} B/cycle, CG on {} N={} ...\n", array_label(p), p.granule, p.matrix, p.n);
     ++total;
     try {
       rows.push_back(run_point(a, p, dir));
     } catch (const Error& e) {  // one point that cannot run is reported, and the rest still run
-      fmt::print(stderr, "cello bench scale: {}x{}: {}\n", p.rows, p.cols, e.what());
-      failures.push_back({{"array", fmt::format("{}x{}", p.rows, p.cols)}, {"matrix", p.matrix}, {"n", p.n},
+      fmt::print(stderr, "cello bench scale: {}: {}\n", array_label(p), e.what());
+      failures.push_back({{"array", array_label(p)}, {"matrix", p.matrix}, {"n", p.n},
                           {"error", e.what()}});
       all_pass = false;
       continue;

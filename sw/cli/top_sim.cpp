@@ -119,9 +119,6 @@ std::string tensor_name(const exec::ExecProgram& p, size_t t) {
   return p.tensors[t].name.empty() ? fmt::format("t{}", t) : p.tensors[t].name;
 }
 
-// a / b, with b taken as at least 1.
-double ratio(double a, double b) { return a / std::max(b, 1.0); }
-
 // DRAM bytes per memory region: tensors whose address ranges overlap (versions
 // of one tensor, and tensors the layout put in the same space) form one region,
 // listed once with all their names. The DRAM model counts each address for
@@ -381,6 +378,8 @@ double true_residual(const mtx::Csr& a, const std::vector<float>& x, const std::
 
 
 }  // namespace
+
+double ratio(double a, double b) { return a / std::max(b, 1.0); }
 
 void add_sim_bench_options(CLI::App* cmd, int& iters, uint64_t& max_cycles, std::string& cache, std::string& json) {
   cmd->add_option("--iters", iters, "CG iterations")->capture_default_str()->check(CLI::Range(1, 1000));

@@ -41,6 +41,9 @@ SimRun run_sim(const SimOptions& o);
 // Default cache folder: $XDG_CACHE_HOME/cello or ~/.cache/cello.
 std::string default_sim_cache();
 
+// a / b, with b taken as at least 1 (a figure over an empty count reads as the figure).
+double ratio(double a, double b);
+
 // The options every CG benchmark on the RTL shares (`cello bench sim`,
 // `cello bench scale`): --iters, --max-cycles, --cache and --json.
 void add_sim_bench_options(CLI::App* cmd, int& iters, uint64_t& max_cycles, std::string& cache, std::string& json);
