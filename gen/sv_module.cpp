@@ -92,6 +92,9 @@ void SvModule::signal(const std::string& name, int width, const std::string& com
 void SvModule::array(const std::string& name, int width, int depth, const std::string& comment) {
   signals_.push_back({name, width, comment, depth});
 }
+void SvModule::unread_signal(const std::string& name, int width, const std::string& why) {
+  signals_.push_back({name, width, "unread: " + why, 0, true});
+}
 Instance& SvModule::instantiate(const std::string& module, const std::string& inst_name) {
   instances_.emplace_back(module, inst_name);
   return instances_.back();
@@ -181,6 +184,7 @@ std::string SvModule::render() const {
     std::string decl = s.array_depth > 0
                            ? fmt::format("  {} {} [0:{}];", logic_type(s.width), s.name, s.array_depth - 1)
                            : fmt::format("  {} {};", logic_type(s.width), s.name);
+    if (s.unread) decl = "  /* verilator lint_off UNUSEDSIGNAL */" + decl.substr(1) + " /* verilator lint_on UNUSEDSIGNAL */";
     out += fmt::format("{:<40} // {}\n", decl, s.comment);
   }
   for (const auto& inst : instances_) {

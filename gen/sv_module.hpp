@@ -36,6 +36,7 @@ struct Signal {
   int width;
   std::string comment;
   int array_depth = 0;  // >0: unpacked array [0:depth-1]
+  bool unread = false;  // driven by an instance's output that this module has no use for (see unread_signal)
 };
 
 // One payload port of a ready/valid bundle: `<prefix>_<suffix>`, `width` bits.
@@ -99,6 +100,10 @@ class SvModule {
   void localparam(const std::string& name, const std::string& value, const std::string& comment);
   void signal(const std::string& name, int width, const std::string& comment);
   void array(const std::string& name, int width, int depth, const std::string& comment);
+  // A signal an instance drives and this module never reads (a port of a
+  // generated part that this use of it leaves idle). Its declaration carries
+  // Verilator's UNUSEDSIGNAL waiver for that one signal, and `why` says why.
+  void unread_signal(const std::string& name, int width, const std::string& why);
   // The returned reference stays valid while the module lives: instances are
   // kept in a deque, so adding another one never moves the earlier ones.
   Instance& instantiate(const std::string& module, const std::string& inst_name);

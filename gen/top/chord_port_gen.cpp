@@ -163,9 +163,10 @@ end)",
 
 }  // namespace
 
-ChordPortShape chord_port_shape(const ChordConfig& c, const LoadUnitShape& mem) {
-  return {kTopReadUnits, mem.granule_bytes, mem.addr_bits, line_tag_bits(mem), c.id_width, c.read_queue};
+ChordPortShape chord_port_shape(const ChordConfig& c, const LoadUnitShape& mem, int tile_bits) {
+  return {kTopReadUnits, mem.granule_bytes, mem.addr_bits, line_tag_bits(mem) + tile_bits, c.id_width, c.read_queue};
 }
+int chord_port_acks() { return (1 << kAckBits) - 1; }
 
 void add_chord_port(Design& design, const std::string& module, const ChordPortShape& s) {
   if (s.clients < 2) throw std::logic_error(fmt::format("{}: {} read clients (at least 2)", module, s.clients));

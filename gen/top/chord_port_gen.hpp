@@ -30,7 +30,10 @@ struct ChordPortShape {
 
 // The top's port: its load units (of shape `mem`) as clients, their line
 // tags, and the id width and read queue of the top's CHORD `c`.
-ChordPortShape chord_port_shape(const ChordConfig& c, const LoadUnitShape& mem);
+// `tile_bits`: a top of several tiles puts the tile index above the line tag.
+ChordPortShape chord_port_shape(const ChordConfig& c, const LoadUnitShape& mem, int tile_bits = 0);
+// Store writes the port holds unacknowledged, at most.
+int chord_port_acks();
 
 void add_chord_port(Design& design, const std::string& module, const ChordPortShape& s);
 

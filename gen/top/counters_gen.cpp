@@ -54,18 +54,21 @@ size_t counter_register(const std::string& name) {
   throw std::logic_error("no top counter named " + name);
 }
 
-void add_counters(Design& design, const std::string& module) {
+void add_counters(Design& design, const std::string& module, int count_bits) {
   const auto& cs = top_counters();
   const int N = static_cast<int>(cs.size()), RB = bits_for(N + 1);
   SvModule m(module,
              "Perf counters and register read port of the top. Register 0 is the status word\n"
              "({err_in_header, halted, done, running, status[6:0]} at bits 10, 9, 8, 7, 6:0), register 1 the\n"
              "index of the record that stopped the top, registers 2.. one 64-bit counter each.");
-  const nlohmann::json params = {{"counters", N}};
+  const int EW = count_bits;
+  nlohmann::json params = {{"counters", N}};
+  if (EW > 1) params["count_bits"] = EW;
   m.record_config(params);
   for (int k = 0; k < N; ++k) m.note(fmt::format("register {:2}: {} ({})", k + 2, cs[k].name, cs[k].meaning));
   m.clock_reset();
-  m.input("event_pulse", N, "one bit per counter: count this cycle");
+  if (EW == 1) m.input("event_pulse", N, "one bit per counter: count this cycle");
+  else m.input("event_pulse", N * EW, fmt::format("per counter k, at [{0} k +: {0}]: how many to count this cycle (one per tile)", EW));
   m.input("status_word", 11, "{err_in_header, halted, done, running, status[6:0]}");
   m.input("err_record", 64, "record that stopped the top");
   m.input("reg_addr", RB, "register read: index");
@@ -79,7 +82,7 @@ always_ff @(posedge clk) begin
     for (int k = 0; k < {N}; k++) count_q[k] <= 64'd0;
   end else begin
     for (int k = 0; k < {N}; k++)
-      if (event_pulse[k]) count_q[k] <= count_q[k] + 64'd1;
+{COUNT}
   end
 end
 always_comb begin
@@ -89,7 +92,9 @@ always_comb begin
 {READS}    default: reg_rdata = 64'd0;
   endcase
 end)",
-                                                fmt::arg("N", N), fmt::arg("RB", RB), fmt::arg("READS", reads)));
+                                                fmt::arg("N", N), fmt::arg("RB", RB), fmt::arg("READS", reads),
+                                                fmt::arg("COUNT", EW == 1 ? "      if (event_pulse[k]) count_q[k] <= count_q[k] + 64'd1;"
+                                                                          : fmt::format("      count_q[k] <= count_q[k] + 64'(event_pulse[{0} * k +: {0}]);", EW))));
   top_parts::finish_part(design, m, "counters", params);
 }
 

@@ -27,6 +27,8 @@ size_t counter_register(const std::string& name);
 // each went, the last of top_counters(); every running cycle is in exactly one.
 const std::vector<CounterSpec>& engine_cycle_counters();
 
-void add_counters(Design& design, const std::string& module);
+// count_bits > 1 (a top of several tiles): each counter adds a count of that
+// many bits per cycle instead of one pulse.
+void add_counters(Design& design, const std::string& module, int count_bits = 1);
 
 }  // namespace cello::gen

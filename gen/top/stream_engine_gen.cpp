@@ -20,7 +20,7 @@ namespace engine {
 EngineDims engine_dims(const StreamEngineShape& s) {
   EngineDims d{};
   d.WA = s.addr_bits - 2;
-  d.CW = d.WA + 1;
+  d.CW = engine_count_bits(s.addr_bits);
   d.S = s.fma_stages;
   d.L = s.gram_lanes;
   d.RFR = s.rf_rows;
@@ -48,6 +48,7 @@ EngineDims engine_dims(const StreamEngineShape& s) {
   d.GRW = s.granule_bytes / 4;
   d.SPLIT = s.split_gram;
   d.PAIRS = s.pairs && s.split_gram && d.GRW >= 2 && d.V >= 2;
+  d.RANGE = s.row_range;
   if (d.GRW < 1 || (d.GRW & (d.GRW - 1)) != 0) throw std::logic_error("stream engine: granule out of range");
   if (d.GW < 16 * d.V || d.GWL > d.WA) throw std::logic_error("stream engine: gather buffer out of range");
   static_assert(kEngineBlockCols == 16 && kEngineGroupRows == 4 && kGramBlockRows == 8 && kGramBlockCols == 8,
@@ -60,6 +61,10 @@ void engine_ports(SvModule& m, const EngineDims& d) {
   const int WA = d.WA, CW = d.CW, V = d.V, XL = d.XL;
   m.clock_reset();
   m.port_group(Dir::In, "", "", engine_descriptor(WA, CW));
+  if (d.RANGE) {
+    m.input("row_lo", CW, "GEMM/ELTW: the first result row this tile walks (held with the descriptor; even on row pairs)");
+    m.input("row_hi", CW, "GEMM/ELTW: the result row past its last (the result's rows for any other launch)");
+  }
   m.output("busy", 1, "a launch is running");
   m.output("done", 1, "pulse: the launch ended (its last write was taken by the store unit)");
   m.output("err", 1, "pulse with done: a damaged CSR operand stopped the launch");
@@ -499,10 +504,10 @@ assign last2d = (r_q == rlast) && (j_q == jlast_v);
 assign r_nx = jo ? ((r_q == rlast) ? 3'd0 : r_q + 3'd1) : ((j_q == jlast_v) ? r_q + 3'd1 : r_q);
 assign j_nx = jo ? ((r_q == rlast) ? j_q + 4'd1 : j_q) : ((j_q == jlast_v) ? 4'd0 : j_q + (vec ? 4'd{V} : 4'd1));
 // ELTW walks the result in its storage order.
-assign elast = (wi_q + {CW}'d1 == z_rows) && (wj_q + {CW}'d1 == z_cols);
-assign wi_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? '0 : wi_q + {CW}'d1)
+assign elast = (wi_q + {CW}'d1 == row_hi) && (wj_q + {CW}'d1 == z_cols);
+assign wi_nx = z_cm ? ((wi_q + {CW}'d1 == row_hi) ? row_lo : wi_q + {CW}'d1)
                     : ((wj_q + {CW}'d1 == z_cols) ? wi_q + {CW}'d1 : wi_q);
-assign wj_nx = z_cm ? ((wi_q + {CW}'d1 == z_rows) ? wj_q + {CW}'d1 : wj_q)
+assign wj_nx = z_cm ? ((wi_q + {CW}'d1 == row_hi) ? wj_q + {CW}'d1 : wj_q)
                     : ((wj_q + {CW}'d1 == z_cols) ? '0 : wj_q + {CW}'d1);
 assign grp_end = (ph_q == F_EA) ? (t_q == {CW}'d{ACCM1} || elast) : (t_q == gn_q);
 // A GEMM with MAC steps takes C through the C cursor (F_CL, F_CV; straight to
@@ -546,7 +551,7 @@ assign pf_rlast = pf_cur_q ? gr_last : 2'd3;
 assign pf_end   = (ph_q == F_PF) && adv && last2d && (t_q[1:0] == pf_rlast);
 // Unfused, i0 moves on as the write cursor takes a group (rows_next); fused,
 // after the products of the group before it.
-assign grp_adv  = (rows_next && !(pf_walk && i0_q != '0)) || (pf_end && !pf_cur_q && (rem_rows > {CW}'d4));)",
+assign grp_adv  = (rows_next && !(pf_walk && i0_q != g_lo)) || (pf_end && !pf_cur_q && (rem_rows > {CW}'d4));)",
                                       fmt::arg("CW", CW), fmt::arg("ACCM1", ACC - 1), fmt::arg("V", V),
                                       fmt::arg("VM1", V - 1), fmt::arg("GW", GW),
                                       // Row pairs: a group whose A is not all queued gets it in F_CL first.
@@ -804,7 +809,7 @@ std::string walker_text(const EngineDims& d, fmt::string_view text) {
   const std::string advance = fmt::format("begin i0_q <= i0_q + {}'d4; ah_q <= !ah_q; ph_q <= ph_group; end", CW);
   // Fused: first the products of the group before the one just handed over.
   const std::string next_rows = fmt::format(
-      "begin\n      if (pf_walk && i0_q != '0) begin pf_cur_q <= 1'b0; ph_q <= F_PF; end\n      else {}\n    end", advance);
+      "begin\n      if (pf_walk && i0_q != g_lo) begin pf_cur_q <= 1'b0; ph_q <= F_PF; end\n      else {}\n    end", advance);
   const std::string block_end = fmt::format(R"(if (rem_cols <= blk_w) ph_q <= F_DRAIN;
           else begin
             j0_q <= j0_q + blk_w;
@@ -832,7 +837,7 @@ std::string walker_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("CATCH", d.SPLIT ? "\n    if (rg_end && xz_catch) ph_q <= F_XF;" : ""),
                      fmt::arg("XF_UP", d.SPLIT ? "if (xf_up_q) begin\n        if (xf_up_done) ph_q <= xf_ret_q;\n      end else " : ""),
                      // The block's row groups are done: the rest of its fill, then the next block.
-                     fmt::arg("GROUPS_DONE", "i0_q <= '0;\n          if (xc_on_q) begin xf_tail_q <= 1'b1; ph_q <= F_XF; end\n"
+                     fmt::arg("GROUPS_DONE", "i0_q <= g_lo;\n          if (xc_on_q) begin xf_tail_q <= 1'b1; ph_q <= F_XF; end\n"
                                              "          else " + block_end));
 }
 
@@ -856,8 +861,8 @@ always_ff @(posedge clk) begin
     end
     case (ph_q)
       F_IDLE: if (start) begin
-        i0_q <= '0; j0_q <= '0; b0_q <= '0; t_q <= '0; r_q <= '0; j_q <= '0; ln_q <= '0; ah_q <= 1'b0;
-        wi_q <= '0; wj_q <= '0; gi_q <= '0; gj_q <= '0; err_q <= 1'b0; xc_on_q <= 1'b0;
+        i0_q <= g_lo0; j0_q <= '0; b0_q <= '0; t_q <= '0; r_q <= '0; j_q <= '0; ln_q <= '0; ah_q <= 1'b0;
+        wi_q <= row_lo; wj_q <= '0; gi_q <= row_lo; gj_q <= '0; err_q <= 1'b0; xc_on_q <= 1'b0;
         sbuf_q <= xb_fit;
         slg_q  <= xb_fit ? xb_lg : 3'd4;
         fz_q   <= fz_ok;
@@ -915,7 +920,7 @@ always_ff @(posedge clk) begin
       // block (SPMM: its X first, GEMM: its register file).
       F_W: if (wc_take && wc_end && wc_i0_q == i0_q) begin  // (the other case: rows_next)
         // Fused: the products of the group before the last, then of the last.
-        if (pf_walk) begin pf_cur_q <= (i0_q == '0); ph_q <= F_PF; end
+        if (pf_walk) begin pf_cur_q <= (i0_q == g_lo); ph_q <= F_PF; end
         else begin
           {GROUPS_DONE}
         end
@@ -942,7 +947,7 @@ std::string walker_loops(const EngineDims& d) {
             F_MAC: if (t_q + {CW}'d1 == k) t_q <= '0;
                    else t_q <= t_q + {CW}'d1;
             F_GZ: if (t_q == {CW}'d{LM1}) begin
-                    t_q <= '0; ln_q <= '0; i0_q <= '0; gb_q <= 1'b0;
+                    t_q <= '0; ln_q <= '0; i0_q <= g_lo; gb_q <= 1'b0;
                     if (kind == KIND_GRAM) ph_q <= F_GL;
                     else {PRODUCER_START}
                   end else t_q <= t_q + {CW}'d1;
@@ -1345,6 +1350,11 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
             "  relu_word = (on && v[31] && (v[30:0] != '0) && !((v[30:23] == 8'hff) && (v[22:0] != '0))) ? 32'd0 : v;\n"
             "endfunction\n" +
                 gram_acc_function(d));
+  if (!d.RANGE) {
+    m.signal("row_lo", d.CW, "GEMM/ELTW: the first result row walked (the engine walks them all)");
+    m.signal("row_hi", d.CW, "GEMM/ELTW: the result row past the last walked");
+    m.section("Rows walked", "\nassign row_lo = '0;\nassign row_hi = z_rows;");
+  }
   loop_bounds_section(m, d);
   gram_cursor(m, d);
   c_cursor(m, d);

@@ -56,6 +56,10 @@ struct StreamEngineShape {
   // words or more): the operand ports carry word pairs (ld_rsp_data2,
   // lb_rsp_data2) and the store port takes them (st_pair, st_data2).
   bool pairs = false;
+  // One tile of several (docs/top.md, "Tiles"): the inputs row_lo and row_hi
+  // bound the result rows a GEMM or ELTW launch walks; without them the engine
+  // walks every row.
+  bool row_range = false;
 };
 
 
@@ -66,6 +70,9 @@ inline constexpr int kEngineBlockCols = 16;
 inline constexpr int kEngineGroupRows = 4;
 inline constexpr int kGramBlockRows = 8;
 inline constexpr int kGramBlockCols = 8;
+
+// The engine's count and index width (CW) on a top of `addr_bits` byte address bits.
+inline int engine_count_bits(int addr_bits) { return addr_bits - 1; }
 
 // The launch descriptor: the engine's inputs <suffix>, driven by the
 // sequencer's outputs eng_<suffix>. WA and CW are the word-address and count widths.

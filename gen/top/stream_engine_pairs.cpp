@@ -115,10 +115,13 @@ std::string a_ride_text(const EngineDims& d) {
 // bit for bit the same.
 void row_pairs(SvModule& m, const EngineDims& d) {
   const int CW = d.CW, V = d.V;
-  m.signal("g_rows", CW, "GEMM/SPMM: rows the walker walks (with row pairs, half the result's)");
+  m.signal("g_rows", CW, "GEMM/SPMM: the walker's end row, row_hi (with row pairs, half of it)");
+  m.signal("g_lo", CW, "GEMM/SPMM: the walker's first row, row_lo (with row pairs, half of it)");
+  m.signal("g_lo0", CW, "GEMM/SPMM start: the walker's first row (as g_lo, with pr_ok for pr_q)");
   if (!d.PAIRS) {
     m.section("GEMM row pairs", "\n// No row pairs on this engine (no split array, or one-word granules).\n"
-                                "assign g_rows    = z_rows;\nassign pair_fire = 1'b0;");
+                                "assign g_rows    = row_hi;\nassign g_lo      = row_lo;\nassign g_lo0     = row_lo;\n"
+                                "assign pair_fire = 1'b0;");
     return;
   }
   m.signal("pr_ok", 1, "GEMM start: the launch can run on row pairs");
@@ -144,10 +147,12 @@ void row_pairs(SvModule& m, const EngineDims& d) {
 // row-major A pairs t and t + 1, so k and k0 are even too), and whose product
 // unit is free (no fused GRAM).
 assign pr_ok  = (kind == KIND_GEMM) && !fz_ok && (k != '0) && (k <= {CW}'d8) && (a_cm || (!k[0] && !k0[0])) &&
-                (z_cols == {CW}'d{V}) && !z_rows[0] && (a_rows == z_rows) &&
+                (z_cols == {CW}'d{V}) && !z_rows[0] && !row_lo[0] && !row_hi[0] && (a_rows == z_rows) &&
                 !a_base[0] && !(a_cm ? a_rows[0] : a_cols[0]) && !z_base[0] && !(z_cm ? z_rows[0] : z_cols[0]) &&
                 (!with_c || (!c_base[0] && !(c_cm ? c_rows[0] : c_cols[0])));
-assign g_rows = pr_q ? z_rows >> 1 : z_rows;
+assign g_rows = pr_q ? row_hi >> 1 : row_hi;
+assign g_lo   = pr_q ? row_lo >> 1 : row_lo;
+assign g_lo0  = pr_ok ? row_lo >> 1 : row_lo;
 always_ff @(posedge clk) begin
   if (!rst_n) pr_q <= 1'b0;
   else if (ph_q == F_IDLE && start) pr_q <= pr_ok;

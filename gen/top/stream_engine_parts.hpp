@@ -30,6 +30,7 @@ struct EngineDims {
   int GRW;            // words per DRAM granule
   bool SPLIT;         // a second set of V lanes runs fused Z^T Z products (stream_engine_products.cpp)
   bool PAIRS;         // GEMM row pairs on those lanes, word pairs on the ports (stream_engine_pairs.cpp)
+  bool RANGE;         // inputs row_lo, row_hi: the rows of the result a GEMM or ELTW walks (a tile's)
 };
 
 EngineDims engine_dims(const StreamEngineShape& s);

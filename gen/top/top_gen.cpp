@@ -18,6 +18,7 @@
 #include "gen/top/stream_engine_gen.hpp"
 #include "gen/top/sequencer_gen.hpp"
 #include "gen/top/store_unit_gen.hpp"
+#include "gen/top/tiles_gen.hpp"
 #include "gen/top/top_chord.hpp"
 #include "gen/top/top_config.hpp"
 #include "gen/top/top_gen_parts.hpp"
@@ -51,6 +52,7 @@ constexpr const char* kDramPorts[] = {"dram_req_valid", "dram_req_ready", "dram_
 using top_parts::connect_all;
 using top_parts::declare_part_signals;
 using top_parts::module_named;
+using top_parts::port_width;
 
 // The shapes the parts of the top were generated with.
 struct TopShapes {
@@ -63,7 +65,22 @@ struct TopShapes {
   // Word pairs on the operand ports and the store unit (the engine's GEMM row
   // pairs): a split array and granules of 2 words or more.
   bool pairs = false;
+  // Tiles (arch::engine_tiles; docs/top.md, "Tiles"): with more than one, TB
+  // bits of tile index sit above the operand units' line tags (their clients'
+  // tags are UT = LW + TB bits) and above nothing in the store client's tag.
+  int tiles = 1;
+  int TB = 0, LW = 0, UT = 0;
+  int CDT = 0;  // CHORD's DRAM adapter's tag (with CHORD on the datapath)
+  bool tiled() const { return tiles > 1; }
+  // The tag width of read unit u's DRAM/CHORD client.
+  int unit_tag(const ReadUnit& u) const { return tiled() && u.pairs ? UT : LW; }
 };
+
+// The tile-index bits of a top's tags (0 with one tile).
+int tile_bits_of(const arch::Arch& a) {
+  const int tiles = arch::engine_tiles(a);
+  return tiles > 1 ? bits_for(tiles - 1) : 0;
+}
 
 // Arbiter clients: 0 the operand load unit (port A), 1 the store unit, 2..4 the
 // CSR streams' load units (rp, col, val), 5 the operand port B's (lb), and 6
@@ -74,7 +91,7 @@ constexpr int kStoreClient = 1;
 
 int arbiter_tag_bits(const HwConfig& cfg, const arch::Arch& a) {
   const ChordConfig* c = top_chord(cfg);
-  const int lines = line_tag_bits(load_unit_shape(a));
+  const int lines = line_tag_bits(load_unit_shape(a)) + tile_bits_of(a);
   if (!c || !chord_on_datapath(*c, static_cast<int>(a.granule_bytes))) return lines;
   return std::max(lines, bits_for(chord_dram_shape(a).slots - 1));
 }
@@ -101,6 +118,17 @@ TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
   DramArbiterShape& arb = sh.arb;
   sh.chord = top_chord(cfg);
   sh.cj = sh.chord && chord_on_datapath(*sh.chord, mem.granule_bytes);
+  sh.tiles = arch::engine_tiles(a);
+  sh.TB = tile_bits_of(a);
+  sh.LW = line_tag_bits(mem);
+  sh.UT = sh.LW + sh.TB;
+  if (sh.cj) sh.CDT = bits_for(chord_dram_shape(a).slots - 1);
+  if (sh.tiled()) {
+    add_tile_dispatch(d, n + "_tile_dispatch", {sh.tiles, engine_count_bits(mem.addr_bits), mem.granule_bytes});
+    add_tile_read_merge(d, n + "_tile_read_merge", {sh.tiles, mem.addr_bits, mem.granule_bytes, sh.LW, 0});
+    add_tile_write_merge(d, n + "_tile_write_merge",
+                         {sh.tiles, mem.addr_bits, mem.granule_bytes, 0, sh.cj ? chord_port_acks() : 0});
+  }
   // The load units and the store unit, and CHORD's DRAM adapter on the datapath.
   arb.clients = static_cast<int>(std::size(kReadUnits)) + 1 + (sh.cj ? 1 : 0);
   arb.granule_bytes = mem.granule_bytes;
@@ -114,7 +142,7 @@ TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
   // turns the stream's RIFF records into CHORD's commands; and the router.
   if (const ChordConfig* c = sh.chord) {
     add_chord_dram(d, n + "_chord_dram", chord_dram_shape(a));
-    add_chord_port(d, n + "_chord_port", chord_port_shape(*c, mem));
+    add_chord_port(d, n + "_chord_port", chord_port_shape(*c, mem, sh.TB));
     add_chord_cmd(d, n + "_chord_cmd", chord_cmd_shape(*c, mem, t.tensor_table));
     if (sh.cj)
       add_chord_route(d, n + "_chord_route",
@@ -139,8 +167,9 @@ TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
   eng.gather_words = t.gather_words;
   eng.split_gram = arch::engine_split_gram(a);
   eng.pairs = sh.pairs;
+  eng.row_range = sh.tiled();
   add_stream_engine(d, n + "_engine", eng);
-  add_counters(d, n + "_counters");
+  add_counters(d, n + "_counters", sh.tiled() ? bits_for(sh.tiles) : 1);
   return sh;
 }
 
@@ -179,21 +208,35 @@ struct TopParts {
   const SvModule& ldp;  // the operand ports' (ld, lb): with word pairs, the pair load unit, else ld
   const SvModule& st;
   const SvModule& ar;
+  // With tiles: the dispatch and the merges.
+  const SvModule* disp = nullptr;
+  const SvModule* read_merge = nullptr;
+  const SvModule* write_merge = nullptr;
 };
 
 // A top signal for every port of every part (except those wired to the top's
 // ports), and the status and counter signals.
-void declare_top_signals(SvModule& m, const TopParts& p) {
+void declare_tile_signals(SvModule& m, const TopParts& p, const TopShapes& sh);
+
+void declare_top_signals(SvModule& m, const TopParts& p, const TopShapes& sh) {
   const SvModule &dec = p.dec, &sq = p.sq, &ld = p.ld, &st = p.st, &ar = p.ar;
   declare_part_signals(m, dec, "dec_", {"cmd_valid", "cmd_ready", "cmd_data", "cmd_last"});
   declare_part_signals(m, sq, "seq_", {"rec_valid", "rec_ready", "rec_data", "rec_index", "memory_bytes", "host_req",
                                        "host_record", "host_ack", "cur_record"});
-  for (const ReadUnit& u : kReadUnits)
-    declare_part_signals(m, u.pairs ? p.ldp : ld, std::string(u.name) + "_",
-                         u.pins ? std::vector<std::string>{} : std::vector<std::string>{"req_pin"});
-  declare_part_signals(m, st, "st_", {});
+  if (sh.tiled()) {
+    declare_tile_signals(m, p, sh);
+  } else {
+    for (const ReadUnit& u : kReadUnits)
+      declare_part_signals(m, u.pairs ? p.ldp : ld, std::string(u.name) + "_",
+                           u.pins ? std::vector<std::string>{} : std::vector<std::string>{"req_pin"});
+    declare_part_signals(m, st, "st_", {});
+  }
   declare_part_signals(m, ar, "arb_", std::vector<std::string>(std::begin(kDramPorts), std::end(kDramPorts)));
-  m.signal("events", static_cast<int>(top_counters().size()), "counter events (top_counters order)");
+  const int counters = static_cast<int>(top_counters().size());
+  if (sh.tiled())
+    m.signal("events", counters * bits_for(sh.tiles), "counter events (top_counters order): a count per counter");
+  else
+    m.signal("events", counters, "counter events (top_counters order)");
   m.signal("status_word", 11, "{err_in_header, halted, done, running, status}");
   m.signal("quiet", 1, "no read or write outstanding");
   m.signal("err_record", 64, "record that stopped the top");
@@ -201,6 +244,200 @@ void declare_top_signals(SvModule& m, const TopParts& p) {
   m.signal("cmd_held_q", 1, "a command word was offered and not taken last cycle");
   m.signal("port_err_q", 1, "sticky: a command word was withdrawn before it was taken, or host_ack came without host_req");
   m.signal("proto_err", 1, "a port protocol error: the DRAM arbiter's or port_err_q");
+}
+
+// ---- A top of several tiles (docs/top.md, "Tiles"): one engine per tile,
+// each with its own operand load units (ld, lb) and store unit; SPMM's units
+// (rp, col, val) and the gather buffer are tile 0's. The tiles' units of one
+// kind share that kind's client through a merge, whose merged side takes the
+// names the one-tile top gives its unit (ld_dram_*, st_dram_*, ...), so the
+// arbiter, CHORD and the status wiring are the same for both.
+
+// Tile t's name for a signal of its own.
+std::string tile_name(int t, const std::string& name) { return fmt::format("t{}_{}", t, name); }
+// {t<E-1>_<name>, ..., t0_<name>}: one field per tile, tile 0 lowest.
+std::string tile_concat(int tiles, const std::string& name) {
+  std::string s;
+  for (int t = tiles - 1; t >= 0; --t) s += tile_name(t, name) + (t ? ", " : "");
+  return "{" + s + "}";
+}
+
+void declare_tile_signals(SvModule& m, const TopParts& p, const TopShapes& sh) {
+  const int AW = sh.mem.addr_bits, G = sh.mem.granule_bytes, E = sh.tiles, CW = engine_count_bits(AW);
+  for (const ReadUnit& u : kReadUnits) {
+    const std::string n = u.name;
+    if (!u.pairs) {  // SPMM's units: tile 0's alone
+      declare_part_signals(m, p.ld, n + "_", u.pins ? std::vector<std::string>{} : std::vector<std::string>{"req_pin"});
+      continue;
+    }
+    for (int t = 0; t < E; ++t)
+      declare_part_signals(m, p.ldp, tile_name(t, n + "_"), {"req_pin", "inval", "dram_rsp_data", "dram_rsp_tag"});
+    m.signal(n + "_dram_req_valid", 1, n + " merged: a tile's granule request");
+    m.signal(n + "_dram_req_ready", 1, n + " merged: taken");
+    m.signal(n + "_dram_req_addr", AW, n + " merged: its address");
+    m.signal(n + "_dram_req_tag", sh.UT, n + " merged: {tile, line tag}");
+    m.signal(n + "_dram_rsp_valid", 1, n + " merged: a response");
+    m.signal(n + "_dram_rsp_ready", 1, n + " merged: taken by its tile");
+    m.signal(n + "_dram_rsp_data", 8 * G, n + " merged: its granule");
+    m.signal(n + "_dram_rsp_tag", sh.UT, n + " merged: {tile, line tag}");
+    m.signal(n + "_tile_rsp_data", 8 * G, n + ": the response's granule, to every tile's unit");
+    m.signal(n + "_tile_rsp_tag", sh.LW, n + ": the response's line tag, to every tile's unit");
+    m.signal(n + "_idle", 1, n + ": every tile's unit is idle");
+    m.signal(n + "_inval", 1, n + ": empty every tile's reuse window");
+  }
+  for (int t = 0; t < E; ++t) declare_part_signals(m, p.st, tile_name(t, "st_"), {"flush"});
+  for (const auto& [name, width, what] : std::vector<std::tuple<std::string, int, std::string>>{
+           {"st_dram_req_valid", 1, "a tile's granule write"},
+           {"st_dram_req_ready", 1, "taken"},
+           {"st_dram_req_addr", AW, "its address"},
+           {"st_dram_req_data", 8 * G, "its granule"},
+           {"st_dram_req_strb", G, "its byte enables"},
+           {"st_dram_req_tag", sh.TB, "its tile"},
+           {"st_dram_rsp_valid", 1, "an acknowledgement"},
+           {"st_dram_rsp_ready", 1, "taken by its tile"},
+           {"st_dram_rsp_tag", sh.TB, "a DRAM acknowledgement's tile"},
+           {"st_flush", 1, "every tile's store unit: send the open granules"},
+           {"st_idle", 1, "every tile's store unit is idle"},
+           {"st_pending", port_width(p.st, "pending"), "the tiles' store units' outstanding writes, OR-ed: zero when none has any"}})
+    m.signal(name, width, "store merged: " + what);
+  for (const auto& [name, what] : std::vector<std::pair<std::string, std::string>>{{"tile_start", "start"},
+                                                                                   {"tile_done", "done pulse"},
+                                                                                   {"tile_err", "err pulse"},
+                                                                                   {"tile_busy", "a launch is running"},
+                                                                                   {"tile_fma", "an FMA step issued"},
+                                                                                   {"tile_gram", "a Gram product step issued"},
+                                                                                   {"tile_pair", "a row-pair step issued"}})
+    m.signal(name, E, "tile t's engine: " + what);
+  m.signal("disp_row_lo", E * CW, "tile t's first row, at [CW t +: CW]");
+  m.signal("disp_row_hi", E * CW, "tile t's row past its last");
+  for (int t = 0; t < E; ++t) m.signal(tile_name(t, "cycle_class"), 6, fmt::format("tile {}'s engine: where its cycle went", t));
+  m.signal("eng_busy", 1, "a tile runs a launch");
+  m.signal("eng_cycle_class", 6, "where the cycle went, on the lowest tile running");
+  // Tiles 1 and up run no SPMM (tile_dispatch): their engines' SPMM and
+  // gather-buffer ports stay idle, and a fused launch never runs on them.
+  for (int t = 1; t < E; ++t) {
+    m.unread_signal(tile_name(t, "fused"), 1, "only tile 0 runs a launch that fuses its GRAM");
+    for (const auto& port : p.en.ports()) {
+      const bool spmm = port.name.rfind("rp_", 0) == 0 || port.name.rfind("col_", 0) == 0 ||
+                        port.name.rfind("val_", 0) == 0 || port.name.rfind("xb_", 0) == 0;
+      if (spmm && port.dir == Dir::Out)
+        m.unread_signal(tile_name(t, port.name), port.width, "only tile 0 runs an SPMM (its CSR streams and gather buffer)");
+    }
+  }
+}
+
+void connect_tile_engines(SvModule& m, const TopParts& p, const TopShapes& sh) {
+  const int E = sh.tiles, CW = engine_count_bits(sh.mem.addr_bits);
+  for (int t = 0; t < E; ++t) {
+    std::vector<std::pair<std::string, std::string>> ports = {
+        {"clk", "clk"},
+        {"rst_n", "rst_n"},
+        {"start", fmt::format("tile_start[{}]", t)},
+        {"done", fmt::format("tile_done[{}]", t)},
+        {"err", fmt::format("tile_err[{}]", t)},
+        {"busy", fmt::format("tile_busy[{}]", t)},
+        {"fma_fire", fmt::format("tile_fma[{}]", t)},
+        {"gram_fire", fmt::format("tile_gram[{}]", t)},
+        {"pair_fire", fmt::format("tile_pair[{}]", t)},
+        {"cycle_class", tile_name(t, "cycle_class")},
+        {"fused", t == 0 ? "seq_eng_fused" : tile_name(t, "fused")},
+        {"row_lo", fmt::format("disp_row_lo[{}:{}]", CW * t + CW - 1, CW * t)},
+        {"row_hi", fmt::format("disp_row_hi[{}:{}]", CW * t + CW - 1, CW * t)}};
+    for (const auto& port : p.en.ports()) {
+      const std::string& n = port.name;
+      if (n.rfind("st_", 0) == 0) ports.emplace_back(n, tile_name(t, "st_wr_" + n.substr(3)));
+      if (n.rfind("ld_", 0) == 0 || n.rfind("lb_", 0) == 0) ports.emplace_back(n, tile_name(t, n));
+      const bool spmm = n.rfind("rp_", 0) == 0 || n.rfind("col_", 0) == 0 || n.rfind("val_", 0) == 0 || n.rfind("xb_", 0) == 0;
+      if (spmm) ports.emplace_back(n, t == 0 ? n : port.dir == Dir::Out ? tile_name(t, n) : fmt::format("{}'d0", port.width));
+    }
+    connect_all(m.instantiate(p.en.name(), fmt::format("u_tile{}_engine", t)), p.en, "seq_eng_", ports);
+  }
+  const SvModule& disp = *p.disp;
+  connect_all(m.instantiate(disp.name(), "u_tile_dispatch"), disp, "",
+              {{"clk", "clk"}, {"rst_n", "rst_n"}, {"start", "seq_eng_start"}, {"kind", "seq_eng_kind"},
+               {"pipe_gram", "seq_eng_pipe_gram"}, {"pipe_gram_x", "seq_eng_pipe_gram_x"}, {"z_rows", "seq_eng_z_rows"},
+               {"t_done", "tile_done"}, {"t_err", "tile_err"}, {"t_start", "tile_start"}, {"row_lo", "disp_row_lo"},
+               {"row_hi", "disp_row_hi"}, {"done", "seq_eng_done"}, {"err", "seq_eng_err"}});
+  std::string cls;
+  for (int t = E - 1; t >= 0; --t)
+    cls += fmt::format("  if (tile_busy[{0}]) eng_cycle_class = {1};\n", t, tile_name(t, "cycle_class"));
+  m.section("Tiles: the engines' activity",
+            "\nassign eng_busy = (tile_busy != '0);\n// The lowest running tile says where the cycle went.\n"
+            "always_comb begin\n  eng_cycle_class = '0;\n" + cls + "end");
+}
+
+// The tiles' units: tile t's operand load units and store unit, the merges,
+// and SPMM's units (tile 0's).
+void connect_tile_units(SvModule& m, const TopParts& p, const TopShapes& sh) {
+  const int E = sh.tiles;
+  for (const ReadUnit& u : kReadUnits) {
+    const std::string n = u.name;
+    if (!u.pairs) {
+      const SvModule& part = u.deep_queue ? p.ldv : p.ld;
+      connect_all(m.instantiate(part.name(), fmt::format("u_{}_load", n)), part, n + "_",
+                  {{"clk", "clk"}, {"rst_n", "rst_n"}, {"req_pin", u.pins ? n + "_req_pin" : "1'b0"}});
+      continue;
+    }
+    for (int t = 0; t < E; ++t)
+      connect_all(m.instantiate(p.ldp.name(), fmt::format("u_tile{}_{}_load", t, n)), p.ldp, tile_name(t, n + "_"),
+                  {{"clk", "clk"}, {"rst_n", "rst_n"}, {"req_pin", "1'b0"}, {"inval", n + "_inval"},
+                   {"dram_rsp_data", n + "_tile_rsp_data"}, {"dram_rsp_tag", n + "_tile_rsp_tag"}});
+    const SvModule& rm = *p.read_merge;
+    std::vector<std::pair<std::string, std::string>> ports = {{"clk", "clk"}, {"rst_n", "rst_n"},
+                                                              {"t_rsp_data", n + "_tile_rsp_data"},
+                                                              {"t_rsp_tag", n + "_tile_rsp_tag"}};
+    for (const char* f : {"req_valid", "req_ready", "req_addr", "req_tag", "rsp_valid", "rsp_ready"})
+      ports.emplace_back(fmt::format("t_{}", f), tile_concat(E, fmt::format("{}_dram_{}", n, f)));
+    connect_all(m.instantiate(rm.name(), fmt::format("u_{}_merge", n)), rm, n + "_", ports);
+  }
+  for (int t = 0; t < E; ++t)
+    connect_all(m.instantiate(p.st.name(), fmt::format("u_tile{}_store", t)), p.st, tile_name(t, "st_"),
+                {{"clk", "clk"}, {"rst_n", "rst_n"}, {"flush", "st_flush"}});
+  const SvModule& wm = *p.write_merge;
+  std::vector<std::pair<std::string, std::string>> ports = {{"clk", "clk"}, {"rst_n", "rst_n"}};
+  for (const char* f : {"req_valid", "req_ready", "req_addr", "req_data", "req_strb", "rsp_valid", "rsp_ready"})
+    ports.emplace_back(fmt::format("t_{}", f), tile_concat(E, fmt::format("st_dram_{}", f)));
+  if (sh.cj) {
+    ports.emplace_back("to_chord", "st_to_chord");
+    ports.emplace_back("rsp_chord", fmt::format("!arb_c_rsp_valid[{}]", kStoreClient));
+  }
+  connect_all(m.instantiate(wm.name(), "u_st_merge"), wm, "st_", ports);
+  std::string idle;
+  for (const char* n : {"ld", "lb", "st"}) {
+    std::string all;
+    for (int t = 0; t < E; ++t) all += (t ? " && " : "") + tile_name(t, std::string(n) + "_idle");
+    idle += fmt::format("assign {}_idle = {};\n", n, all);
+  }
+  std::string pending;
+  for (int t = 0; t < E; ++t) pending += (t ? " | " : "") + tile_name(t, "st_pending");
+  m.section("Tiles: the units' idle", "\n" + idle + "assign st_pending = " + pending + ";");
+}
+
+// The counter events: one bit each on a one-tile top; on tiles, a count of
+// bits_for(tiles) bits each, summed over the tiles where each has its own.
+std::string counter_events(const TopShapes& sh) {
+  if (!sh.tiled())
+    return "{eng_pair_fire, eng_gram_fire, eng_cycle_class, lb_req_valid && lb_req_ready, eng_busy, host_req, arb_dram_fire_w, "
+           "arb_dram_fire_r, st_wr_valid && st_wr_ready,\n                 ld_req_valid && ld_req_ready, eng_fma_fire, "
+           "seq_launch, seq_retire,\n                 running && !done && !halted}";
+  const int E = sh.tiles, EW = bits_for(E);
+  const auto one = [&](const std::string& e) { return fmt::format("{}'({})", EW, e); };
+  const auto sum = [&](const std::string& pattern) {  // pattern: {t} for the tile
+    std::string s;
+    for (int t = 0; t < E; ++t) s += (t ? " + " : "") + one(fmt::format(fmt::runtime(pattern), fmt::arg("t", t)));
+    return "(" + s + ")";
+  };
+  // Counter order (top_counters), highest first.
+  std::vector<std::string> ev = {sum("tile_pair[{t}]"), sum("tile_gram[{t}]")};
+  for (int k = 5; k >= 0; --k) ev.push_back(one(fmt::format("eng_cycle_class[{}]", k)));
+  for (const std::string& e :
+       {sum("t{t}_lb_req_valid && t{t}_lb_req_ready"), one("eng_busy"), one("host_req"), one("arb_dram_fire_w"),
+        one("arb_dram_fire_r"), sum("t{t}_st_wr_valid && t{t}_st_wr_ready"), sum("t{t}_ld_req_valid && t{t}_ld_req_ready"),
+        sum("tile_fma[{t}]"), one("seq_launch"), one("seq_retire"), one("running && !done && !halted")})
+    ev.push_back(e);
+  std::string s;
+  for (size_t k = 0; k < ev.size(); ++k) s += (k ? ",\n                 " : "") + ev[k];
+  return "{" + s + "}";
 }
 
 // The decoder on the command port, and the sequencer behind it.
@@ -280,15 +517,22 @@ void connect_engine(SvModule& m, const SvModule& en, bool pairs) {
 }
 
 // The load units, the store unit, the DRAM arbiter on the DRAM port, and the counters.
-void connect_memory_and_counters(SvModule& m, const TopParts& p, const SvModule& counters, bool cj) {
+void connect_tile_units(SvModule& m, const TopParts& p, const TopShapes& sh);
+
+void connect_memory_and_counters(SvModule& m, const TopParts& p, const SvModule& counters, const TopShapes& sh) {
   const SvModule &ld = p.ld, &st = p.st, &ar = p.ar;
-  for (const ReadUnit& u : kReadUnits) {
-    const SvModule& part = u.deep_queue ? p.ldv : u.pairs ? p.ldp : ld;
-    const std::string unit = u.name;
-    connect_all(m.instantiate(part.name(), fmt::format("u_{}_load", unit)), part, unit + "_",
-                {{"clk", "clk"}, {"rst_n", "rst_n"}, {"req_pin", u.pins ? unit + "_req_pin" : "1'b0"}});
+  const bool cj = sh.cj;
+  if (sh.tiled()) {
+    connect_tile_units(m, p, sh);
+  } else {
+    for (const ReadUnit& u : kReadUnits) {
+      const SvModule& part = u.deep_queue ? p.ldv : u.pairs ? p.ldp : ld;
+      const std::string unit = u.name;
+      connect_all(m.instantiate(part.name(), fmt::format("u_{}_load", unit)), part, unit + "_",
+                  {{"clk", "clk"}, {"rst_n", "rst_n"}, {"req_pin", u.pins ? unit + "_req_pin" : "1'b0"}});
+    }
+    connect_all(m.instantiate(st.name(), "u_store"), st, "st_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
   }
-  connect_all(m.instantiate(st.name(), "u_store"), st, "st_", {{"clk", "clk"}, {"rst_n", "rst_n"}});
   std::vector<std::pair<std::string, std::string>> ar_ports = {{"clk", "clk"}, {"rst_n", "rst_n"}};
   // With CHORD on the datapath, DRAM responses reach the arbiter through the fill stage.
   for (const std::string port : kDramPorts)
@@ -308,11 +552,20 @@ struct ArbiterClients {
 // shape. With CHORD on the datapath a unit's request goes to the arbiter or
 // the units port (<u>_to_chord), and its responses come from either, the
 // arbiter's first.
-// A load unit's tag (LW bits) is padded to the arbiter's (TW), which may be
-// wider for CHORD's adapter, and its responses take their low LW bits.
-ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G, bool cj, int LW) {
-  const int TW = arb.tag_bits;
-  const std::string unit_rsp_tag = TW > LW ? fmt::format("arb_c_rsp_tag[{}:0]", LW - 1) : "arb_c_rsp_tag";
+// A client's tag (LW bits, or UT for the tiles' merged operand units) is
+// padded to the arbiter's (TW), which may be wider for CHORD's adapter, and
+// its responses take their low bits. The tiles' store client's tag is the
+// tile (TB bits).
+ArbiterClients arbiter_clients(const TopShapes& sh) {
+  const DramArbiterShape& arb = sh.arb;
+  const int G = sh.mem.granule_bytes, TW = arb.tag_bits, UT = sh.UT;
+  const bool cj = sh.cj;
+  const auto low_bits = [](const std::string& tag, int width, int of) {
+    return of > width ? fmt::format("{}[{}:0]", tag, width - 1) : tag;
+  };
+  const auto padded = [](const std::string& tag, int width, int to) {
+    return to > width ? fmt::format("{{{}'d0, {}}}", to - width, tag) : tag;
+  };
   ArbiterClients ac;
   std::string chord_rsp_ready;
   for (int c = arb.clients - 1; c >= 0; --c) {
@@ -321,10 +574,10 @@ ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G, bool cj, int 
       for (auto [list, port] : {std::pair{&ac.req_valid, "req_valid"}, {&ac.req_addr, "req_addr"}, {&ac.req_tag, "req_tag"},
                                 {&ac.req_write, "req_write"}, {&ac.req_wdata, "req_wdata"}, {&ac.req_strb, "req_strb"},
                                 {&ac.rsp_ready, "rsp_ready"}})
-        *list += fmt::format("cd_d_{}", port) + sep;
+        *list += (list == &ac.req_tag ? padded("cd_d_req_tag", sh.CDT, TW) : fmt::format("cd_d_{}", port)) + sep;
       ac.read_wiring += fmt::format("assign cd_d_req_ready = arb_c_req_ready[{0}];\nassign cd_d_rsp_valid = arb_c_rsp_valid[{0}];\n"
-                                    "assign cd_d_rsp_rdata = arb_c_rsp_rdata;\nassign cd_d_rsp_tag   = arb_c_rsp_tag;\n",
-                                    c);
+                                    "assign cd_d_rsp_rdata = arb_c_rsp_rdata;\nassign cd_d_rsp_tag   = {1};\n",
+                                    c, low_bits("arb_c_rsp_tag", sh.CDT, TW));
       continue;
     }
     const bool store = c == kStoreClient;
@@ -333,8 +586,10 @@ ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G, bool cj, int 
     const std::string routed = store ? "!st_to_chord" : fmt::format("!{0}_to_chord && !{0}_fill_wait", u);
     ac.req_valid += (cj ? fmt::format("{}_dram_req_valid && {}", u, routed) : u + "_dram_req_valid") + sep;
     ac.req_addr += u + "_dram_req_addr" + sep;
-    const std::string unit_tag = TW > LW ? fmt::format("{{{}'d0, {}_dram_req_tag}}", TW - LW, u) : u + "_dram_req_tag";
-    ac.req_tag += (store ? fmt::format("{}'d0", TW) : unit_tag) + sep;
+    const int LW = store ? sh.TB : sh.unit_tag(kReadUnits[i]);
+    const std::string unit_rsp_tag = low_bits("arb_c_rsp_tag", LW, TW);
+    ac.req_tag += (store && !sh.tiled() ? fmt::format("{}'d0", TW) : padded(u + "_dram_req_tag", LW, TW)) + sep;
+    if (store && sh.tiled()) ac.read_wiring += fmt::format("assign st_dram_rsp_tag   = {};\n", unit_rsp_tag);
     ac.req_write += (store ? "1'b1" : "1'b0") + sep;
     ac.req_wdata += (store ? std::string("st_dram_req_data") : fmt::format("{}'d0", 8 * G)) + sep;
     ac.req_strb += (store ? std::string("st_dram_req_strb") : fmt::format("{}'d0", G)) + sep;
@@ -356,8 +611,8 @@ ArbiterClients arbiter_clients(const DramArbiterShape& arb, int G, bool cj, int 
       ac.read_wiring += fmt::format("assign {0}_dram_req_ready = {0}_to_chord ? cp_r_req_ready[{2}] : arb_c_req_ready[{1}];\n"
                                     "assign {0}_dram_rsp_valid = arb_c_rsp_valid[{1}] || cp_r_rsp_valid[{2}];\n"
                                     "assign {0}_dram_rsp_data  = arb_c_rsp_valid[{1}] ? arb_c_rsp_rdata : cp_r_rsp_rdata;\n"
-                                    "assign {0}_dram_rsp_tag   = arb_c_rsp_valid[{1}] ? {3} : cp_r_rsp_tag;\n",
-                                    u, c, i, unit_rsp_tag);
+                                    "assign {0}_dram_rsp_tag   = arb_c_rsp_valid[{1}] ? {3} : {4};\n",
+                                    u, c, i, unit_rsp_tag, low_bits("cp_r_rsp_tag", LW, UT));
       chord_rsp_ready += (chord_rsp_ready.empty() ? "" : ", ") + fmt::format("!arb_c_rsp_valid[{}]", c);  // highest unit first
     }
     if (!store) ac.read_wiring += fmt::format("assign {0}_inval = seq_ld_inval;\n", u);
@@ -374,7 +629,7 @@ void wiring_section(SvModule& m, const TopShapes& sh) {
     m.signal("rec_d_q", 64, "the record running last cycle");
     m.signal("port_err_d_q", 1, "port_err_q a cycle late, in step with the fill stage");
   }
-  const ArbiterClients ac = arbiter_clients(sh.arb, sh.mem.granule_bytes, cj, line_tag_bits(sh.mem));
+  const ArbiterClients ac = arbiter_clients(sh);
   m.section("Wiring", fmt::format(R"(
 assign arb_c_req_valid = {{{RV}}};
 assign arb_c_req_addr  = {{{RA}}};
@@ -410,9 +665,7 @@ always_ff @(posedge clk) begin
   end
 end
 assign status_word = {{dec_err_in_header, halted, done, running, status}};
-assign events = {{eng_pair_fire, eng_gram_fire, eng_cycle_class, lb_req_valid && lb_req_ready, eng_busy, host_req, arb_dram_fire_w, arb_dram_fire_r, st_wr_valid && st_wr_ready,
-                 ld_req_valid && ld_req_ready, eng_fma_fire, seq_launch, seq_retire,
-                 running && !done && !halted}};)",
+assign events = {EVENTS};)",
                                   fmt::arg("RV", ac.req_valid), fmt::arg("RA", ac.req_addr), fmt::arg("RT", ac.req_tag),
                                   fmt::arg("RR", ac.rsp_ready), fmt::arg("READS", ac.read_wiring),
                                   fmt::arg("WR", ac.req_write),
@@ -425,7 +678,7 @@ assign events = {{eng_pair_fire, eng_gram_fire, eng_cycle_class, lb_req_valid &&
                                   fmt::arg("CREG", cj ? "\n    rec_d_q      <= cur_record;\n    port_err_d_q <= port_err_q;" : ""),
                                   fmt::arg("CQUIET", cj ? " && chord_quiet" : ""),
                                   fmt::arg("CSTATUS", cj ? fmt::format(" | 7'({{chord_err, {}'d0}})", static_cast<int>(stream::StatusBit::ChordError)) : ""),
-                                  fmt::arg("WD", ac.req_wdata), fmt::arg("SB", ac.req_strb),
+                                  fmt::arg("EVENTS", counter_events(sh)), fmt::arg("WD", ac.req_wdata), fmt::arg("SB", ac.req_strb),
                                   fmt::arg("PB", static_cast<int>(stream::StatusBit::Protocol))));
 }
 
@@ -441,13 +694,16 @@ ChordDatapathShape chord_datapath_shape(const TopShapes& sh, const arch::Arch& a
   c.granule_bytes = sh.mem.granule_bytes;
   c.dram_tag_bits = dram_tag_bits;
   c.client_bits = bits_for(sh.arb.clients - 1);
-  c.unit_tag_bits = line_tag_bits(sh.mem);
+  c.unit_tag_bits = sh.UT;
   c.id_bits = sh.chord->id_width;
   // Fills in flight: as many as DRAM's bandwidth over its latency (the DRAM
   // adapter's slots), so a launch whose reads are all fills (a solver's first
   // touch of its inputs) streams at DRAM's rate; at least a load unit's lines.
   c.fill_queue = std::max(sh.mem.lines, chord_dram_shape(a).slots);
-  for (const ReadUnit& u : kReadUnits) c.read_units.push_back(u.name);
+  for (const ReadUnit& u : kReadUnits) {
+    c.read_units.push_back(u.name);
+    c.read_unit_tag_bits.push_back(sh.unit_tag(u));
+  }
   c.non_fill_clients = {kStoreClient, sh.arb.clients - 1};
   return c;
 }
@@ -485,19 +741,29 @@ void add_top(Design& d, const HwConfig& cfg) {
                                  {"chord", a.has_chord()},
                                  {"fma_stages", a.fma_stages},
                                  {"gather_words", t.gather_words}};
-  m.record_config(params);
+  nlohmann::json recorded = params;
+  recorded["tiles"] = sh.tiles;
+  m.record_config(recorded);
   top_ports(m, sh);
   if (sh.cj) chord_datapath_ports(m, module_named(d, sh.chord->name));
-  const TopParts p{module_named(d, n + "_cmd_decoder"), module_named(d, n + "_sequencer"),
-                   module_named(d, n + "_engine"),      module_named(d, n + "_load_unit"),
-                   module_named(d, n + "_value_load_unit"),
-                   module_named(d, n + (sh.pairs ? "_pair_load_unit" : "_load_unit")),
-                   module_named(d, n + "_store_unit"),  module_named(d, n + "_dram_arb")};
-  declare_top_signals(m, p);
+  TopParts p{module_named(d, n + "_cmd_decoder"), module_named(d, n + "_sequencer"),
+             module_named(d, n + "_engine"),      module_named(d, n + "_load_unit"),
+             module_named(d, n + "_value_load_unit"),
+             module_named(d, n + (sh.pairs ? "_pair_load_unit" : "_load_unit")),
+             module_named(d, n + "_store_unit"),  module_named(d, n + "_dram_arb")};
+  if (sh.tiled()) {
+    p.disp = &module_named(d, n + "_tile_dispatch");
+    p.read_merge = &module_named(d, n + "_tile_read_merge");
+    p.write_merge = &module_named(d, n + "_tile_write_merge");
+  }
+  declare_top_signals(m, p, sh);
   connect_decoder_and_sequencer(m, p);
   gather_buffer(m, p.en, sh.eng.lanes, t.gather_words);
-  connect_engine(m, p.en, sh.pairs);
-  connect_memory_and_counters(m, p, module_named(d, n + "_counters"), sh.cj);
+  if (sh.tiled())
+    connect_tile_engines(m, p, sh);
+  else
+    connect_engine(m, p.en, sh.pairs);
+  connect_memory_and_counters(m, p, module_named(d, n + "_counters"), sh);
   if (sh.cj) chord_datapath(d, m, chord_datapath_shape(sh, a, DT));
   wiring_section(m, sh);
   dram_events_section(m);

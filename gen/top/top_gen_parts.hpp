@@ -58,6 +58,13 @@ inline const SvModule& module_named(const Design& d, const std::string& name) {
   throw std::logic_error("no generated module " + name);
 }
 
+// The width of `part`'s port `name`.
+inline int port_width(const SvModule& part, const std::string& name) {
+  for (const auto& p : part.ports())
+    if (p.name == name) return p.width;
+  throw std::logic_error(part.name() + " has no port " + name);
+}
+
 // Declares a top signal for every port of `part` (prefixed), except those listed.
 inline void declare_part_signals(SvModule& top, const SvModule& part, const std::string& prefix,
                                  const std::vector<std::string>& skip) {

@@ -11,6 +11,7 @@
 
 #include "sw/common/bits.hpp"
 #include "sw/score/schedule.hpp"
+#include "sw/stream/format.hpp"
 #include "sw/traffic/models.hpp"
 
 namespace cello::arch {
@@ -97,6 +98,44 @@ inline int engine_lanes(const Arch& a) {
 inline bool engine_split_gram(const Arch& a) {
   return engine_split_gram(static_cast<int>(a.pe_rows * a.pe_cols), engine_lanes(a));
 }
+// The engine's tiles (docs/top.md, "Tiles"): the MAC array's PEs taken as
+// whole tiles of one engine each (2V PEs on a split array, else V), as many
+// as fit, rounded down to a power of two, at least 1 and at most kMaxTiles.
+inline constexpr int kMaxTiles = 16;
+inline int engine_tiles(int pes, int gather_words) {
+  const int lanes = engine_lanes(pes, gather_words);
+  const int per_tile = engine_split_gram(pes, lanes) ? 2 * lanes : lanes;
+  int tiles = 1;
+  while (tiles < kMaxTiles && 2 * tiles * per_tile <= pes) tiles *= 2;
+  return tiles;
+}
+inline int engine_tiles(const Arch& a) {
+  return engine_tiles(static_cast<int>(a.pe_rows * a.pe_cols), static_cast<int>(a.gather_words));
+}
+// Whether a launch runs on every tile, each on its own rows of the result: a
+// GEMM pass that pipelines no GRAM, and an ELTW (their rows are independent;
+// a GRAM sums over rows, an SPMM gathers from the whole dense operand, and a
+// fused launch keeps its Gram's partial sums in one tile). `flags` are the
+// launch record's.
+inline bool launch_on_tiles(stream::Opcode kind, uint64_t flags) {
+  if (kind == stream::Opcode::Eltw) return true;
+  return kind == stream::Opcode::Gemm && (flags & (stream::kLaunchPipeGram | stream::kLaunchPipeGramX)) == 0;
+}
+// Tile t's result rows [lo, hi) of a launch on `tiles` tiles over `rows`
+// rows: slices of ceil(rows / (tiles q)) q rows in tile order, q = 8 rows
+// (a row-pair group) or a granule's words if more, the last ones short or
+// empty.
+struct RowSlice {
+  uint64_t lo, hi;
+};
+inline uint64_t tile_row_quantum(uint64_t granule_bytes) { return std::max<uint64_t>(8, granule_bytes / 4); }
+inline RowSlice tile_rows(uint64_t rows, int tiles, int t, uint64_t granule_bytes) {
+  const uint64_t q = tile_row_quantum(granule_bytes), n = static_cast<uint64_t>(tiles) * q;
+  const uint64_t slice = (rows + n - 1) / n * q;
+  const uint64_t lo = std::min(rows, static_cast<uint64_t>(t) * slice);
+  return {lo, std::min(rows, lo + slice)};
+}
+
 // ... and whether that product unit also takes an SPMM's fused X^T Z: X is
 // staged in the gather buffer in blocks of `block_cols` columns (0: too
 // tall), and X's row of the result's `cols` columns lies in one line of the

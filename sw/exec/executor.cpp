@@ -516,10 +516,12 @@ class Runner {
   // columns [c0, c1) in the tensor's storage order; `by_column`: GEMM's
   // streamed operand, each group's columns in turn (its MAC steps' order),
   // whatever the storage order.
+  // `rows`: a tile's rows of the tensor (all of them when absent).
   void group_cursor(Unit& u, std::vector<Access>& acc, int id, uint64_t c0, uint64_t c1, bool by_column = false,
-                    uint64_t group_rows = 4) const {
-    for (uint64_t i0 = 0; i0 < desc(id).rows; i0 += group_rows) {
-      const uint64_t i1 = std::min<uint64_t>(desc(id).rows, i0 + group_rows);
+                    uint64_t group_rows = 4, std::optional<arch::RowSlice> rows = std::nullopt) const {
+    const arch::RowSlice r = rows ? *rows : arch::RowSlice{0, desc(id).rows};
+    for (uint64_t i0 = r.lo; i0 < r.hi; i0 += group_rows) {
+      const uint64_t i1 = std::min<uint64_t>(r.hi, i0 + group_rows);
       if (!by_column) {
         block_in_order(u, acc, id, i0, i1, c0, c1);
         continue;
@@ -542,6 +544,20 @@ class Runner {
       default: return std::nullopt;
     }
   }
+  // The tiles a launch of `kind` with `flags` over `rows` result rows runs
+  // on, each one's rows (arch::tile_rows; docs/top.md, "Tiles"): tile 0 is
+  // always started, the others when their slice has rows. Each tile has its
+  // own units, so each walks its rows through windows of its own.
+  std::vector<arch::RowSlice> tile_slices(stream::Opcode kind, uint64_t flags, uint64_t rows) const {
+    const int tiles = arch::engine_tiles(a_);
+    if (tiles == 1 || !arch::launch_on_tiles(kind, flags)) return {{0, rows}};
+    std::vector<arch::RowSlice> v;
+    for (int t = 0; t < tiles; ++t) {
+      const arch::RowSlice r = arch::tile_rows(rows, tiles, t, g_);
+      if (t == 0 || r.lo < r.hi) v.push_back(r);
+    }
+    return v;
+  }
   // Per register-file pass, per 16-column block j0..j1: port A loads the
   // register file (rows k0..k0+k of the block's columns, row by row), then
   // streams the operand's columns k0..k0+k; port B reads C's block (the
@@ -561,14 +577,16 @@ class Runner {
       const bool pairs = gemm_row_pairs(a_, rec, r_.program, st);
       const uint64_t rows = pairs ? 8 : 4;
       auto& acc = passes.emplace_back();
-      Unit a = load_unit(), b = load_unit(), store = store_unit();
-      for (uint64_t j0 = 0; j0 < N; j0 += 16) {
-        const uint64_t j1 = std::min(N, j0 + 16);
-        for (uint64_t r = k0; r < k0 + k; ++r)
-          for (uint64_t col = j0; col < j1; ++col) move(a, acc, rf, byte_at(desc(rf), r, col), byte_at(desc(rf), r, col) + 4);
-        group_cursor(a, acc, st, k0, k0 + k, !pairs, rows);
-        if (with_c) group_cursor(b, acc, c, j0, j1, false, rows);
-        group_cursor(store, acc, op.out, j0, j1, false, rows);
+      for (const arch::RowSlice& tile : tile_slices(op.kind, rec.field("flags"), desc(op.out).rows)) {
+        Unit a = load_unit(), b = load_unit(), store = store_unit();
+        for (uint64_t j0 = 0; j0 < N; j0 += 16) {
+          const uint64_t j1 = std::min(N, j0 + 16);
+          for (uint64_t r = k0; r < k0 + k; ++r)
+            for (uint64_t col = j0; col < j1; ++col) move(a, acc, rf, byte_at(desc(rf), r, col), byte_at(desc(rf), r, col) + 4);
+          group_cursor(a, acc, st, k0, k0 + k, !pairs, rows, tile);
+          if (with_c) group_cursor(b, acc, c, j0, j1, false, rows, tile);
+          group_cursor(store, acc, op.out, j0, j1, false, rows, tile);
+        }
       }
     }
     return passes;
@@ -628,22 +646,26 @@ class Runner {
   }
   // The result in its storage order, in groups of the engine's
   // accumulators: port A reads the group's elements of A, then of B; the
-  // store unit writes the group's results.
+  // store unit writes the group's results. On tiles, each tile walks its
+  // rows of the result so.
   std::vector<Access> eltw_launch(const ExecOp& op) const {
     const TensorDesc& o = desc(op.out);
     std::vector<Access> acc;
-    Unit a = load_unit(), store = store_unit();
-    const uint64_t n = uint64_t{o.rows} * o.cols, group = static_cast<uint64_t>(arch::engine_accumulators(a_.fma_stages));
-    auto element = [&](int id, uint64_t e) {  // element e of the result's storage order, in tensor id
-      const uint64_t r = o.col_major() ? e % o.rows : e / o.cols, c = o.col_major() ? e / o.rows : e % o.cols;
-      return byte_at(desc(id), r, c);
-    };
-    for (uint64_t e0 = 0; e0 < n; e0 += group) {
-      const uint64_t e1 = std::min(n, e0 + group);
-      for (int id : {op.a, op.b})
-        if (id >= 0)
-          for (uint64_t e = e0; e < e1; ++e) move(a, acc, id, element(id, e), element(id, e) + 4);
-      for (uint64_t e = e0; e < e1; ++e) move(store, acc, op.out, element(op.out, e), element(op.out, e) + 4);
+    const uint64_t group = static_cast<uint64_t>(arch::engine_accumulators(a_.fma_stages));
+    for (const arch::RowSlice& tile : tile_slices(op.kind, 0, o.rows)) {
+      Unit a = load_unit(), store = store_unit();
+      const uint64_t rows = tile.hi - tile.lo, n = rows * o.cols;
+      auto element = [&](int id, uint64_t e) {  // element e of the tile's rows in the result's storage order, in tensor id
+        const uint64_t r = tile.lo + (o.col_major() ? e % rows : e / o.cols), c = o.col_major() ? e / rows : e % o.cols;
+        return byte_at(desc(id), r, c);
+      };
+      for (uint64_t e0 = 0; e0 < n; e0 += group) {
+        const uint64_t e1 = std::min(n, e0 + group);
+        for (int id : {op.a, op.b})
+          if (id >= 0)
+            for (uint64_t e = e0; e < e1; ++e) move(a, acc, id, element(id, e), element(id, e) + 4);
+        for (uint64_t e = e0; e < e1; ++e) move(store, acc, op.out, element(op.out, e), element(op.out, e) + 4);
+      }
     }
     return acc;
   }
