@@ -62,8 +62,10 @@ void engine_ports(SvModule& m, const EngineDims& d) {
   m.clock_reset();
   m.port_group(Dir::In, "", "", engine_descriptor(WA, CW));
   if (d.RANGE) {
-    m.input("row_lo", CW, "GEMM/ELTW: the first result row this tile walks (held with the descriptor; even on row pairs)");
-    m.input("row_hi", CW, "GEMM/ELTW: the result row past its last (the result's rows for any other launch)");
+    m.input("row_lo", CW, "GEMM/SPMM/ELTW: the first result row this tile walks (held with the descriptor; a multiple of 8)");
+    m.input("row_hi", CW, "GEMM/SPMM/ELTW: the result row past its last (the result's rows for a GRAM)");
+    m.input("fill_follow", 1, "SPMM: another tile fills the gather buffer (this one reads X from it as the fill passes)");
+    m.input("fill_words", d.GWL + 1, "SPMM, following: words of X's block the filling tile has written into the buffer");
   }
   m.output("busy", 1, "a launch is running");
   m.output("done", 1, "pulse: the launch ended (its last write was taken by the store unit)");
@@ -597,7 +599,14 @@ std::string step_text(const EngineDims& d, fmt::string_view text) {
                      fmt::arg("EMV", V > 1 ? "em_m[v]" : "em_m"),
                      fmt::arg("GZ_X", gram_acc(d, fmt::format("t_q[{}:0]", LB - 1), "r_q", "j_q[2:0]")),
                      fmt::arg("PM_X", gram_acc(d, "ln_q", "r_q", "j_q[2:0]")),
-                     fmt::arg("P0_X", gram_acc(d, fmt::format("{}'d0", LB), "r_q", "j_q[2:0]")));
+                     fmt::arg("P0_X", gram_acc(d, fmt::format("{}'d0", LB), "r_q", "j_q[2:0]")),
+                     // A following tile's entry waits until the filling tile has written its row of X.
+                     fmt::arg("NOTFW", d.RANGE ? " && !fw_wait" : ""),
+                     fmt::arg("FWAIT", d.RANGE ? fmt::format(
+                         "// A following tile (fill_follow) fills nothing: an entry waits until the\n"
+                         "// filling tile has written its row of X whole (rows are filled in order).\n"
+                         "// A row of X's block is its columns' words (one block: j0 is 0).\n"
+                         "assign fw_wait    = fill_follow && sbuf_q && ((64'(e_col) + 64'd1) * (64'(nb_last) + 64'd1) > 64'(fill_words));\n") : ""));
 }
 
 // The step's micro-op: action, registers, lanes, and the operand it addresses.
@@ -688,7 +697,7 @@ always_comb begin
     F_SE, F_SX, F_SG: begin
       em_x = {XB}'({{ah_q, e_row, j_q}});
       em_st = wc_on_q; em_y = {XB}'({{wc_h_q, wc_r_q, wc_j_q}});
-      if (ph_q == F_SE) begin em_valid = tg_entry && col_rsp_valid && col_ok; em_sv = !se_fill; end
+      if (ph_q == F_SE) begin em_valid = tg_entry && col_rsp_valid && col_ok{NOTFW}; em_sv = !se_fill; end
       if (se_fill) em_act = U_XF;
       else if (sbuf_q) em_act = U_XG;
       else begin
@@ -766,7 +775,7 @@ assign xf_jnext   = (xf_dual && ((xc_j_q + 4'd1) & (xf_h - 4'd1)) == 4'd0) ? 5'(
 assign xf_lastcol = (xf_jnext > {{1'b0, nb_last}});
 assign xf_last    = xf_lastcol && (xc_t_q + {CW}'d1 == b_rows);
 assign xf_wait    = xc_on_q && (e_col >= xc_t_q);
-assign se_fill    = (ph_q == F_SE) && tg_valid && tg_entry && col_rsp_valid && col_ok && xf_wait;
+{FWAIT}assign se_fill    = (ph_q == F_SE) && tg_valid && tg_entry && col_rsp_valid && col_ok && xf_wait;
 assign se_first   = (ph_q == F_SE) && tg_entry && col_rsp_valid && col_ok && adv && !se_fill;
 // Element [r, c] of a region: c*rows + r column-major, r*cols + c row-major. The
 // sequencer checked that every region lies inside the image, so nothing wraps.
@@ -783,7 +792,7 @@ always_comb begin
   case (ph_q)
     // An error or empty-group tag, or the entry's column index (refused, or
     // issued with the entry's first step).
-    F_SE:    adv = tg_valid && (!tg_entry || (col_rsp_valid && (!col_ok || step_go)));
+    F_SE:    adv = tg_valid && (!tg_entry || (col_rsp_valid && (!col_ok || (step_go{NOTFW}))));
     F_DRAIN: adv = drained;
     F_DONE:  adv = 1'b1;
     F_IDLE:  adv = start;
@@ -792,14 +801,14 @@ always_comb begin
 end
 assign push = em_valid && adv;
 assign tg_pop        = (ph_q == F_SE) && adv && !se_fill;
-assign col_rsp_ready = (ph_q == F_SE) && tg_entry && (!col_ok || step_go) && !se_fill;)");
+assign col_rsp_ready = (ph_q == F_SE) && tg_entry && (!col_ok || (step_go{NOTFW})) && !se_fill;)");
 }
 
 // SPMM: the fill cursor starts on a block of X, and the groups start at once:
 // the fill rides on their steps. (A result never overwrites X:
 // docs/commands.md.)
 std::string fill_start() {
-  return "begin xc_on_q <= 1'b1; xc_t_q <= '0; xc_j_q <= '0; xf_tail_q <= 1'b0; ph_q <= ph_group; end";
+  return "begin xc_on_q <= !fill_follow; xc_t_q <= '0; xc_j_q <= '0; xf_tail_q <= 1'b0; ph_q <= ph_group; end";
 }
 
 // A piece of the walker's text, formatted with its fields.
@@ -1350,10 +1359,12 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
             "  relu_word = (on && v[31] && (v[30:0] != '0) && !((v[30:23] == 8'hff) && (v[22:0] != '0))) ? 32'd0 : v;\n"
             "endfunction\n" +
                 gram_acc_function(d));
+  if (d.RANGE) m.signal("fw_wait", 1, "SPMM, following: the entry's row of X is not yet in the gather buffer");
+  else m.signal("fill_follow", 1, "SPMM: this engine fills its own gather buffer");
   if (!d.RANGE) {
-    m.signal("row_lo", d.CW, "GEMM/ELTW: the first result row walked (the engine walks them all)");
-    m.signal("row_hi", d.CW, "GEMM/ELTW: the result row past the last walked");
-    m.section("Rows walked", "\nassign row_lo = '0;\nassign row_hi = z_rows;");
+    m.signal("row_lo", d.CW, "GEMM/SPMM/ELTW: the first result row walked (the engine walks them all)");
+    m.signal("row_hi", d.CW, "GEMM/SPMM/ELTW: the result row past the last walked");
+    m.section("Rows walked", "\nassign row_lo = '0;\nassign row_hi = z_rows;\nassign fill_follow = 1'b0;");
   }
   loop_bounds_section(m, d);
   gram_cursor(m, d);
@@ -1367,7 +1378,7 @@ void add_stream_engine(Design& design, const std::string& module, const StreamEn
   m.section("Executor", executor_issue(d) + executor_state(d));
   gram_products(m, d);
   row_pairs(m, d);
-  csr_stream(m, "rp", "SPMM row pointer", "a_base", "z_rows + " + std::to_string(CW) + "'d1", WA, CW);
+  csr_stream(m, "rp", "SPMM row pointer", fmt::format("a_base + {}'(row_lo)", WA), fmt::format("row_hi - row_lo + {}'d1", CW), WA, CW);
   entry_fetcher(m, WA, CW, Q, d.QB);
   top_parts::finish_part(design, m, "stream_engine", params);
 }

@@ -97,7 +97,7 @@ void entry_fetcher(SvModule& m, int WA, int CW, int Q, int QB) {
   entry_fetcher_signals(m, WA, CW, Q, QB);
   m.section("SPMM entry fetcher", fmt::format(R"(
 assign rp_word  = {{32'd0, rp_rsp_data}};
-assign sf_g     = (z_rows - sf_i_q >= {CW}'d4) ? 2'd3 : 2'(z_rows - sf_i_q - {CW}'d1);
+assign sf_g     = (row_hi - sf_i_q >= {CW}'d4) ? 2'd3 : 2'(row_hi - sf_i_q - {CW}'d1);
 assign sf_prev  = (sf_k_q == 2'd0) ? sf_cur_q[0] : sf_end_q[sf_k_q - 2'd1];
 assign rp_rsp_ready = (sf_ph_q == SF_RP0) || (sf_ph_q == SF_RP);
 // The next row with entries left, round robin from sf_rr_q.
@@ -151,7 +151,7 @@ always_ff @(posedge clk) begin
     end
     case (sf_ph_q)
       SF_IDLE: if (start && ph_q == F_IDLE && kind == KIND_SPMM) begin
-        sf_ph_q <= SF_RP0; sf_i_q <= '0; sf_pass_q <= '0;
+        sf_ph_q <= SF_RP0; sf_i_q <= row_lo; sf_pass_q <= '0;
         sf_col_sent_q <= 1'b0; sf_val_sent_q <= 1'b0;
       end
       SF_RP0: if (rp_rsp_valid) begin
@@ -174,8 +174,8 @@ always_ff @(posedge clk) begin
       end
       SF_EN: if (sf_next_group) begin
         sf_k_q <= '0;
-        if (z_rows - sf_i_q <= {CW}'d4) begin
-          sf_i_q    <= '0;
+        if (row_hi - sf_i_q <= {CW}'d4) begin
+          sf_i_q    <= row_lo;
           sf_pass_q <= sf_pass_q + {CW}'d1;
           sf_ph_q   <= (sf_pass_q + {CW}'d1 == col_blocks) ? SF_IDLE : SF_RP0;
         end else begin

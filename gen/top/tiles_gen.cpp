@@ -30,13 +30,14 @@ void add_tile_dispatch(Design& design, const std::string& module, const TileDisp
   const int QLG = std::countr_zero(static_cast<unsigned>(arch::tile_row_quantum(static_cast<uint64_t>(s.granule_bytes))));
   const int XW = CW + ELG + 1;  // the slice products, wide enough for t * slice without wrapping
   SvModule m(module,
-             "Starts each launch on the top's tiles (docs/top.md, \"Tiles\"). A GEMM pass that\n"
-             "pipelines no GRAM and an ELTW run on every tile, tile t on result rows\n"
+             "Starts each launch on the top's tiles (docs/top.md, \"Tiles\"). A GEMM pass and an\n"
+             "SPMM that pipeline no GRAM (the SPMM's X in one gather block) and an ELTW run on every tile, tile t on result rows\n"
              "[t S, (t + 1) S) (clipped to the result), S = ceil(rows / (TILES Q)) Q rows with\n"
              "Q = 2^QLG (arch::tile_rows); a tile whose slice is empty is not started. Any other\n"
              "launch runs on tile 0 alone, on every row. done (and err with it) pulses once every\n"
              "started tile has pulsed its done.");
-  const nlohmann::json params = {{"tiles", E}, {"count_bits", CW}, {"granule_bytes", s.granule_bytes}};
+  const nlohmann::json params = {{"tiles", E}, {"count_bits", CW}, {"granule_bytes", s.granule_bytes},
+                                 {"gather_words", s.gather_words}};
   m.record_config(params);
   m.clock_reset();
   m.input("start", 1, "the sequencer starts a launch (pulse; the descriptor holds until done)");
@@ -44,6 +45,8 @@ void add_tile_dispatch(Design& design, const std::string& module, const TileDisp
   m.input("pipe_gram", 1, "its pipe_gram flag");
   m.input("pipe_gram_x", 1, "its pipe_gram_x flag");
   m.input("z_rows", CW, "its result's rows");
+  m.input("z_cols", CW, "its result's columns");
+  m.input("b_rows", CW, "SPMM: its dense operand's rows");
   m.input("t_done", E, "tile t's engine: done pulse");
   m.input("t_err", E, "tile t's engine: err pulse (with done)");
   m.output("t_start", E, "tile t: start its engine");
@@ -54,13 +57,21 @@ void add_tile_dispatch(Design& design, const std::string& module, const TileDisp
   m.localparam("TILES", std::to_string(E), "tiles");
   m.localparam("QLG", std::to_string(QLG), "log2 of the slice quantum Q in rows");
   m.signal("on_tiles", 1, "the launch runs on every tile");
+  m.signal("one_block", 1, "SPMM: X fits the gather buffer in one block of the result's columns");
   m.signal("slice", XW, "rows per tile");
   m.array("lo_w", XW, E, "tile t's first row, unclipped");
   m.array("hi_w", XW, E, "tile t's row past its last, unclipped");
   m.signal("pend_q", E, "started tiles not yet done");
   m.signal("err_q", 1, "a started tile has reported err");
   m.section("Slices", fmt::format(R"(
-assign on_tiles = (kind == 2'd3) || ((kind == 2'd0) && !pipe_gram && !pipe_gram_x);
+// X fits in one block: some power of two from 1 to 16 columns holds the
+// result's columns and its rows fit (arch::spmm_block_cols).
+always_comb begin
+  one_block = 1'b0;
+  for (int l = 0; l <= 4; l++)
+    if (z_cols != '0 && b_rows != '0 && 64'(z_cols) <= (64'd1 << l) && (64'(b_rows) << l) <= 64'd{GW}) one_block = 1'b1;
+end
+assign on_tiles = (kind == 2'd3) || (((kind == 2'd0) || ((kind == 2'd2) && one_block)) && !pipe_gram && !pipe_gram_x);
 assign slice    = ((({XW}'(z_rows) + {XW}'({EQM1})) >> {SH}) << QLG);
 always_comb begin
   for (int t = 0; t < TILES; t++) begin
@@ -82,7 +93,7 @@ for (genvar t = 0; t < TILES; t++) begin : g_tile
   end
 end)",
                                     fmt::arg("XW", XW), fmt::arg("EQM1", (E << QLG) - 1), fmt::arg("SH", ELG + QLG),
-                                    fmt::arg("CW", CW), fmt::arg("CW1", CW - 1)));
+                                    fmt::arg("CW", CW), fmt::arg("CW1", CW - 1), fmt::arg("GW", s.gather_words)));
   m.section("Done", R"(
 assign done = (pend_q != '0) && ((pend_q & ~t_done) == '0);
 assign err  = done && (err_q || ((t_err & pend_q) != '0));

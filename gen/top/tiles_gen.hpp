@@ -2,10 +2,11 @@
 // "Tiles"): a top whose MAC array holds several engines' worth of PEs has one
 // engine per tile (arch::engine_tiles), each with its own operand load units
 // and store unit.
-// - `<top>_tile_dispatch` starts a launch on the tiles: a GEMM pass that
-//   pipelines no GRAM and an ELTW on every tile, each on its slice of the
-//   result's rows (arch::tile_rows), any other launch on tile 0; it reports
-//   done once every started tile is done.
+// - `<top>_tile_dispatch` starts a launch on the tiles: a GEMM pass or an
+//   SPMM that pipelines no GRAM (the SPMM's dense operand in one gather
+//   block) and an ELTW on every tile, each on its slice of the result's rows
+//   (arch::launch_on_tiles, arch::tile_rows), any other launch on tile 0; it
+//   reports done once every started tile is done.
 // - `<top>_tile_read_merge` puts the tiles' load units of one port on that
 //   port's one DRAM/CHORD client: round robin, the tile index above the
 //   unit's tag, each response back to its tile by that index.
@@ -23,6 +24,7 @@ struct TileDispatchShape {
   int tiles = 2;          // a power of two >= 2
   int count_bits = 32;    // the engine's row counts (its CW)
   int granule_bytes = 16; // the slice quantum (arch::tile_row_quantum)
+  int gather_words = 131072;  // the gather buffer (an SPMM runs on the tiles when X fits it in one block)
 };
 void add_tile_dispatch(Design& design, const std::string& module, const TileDispatchShape& s);
 

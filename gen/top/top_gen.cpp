@@ -73,7 +73,7 @@ struct TopShapes {
   int CDT = 0;  // CHORD's DRAM adapter's tag (with CHORD on the datapath)
   bool tiled() const { return tiles > 1; }
   // The tag width of read unit u's DRAM/CHORD client.
-  int unit_tag(const ReadUnit& u) const { return tiled() && u.pairs ? UT : LW; }
+  int unit_tag(const ReadUnit&) const { return UT; }
 };
 
 // The tile-index bits of a top's tags (0 with one tile).
@@ -124,7 +124,7 @@ TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
   sh.UT = sh.LW + sh.TB;
   if (sh.cj) sh.CDT = bits_for(chord_dram_shape(a).slots - 1);
   if (sh.tiled()) {
-    add_tile_dispatch(d, n + "_tile_dispatch", {sh.tiles, engine_count_bits(mem.addr_bits), mem.granule_bytes});
+    add_tile_dispatch(d, n + "_tile_dispatch", {sh.tiles, engine_count_bits(mem.addr_bits), mem.granule_bytes, t.gather_words});
     add_tile_read_merge(d, n + "_tile_read_merge", {sh.tiles, mem.addr_bits, mem.granule_bytes, sh.LW, 0});
     add_tile_write_merge(d, n + "_tile_write_merge",
                          {sh.tiles, mem.addr_bits, mem.granule_bytes, 0, sh.cj ? chord_port_acks() : 0});
@@ -247,8 +247,8 @@ void declare_top_signals(SvModule& m, const TopParts& p, const TopShapes& sh) {
 }
 
 // ---- A top of several tiles (docs/top.md, "Tiles"): one engine per tile,
-// each with its own operand load units (ld, lb) and store unit; SPMM's units
-// (rp, col, val) and the gather buffer are tile 0's. The tiles' units of one
+// each with its own load units, store unit and copy of the gather buffer
+// (which tile 0 fills for all). The tiles' units of one
 // kind share that kind's client through a merge, whose merged side takes the
 // names the one-tile top gives its unit (ld_dram_*, st_dram_*, ...), so the
 // arbiter, CHORD and the status wiring are the same for both.
@@ -266,12 +266,9 @@ void declare_tile_signals(SvModule& m, const TopParts& p, const TopShapes& sh) {
   const int AW = sh.mem.addr_bits, G = sh.mem.granule_bytes, E = sh.tiles, CW = engine_count_bits(AW);
   for (const ReadUnit& u : kReadUnits) {
     const std::string n = u.name;
-    if (!u.pairs) {  // SPMM's units: tile 0's alone
-      declare_part_signals(m, p.ld, n + "_", u.pins ? std::vector<std::string>{} : std::vector<std::string>{"req_pin"});
-      continue;
-    }
-    for (int t = 0; t < E; ++t)
-      declare_part_signals(m, p.ldp, tile_name(t, n + "_"), {"req_pin", "inval", "dram_rsp_data", "dram_rsp_tag"});
+    std::vector<std::string> skip = {"inval", "dram_rsp_data", "dram_rsp_tag"};
+    if (!u.pins) skip.push_back("req_pin");
+    for (int t = 0; t < E; ++t) declare_part_signals(m, u.pairs ? p.ldp : p.ld, tile_name(t, n + "_"), skip);
     m.signal(n + "_dram_req_valid", 1, n + " merged: a tile's granule request");
     m.signal(n + "_dram_req_ready", 1, n + " merged: taken");
     m.signal(n + "_dram_req_addr", AW, n + " merged: its address");
@@ -313,16 +310,15 @@ void declare_tile_signals(SvModule& m, const TopParts& p, const TopShapes& sh) {
   for (int t = 0; t < E; ++t) m.signal(tile_name(t, "cycle_class"), 6, fmt::format("tile {}'s engine: where its cycle went", t));
   m.signal("eng_busy", 1, "a tile runs a launch");
   m.signal("eng_cycle_class", 6, "where the cycle went, on the lowest tile running");
-  // Tiles 1 and up run no SPMM (tile_dispatch): their engines' SPMM and
-  // gather-buffer ports stay idle, and a fused launch never runs on them.
+  // Tiles 1 and up follow tile 0's fill of the gather buffer (they never
+  // write it), and a fused launch never runs on them.
+  const int GWL = port_width(p.en, "fill_words");
+  m.signal("fill_words_q", GWL, "gather buffer: words of X tile 0 has written in this launch");
   for (int t = 1; t < E; ++t) {
     m.unread_signal(tile_name(t, "fused"), 1, "only tile 0 runs a launch that fuses its GRAM");
-    for (const auto& port : p.en.ports()) {
-      const bool spmm = port.name.rfind("rp_", 0) == 0 || port.name.rfind("col_", 0) == 0 ||
-                        port.name.rfind("val_", 0) == 0 || port.name.rfind("xb_", 0) == 0;
-      if (spmm && port.dir == Dir::Out)
-        m.unread_signal(tile_name(t, port.name), port.width, "only tile 0 runs an SPMM (its CSR streams and gather buffer)");
-    }
+    for (const char* x : {"xb_we", "xb_waddr", "xb_wdata"})
+      m.unread_signal(tile_name(t, x), port_width(p.en, x), "only tile 0 fills the gather buffers");
+    for (const char* x : {"xb_re", "xb_raddr", "xb_rdata"}) m.signal(tile_name(t, x), port_width(p.en, x), fmt::format("tile {}'s gather buffer copy", t));
   }
 }
 
@@ -343,12 +339,14 @@ void connect_tile_engines(SvModule& m, const TopParts& p, const TopShapes& sh) {
         {"fused", t == 0 ? "seq_eng_fused" : tile_name(t, "fused")},
         {"row_lo", fmt::format("disp_row_lo[{}:{}]", CW * t + CW - 1, CW * t)},
         {"row_hi", fmt::format("disp_row_hi[{}:{}]", CW * t + CW - 1, CW * t)}};
+    ports.emplace_back("fill_follow", t == 0 ? "1'b0" : "1'b1");
+    ports.emplace_back("fill_words", "fill_words_q");
     for (const auto& port : p.en.ports()) {
       const std::string& n = port.name;
       if (n.rfind("st_", 0) == 0) ports.emplace_back(n, tile_name(t, "st_wr_" + n.substr(3)));
-      if (n.rfind("ld_", 0) == 0 || n.rfind("lb_", 0) == 0) ports.emplace_back(n, tile_name(t, n));
-      const bool spmm = n.rfind("rp_", 0) == 0 || n.rfind("col_", 0) == 0 || n.rfind("val_", 0) == 0 || n.rfind("xb_", 0) == 0;
-      if (spmm) ports.emplace_back(n, t == 0 ? n : port.dir == Dir::Out ? tile_name(t, n) : fmt::format("{}'d0", port.width));
+      for (const ReadUnit& u : kReadUnits)
+        if (n.rfind(std::string(u.name) + "_", 0) == 0) ports.emplace_back(n, tile_name(t, n));
+      if (n.rfind("xb_", 0) == 0) ports.emplace_back(n, t == 0 ? n : tile_name(t, n));
     }
     connect_all(m.instantiate(p.en.name(), fmt::format("u_tile{}_engine", t)), p.en, "seq_eng_", ports);
   }
@@ -356,14 +354,21 @@ void connect_tile_engines(SvModule& m, const TopParts& p, const TopShapes& sh) {
   connect_all(m.instantiate(disp.name(), "u_tile_dispatch"), disp, "",
               {{"clk", "clk"}, {"rst_n", "rst_n"}, {"start", "seq_eng_start"}, {"kind", "seq_eng_kind"},
                {"pipe_gram", "seq_eng_pipe_gram"}, {"pipe_gram_x", "seq_eng_pipe_gram_x"}, {"z_rows", "seq_eng_z_rows"},
+               {"z_cols", "seq_eng_z_cols"}, {"b_rows", "seq_eng_b_rows"},
                {"t_done", "tile_done"}, {"t_err", "tile_err"}, {"t_start", "tile_start"}, {"row_lo", "disp_row_lo"},
                {"row_hi", "disp_row_hi"}, {"done", "seq_eng_done"}, {"err", "seq_eng_err"}});
   std::string cls;
   for (int t = E - 1; t >= 0; --t)
     cls += fmt::format("  if (tile_busy[{0}]) eng_cycle_class = {1};\n", t, tile_name(t, "cycle_class"));
+  std::string written;
+  const int V = port_width(p.en, "xb_we");
+  for (int v = 0; v < V; ++v) written += fmt::format("{}{}'({})", v ? " + " : "", port_width(p.en, "fill_words"), V > 1 ? fmt::format("xb_we[{}]", v) : "xb_we");
   m.section("Tiles: the engines' activity",
             "\nassign eng_busy = (tile_busy != '0);\n// The lowest running tile says where the cycle went.\n"
-            "always_comb begin\n  eng_cycle_class = '0;\n" + cls + "end");
+            "always_comb begin\n  eng_cycle_class = '0;\n" + cls + "end\n"
+            "// Tile 0's fill of the gather buffers, in words: the other tiles read a row of X once it is written whole.\n"
+            "always_ff @(posedge clk) begin\n  if (!rst_n || seq_eng_start) fill_words_q <= '0;\n"
+            "  else fill_words_q <= fill_words_q + " + written + ";\nend");
 }
 
 // The tiles' units: tile t's operand load units and store unit, the merges,
@@ -372,16 +377,11 @@ void connect_tile_units(SvModule& m, const TopParts& p, const TopShapes& sh) {
   const int E = sh.tiles;
   for (const ReadUnit& u : kReadUnits) {
     const std::string n = u.name;
-    if (!u.pairs) {
-      const SvModule& part = u.deep_queue ? p.ldv : p.ld;
-      connect_all(m.instantiate(part.name(), fmt::format("u_{}_load", n)), part, n + "_",
-                  {{"clk", "clk"}, {"rst_n", "rst_n"}, {"req_pin", u.pins ? n + "_req_pin" : "1'b0"}});
-      continue;
-    }
+    const SvModule& part = u.deep_queue ? p.ldv : u.pairs ? p.ldp : p.ld;
     for (int t = 0; t < E; ++t)
-      connect_all(m.instantiate(p.ldp.name(), fmt::format("u_tile{}_{}_load", t, n)), p.ldp, tile_name(t, n + "_"),
-                  {{"clk", "clk"}, {"rst_n", "rst_n"}, {"req_pin", "1'b0"}, {"inval", n + "_inval"},
-                   {"dram_rsp_data", n + "_tile_rsp_data"}, {"dram_rsp_tag", n + "_tile_rsp_tag"}});
+      connect_all(m.instantiate(part.name(), fmt::format("u_tile{}_{}_load", t, n)), part, tile_name(t, n + "_"),
+                  {{"clk", "clk"}, {"rst_n", "rst_n"}, {"req_pin", u.pins ? tile_name(t, n + "_req_pin") : "1'b0"},
+                   {"inval", n + "_inval"}, {"dram_rsp_data", n + "_tile_rsp_data"}, {"dram_rsp_tag", n + "_tile_rsp_tag"}});
     const SvModule& rm = *p.read_merge;
     std::vector<std::pair<std::string, std::string>> ports = {{"clk", "clk"}, {"rst_n", "rst_n"},
                                                               {"t_rsp_data", n + "_tile_rsp_data"},
@@ -403,7 +403,7 @@ void connect_tile_units(SvModule& m, const TopParts& p, const TopShapes& sh) {
   }
   connect_all(m.instantiate(wm.name(), "u_st_merge"), wm, "st_", ports);
   std::string idle;
-  for (const char* n : {"ld", "lb", "st"}) {
+  for (const char* n : {"ld", "lb", "rp", "col", "val", "st"}) {
     std::string all;
     for (int t = 0; t < E; ++t) all += (t ? " && " : "") + tile_name(t, std::string(n) + "_idle");
     idle += fmt::format("assign {}_idle = {};\n", n, all);
@@ -465,15 +465,21 @@ void connect_decoder_and_sequencer(SvModule& m, const TopParts& p) {
 }
 
 // The gather buffer: one RAM lane per FMA lane, GW/V lines of one word each.
-void gather_buffer(SvModule& m, const SvModule& en, int V, int gather_words) {
+// On tiles, each tile has a copy: tile 0's engine writes them all, and each
+// tile's engine reads its own (tile t's read port t<t>_xb_*).
+void gather_buffer(SvModule& m, const SvModule& en, int V, int gather_words, int tiles) {
   for (const auto& p : en.ports())
     if (p.name.rfind("xb_", 0) == 0) m.signal(p.name, p.width, en.name() + "." + p.name);
   const int XL = std::countr_zero(static_cast<unsigned>(gather_words / V));
-  for (int v = 0; v < V; ++v)
-    top_parts::ram_instance(m, fmt::format("u_xbuf_{}", v), gather_words / V, 32, XL,
-                            {V > 1 ? fmt::format("xb_we[{}]", v) : std::string("xb_we"), "xb_waddr",
-                             fmt::format("xb_wdata[{}:{}]", 32 * v + 31, 32 * v),
-                             "xb_re", "xb_raddr", fmt::format("xb_rdata[{}:{}]", 32 * v + 31, 32 * v)});
+  for (int t = 0; t < tiles; ++t) {
+    const std::string rd = t == 0 ? "xb_" : fmt::format("t{}_xb_", t);
+    for (int v = 0; v < V; ++v)
+      top_parts::ram_instance(m, t == 0 ? fmt::format("u_xbuf_{}", v) : fmt::format("u_tile{}_xbuf_{}", t, v), gather_words / V,
+                              32, XL,
+                              {V > 1 ? fmt::format("xb_we[{}]", v) : std::string("xb_we"), "xb_waddr",
+                               fmt::format("xb_wdata[{}:{}]", 32 * v + 31, 32 * v), rd + "re", rd + "raddr",
+                               fmt::format("{}rdata[{}:{}]", rd, 32 * v + 31, 32 * v)});
+  }
 }
 
 // The stream engine.
@@ -758,7 +764,7 @@ void add_top(Design& d, const HwConfig& cfg) {
   }
   declare_top_signals(m, p, sh);
   connect_decoder_and_sequencer(m, p);
-  gather_buffer(m, p.en, sh.eng.lanes, t.gather_words);
+  gather_buffer(m, p.en, sh.eng.lanes, t.gather_words, sh.tiles);
   if (sh.tiled())
     connect_tile_engines(m, p, sh);
   else

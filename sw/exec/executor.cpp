@@ -548,9 +548,11 @@ class Runner {
   // on, each one's rows (arch::tile_rows; docs/top.md, "Tiles"): tile 0 is
   // always started, the others when their slice has rows. Each tile has its
   // own units, so each walks its rows through windows of its own.
-  std::vector<arch::RowSlice> tile_slices(stream::Opcode kind, uint64_t flags, uint64_t rows) const {
+  // (x_rows: an SPMM's dense operand's rows.)
+  std::vector<arch::RowSlice> tile_slices(stream::Opcode kind, uint64_t flags, const TensorDesc& out, uint64_t x_rows = 0) const {
     const int tiles = arch::engine_tiles(a_);
-    if (tiles == 1 || !arch::launch_on_tiles(kind, flags)) return {{0, rows}};
+    const uint64_t rows = out.rows;
+    if (tiles == 1 || !arch::launch_on_tiles(kind, flags, x_rows, out.cols, a_.gather_words)) return {{0, rows}};
     std::vector<arch::RowSlice> v;
     for (int t = 0; t < tiles; ++t) {
       const arch::RowSlice r = arch::tile_rows(rows, tiles, t, g_);
@@ -577,7 +579,7 @@ class Runner {
       const bool pairs = gemm_row_pairs(a_, rec, r_.program, st);
       const uint64_t rows = pairs ? 8 : 4;
       auto& acc = passes.emplace_back();
-      for (const arch::RowSlice& tile : tile_slices(op.kind, rec.field("flags"), desc(op.out).rows)) {
+      for (const arch::RowSlice& tile : tile_slices(op.kind, rec.field("flags"), desc(op.out))) {
         Unit a = load_unit(), b = load_unit(), store = store_unit();
         for (uint64_t j0 = 0; j0 < N; j0 += 16) {
           const uint64_t j1 = std::min(N, j0 + 16);
@@ -626,21 +628,27 @@ class Runner {
     const uint64_t N = desc(op.out).cols, w = static_cast<uint64_t>(arch::spmm_block_cols(X.rows, a_.gather_words));
     if (w == 0) return std::nullopt;
     std::vector<Access> acc;
-    for (const auto& [y, n] : csr_unit_reads(csr, ceil_div(N, w)).reads)
-      for (unsigned k = 0; k < n; ++k) acc.push_back({false, csr, y, y + 1});
     const bool pairs = X.col_major() && w >= 2 && arch::engine_lanes(a_) > 1 && op.c < 0;
-    Unit a = load_unit(), b = load_unit(), store = store_unit();
-    for (uint64_t j0 = 0; j0 < N; j0 += w) {
-      const uint64_t j1 = std::min(N, j0 + w);
-      for (uint64_t k = 0; k < X.rows; ++k) {
-        if (!X.col_major()) {
-          move(a, acc, x, byte_at(X, k, j0), byte_at(X, k, j1 - 1) + 4);
-          continue;
+    // On tiles, tile 0 fills every tile's gather buffer; each tile reads its
+    // rows' CSR arrays, C and result through units of its own.
+    const std::vector<arch::RowSlice> tiles =
+        tile_slices(op.kind, s_.records[op.record].field("flags"), desc(op.out), X.rows);
+    for (size_t t = 0; t < tiles.size(); ++t) {
+      for (const auto& [y, n] : csr_unit_reads(csr, ceil_div(N, w), tiles[t]).reads)
+        for (unsigned k = 0; k < n; ++k) acc.push_back({false, csr, y, y + 1});
+      Unit a = load_unit(), b = load_unit(), store = store_unit();
+      for (uint64_t j0 = 0; j0 < N; j0 += w) {
+        const uint64_t j1 = std::min(N, j0 + w);
+        for (uint64_t k = 0; t == 0 && k < X.rows; ++k) {
+          if (!X.col_major()) {
+            move(a, acc, x, byte_at(X, k, j0), byte_at(X, k, j1 - 1) + 4);
+            continue;
+          }
+          for (uint64_t c = j0; c < j1; ++c) move(pairs && (c - j0) % 2 ? b : a, acc, x, byte_at(X, k, c), byte_at(X, k, c) + 4);
         }
-        for (uint64_t c = j0; c < j1; ++c) move(pairs && (c - j0) % 2 ? b : a, acc, x, byte_at(X, k, c), byte_at(X, k, c) + 4);
+        if (op.c >= 0) group_cursor(b, acc, op.c, j0, j1, false, 4, tiles[t]);
+        group_cursor(store, acc, op.out, j0, j1, false, 4, tiles[t]);
       }
-      if (op.c >= 0) group_cursor(b, acc, op.c, j0, j1);
-      group_cursor(store, acc, op.out, j0, j1);
     }
     return Launches{std::move(acc)};
   }
@@ -652,7 +660,7 @@ class Runner {
     const TensorDesc& o = desc(op.out);
     std::vector<Access> acc;
     const uint64_t group = static_cast<uint64_t>(arch::engine_accumulators(a_.fma_stages));
-    for (const arch::RowSlice& tile : tile_slices(op.kind, 0, o.rows)) {
+    for (const arch::RowSlice& tile : tile_slices(op.kind, 0, o)) {
       Unit a = load_unit(), store = store_unit();
       const uint64_t rows = tile.hi - tile.lo, n = rows * o.cols;
       auto element = [&](int id, uint64_t e) {  // element e of the tile's rows in the result's storage order, in tensor id
@@ -677,14 +685,18 @@ class Runner {
   // pins, which last the whole launch. A group's last row that ends many
   // granules before the group's others lets the granule it shares with the
   // next group's first row leave the window: that granule is read again.
+  // `rows`: a tile's rows (its row pointers rows.lo .. rows.hi).
   struct CsrReads {
     std::map<uint64_t, unsigned> reads;
   };
-  const CsrReads& csr_unit_reads(int csr, uint64_t blocks) const {
-    const auto key = std::make_pair(csr, blocks);
+  const CsrReads& csr_unit_reads(int csr, uint64_t blocks, arch::RowSlice rows) const {
+    const auto key = std::make_tuple(csr, blocks, rows.lo, rows.hi);
     if (const auto it = csr_reads_.find(key); it != csr_reads_.end()) return it->second;
     const TensorDesc& m = desc(csr);
-    const std::vector<int64_t>& row_ptr = csr_[static_cast<size_t>(csr)].row_ptr;
+    const std::vector<int64_t>& all = csr_[static_cast<size_t>(csr)].row_ptr;
+    const std::vector<int64_t> row_ptr(all.begin() + static_cast<ptrdiff_t>(rows.lo),
+                                       all.begin() + static_cast<ptrdiff_t>(rows.hi) + 1);
+    const uint64_t rp_base = m.base + 4 * rows.lo;
     const uint64_t base = m.base / g_, col = m.col_at(g_), val = m.val_at(g_);
     CsrReads r;
     auto read = [&](ReuseWindow& unit, uint64_t byte, bool pin = false) {
@@ -692,7 +704,7 @@ class Runner {
     };
     ReuseWindow rp(a_.load_window), cols(a_.load_window, arch::kLoadUnitPins), vals(a_.load_window, arch::kLoadUnitPins);
     for (uint64_t b = 0; b < blocks; ++b) {
-      for (size_t k = 0; k < row_ptr.size(); ++k) read(rp, m.base + 4 * k);
+      for (size_t k = 0; k < row_ptr.size(); ++k) read(rp, rp_base + 4 * k);
       csr_entry_order(row_ptr, [&](uint64_t e, bool pin) {
         read(cols, col + 4 * e, pin);
         read(vals, val + 4 * e, pin);
@@ -762,7 +774,7 @@ class Runner {
   unsigned g_;
   const traffic::ChordHooks* observe_;
   std::vector<mtx::CsrF32> csr_;
-  mutable std::map<std::pair<int, uint64_t>, CsrReads> csr_reads_;  // csr_unit_reads by (tensor, blocks)
+  mutable std::map<std::tuple<int, uint64_t, uint64_t, uint64_t>, CsrReads> csr_reads_;  // csr_unit_reads by (tensor, blocks, rows)
 };
 
 }  // namespace
