@@ -28,6 +28,7 @@ const std::vector<CounterSpec>& top_counters() {
     v.insert(v.end(), engine_cycle_counters().begin(), engine_cycle_counters().end());
     v.push_back({"gram_steps", "Gram product steps issued on the split array's second lanes (a fused Z^T Z)"});
     v.push_back({"pair_steps", "GEMM MAC steps on row pairs (two result rows each, the second on the split array's second lanes)"});
+    v.push_back({"tile_starts", "engines started: one per launch, or one per tile whose rows are not empty for a launch on the tiles"});
     return v;
   }();
   return all;

@@ -417,7 +417,7 @@ void connect_tile_units(SvModule& m, const TopParts& p, const TopShapes& sh) {
 // bits_for(tiles) bits each, summed over the tiles where each has its own.
 std::string counter_events(const TopShapes& sh) {
   if (!sh.tiled())
-    return "{eng_pair_fire, eng_gram_fire, eng_cycle_class, lb_req_valid && lb_req_ready, eng_busy, host_req, arb_dram_fire_w, "
+    return "{seq_eng_start, eng_pair_fire, eng_gram_fire, eng_cycle_class, lb_req_valid && lb_req_ready, eng_busy, host_req, arb_dram_fire_w, "
            "arb_dram_fire_r, st_wr_valid && st_wr_ready,\n                 ld_req_valid && ld_req_ready, eng_fma_fire, "
            "seq_launch, seq_retire,\n                 running && !done && !halted}";
   const int E = sh.tiles, EW = bits_for(E);
@@ -428,7 +428,7 @@ std::string counter_events(const TopShapes& sh) {
     return "(" + s + ")";
   };
   // Counter order (top_counters), highest first.
-  std::vector<std::string> ev = {sum("tile_pair[{t}]"), sum("tile_gram[{t}]")};
+  std::vector<std::string> ev = {sum("tile_start[{t}]"), sum("tile_pair[{t}]"), sum("tile_gram[{t}]")};
   for (int k = 5; k >= 0; --k) ev.push_back(one(fmt::format("eng_cycle_class[{}]", k)));
   for (const std::string& e :
        {sum("t{t}_lb_req_valid && t{t}_lb_req_ready"), one("eng_busy"), one("host_req"), one("arb_dram_fire_w"),

@@ -296,18 +296,18 @@ void print_datapath(const arch::Arch& a, const exec::ExecProgram& p, const exec:
   // A split array adds as many lanes for fused Gram products; the bound lets
   // every MAC use them, so it stays a lower bound.
   const bool split = arch::engine_split_gram(a);
-  const int all_lanes = split ? 2 * lanes : lanes;
+  const int tiles = arch::engine_tiles(a);
+  const int all_lanes = (split ? 2 * lanes : lanes) * tiles;
   const uint64_t bound = std::max(ceil_div(want.macs, static_cast<uint64_t>(all_lanes)),
                                   static_cast<uint64_t>(std::ceil(static_cast<double>(rtl_bytes) / bw)));
-  fmt::print("  datapath: {} FMA lanes{} (the {}x{} array is not on it yet); max(MACs / {}, RTL bytes / {} B per cycle) = "
-             "{} cycles, RTL at {:.2f}x\n",
-             lanes,
-             split ? fmt::format(", and {} more for fused Gram products{}", lanes,
+  fmt::print("  datapath: {} of the {}x{} array's PEs: {} tile{} of {} FMA lanes{}{}; "
+             "max(MACs / {}, RTL bytes / {} B per cycle) = {} cycles, RTL at {:.2f}x\n",
+             all_lanes, a.pe_rows, a.pe_cols, tiles, tiles > 1 ? "s" : "", lanes,
+             split ? fmt::format(" and {} more for fused Gram products{}", lanes,
                                  exec::engine_row_pairs(a) ? " and GEMM row pairs" : "")
                    : std::string(),
-             a.pe_rows,
-             a.pe_cols, all_lanes, bw, bound, ratio(static_cast<double>(cycles), static_cast<double>(bound)));
-  rep["datapath"] = {{"lanes", lanes}, {"product_lanes", split ? lanes : 0}, {"bound_cycles", bound}};
+             tiles > 1 ? " (GRAMs and fused launches on tile 0)" : "", all_lanes, bw, bound, ratio(static_cast<double>(cycles), static_cast<double>(bound)));
+  rep["datapath"] = {{"lanes", lanes}, {"product_lanes", split ? lanes : 0}, {"tiles", tiles}, {"bound_cycles", bound}};
   // SPMM's column blocks, as the engine picks them.
   uint64_t most = 1, rows = 0, width = 0;
   bool too_tall = false;

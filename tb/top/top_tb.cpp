@@ -125,6 +125,32 @@ uint64_t expected_pair_steps(const stream::Stream& s, const exec::ExecProgram& p
   return steps;
 }
 
+// The engines a stream starts (counter tile_starts): one per launch, and on a
+// top of several tiles, for a launch that runs on the tiles
+// (arch::launch_on_tiles), one per tile whose slice of rows is not empty
+// (arch::tile_rows), tile 0 always.
+uint64_t expected_tile_starts(const stream::Stream& s, const exec::ExecProgram& p) {
+  const arch::Arch& a = the_arch();
+  const int tiles = arch::engine_tiles(a);
+  uint64_t starts = 0;
+  for (const exec::ExecOp& op : p.ops)
+    for (const exec::Pass& pass : op.passes) {
+      const auto& r = s.records[pass.record];
+      const exec::TensorDesc& z = p.tensors[static_cast<size_t>(r.field("out"))];
+      uint64_t x_rows = 0;
+      if (op.kind == stream::Opcode::Spmm)
+        x_rows = p.tensors[static_cast<size_t>(p.tensors[static_cast<size_t>(op.a)].csr ? op.b : op.a)].rows;
+      uint64_t n = 1;
+      if (tiles > 1 && arch::launch_on_tiles(op.kind, r.field("flags"), x_rows, z.cols, a.gather_words))
+        for (int t = 1; t < tiles; ++t) {
+          const arch::RowSlice sl = arch::tile_rows(z.rows, tiles, t, a.granule_bytes);
+          n += sl.lo < sl.hi;
+        }
+      starts += n;
+    }
+  return starts;
+}
+
 // Runs one stream on the top under random timing and checks it: END with no
 // status bit, every HOST served, every output tensor equal to the executor's
 // bit for bit, the counters consistent with what the testbench saw. The
@@ -194,9 +220,11 @@ TopRunResult run_and_compare(Sim<Vtop>& sim, Rng& rng, const stream::Stream& st,
   uint64_t classes = 0;
   for (const auto& c : gen::engine_cycle_counters()) classes += r[gen::counter_register(c.name)];
   CHECK(classes == r[gen::counter_register("engine_cycles")]);
-  CHECK(r[gen::counter_register("issue")] >= r[gen::counter_register("fma")]);
+  // (On tiles, a cycle's issue class is the lowest running tile's; each tile issues at most one step.)
+  CHECK(r[gen::counter_register("issue")] * static_cast<uint64_t>(arch::engine_tiles(the_arch())) >= r[gen::counter_register("fma")]);
   CHECK(r[gen::counter_register("gram_steps")] == expected_product_steps(st, want.program));
   CHECK(r[gen::counter_register("pair_steps")] == expected_pair_steps(st, want.program));
+  CHECK(r[gen::counter_register("tile_starts")] == expected_tile_starts(st, want.program));
   // Per-record cycles (cello sim's table by kind) cover the run, and every
   // launch that does arithmetic was the running record for some cycles.
   uint64_t per_record = 0;

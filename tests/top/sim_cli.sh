@@ -64,7 +64,7 @@ prebuilt)
       exit bad
     }' "$work/t.csv" || fail "timeline CSV"
   # The default top: 4x4 array split into 8 engine lanes and 8 product lanes, a gather buffer that holds X (64 rows) 16 columns at a time.
-  grep -Eq '^  datapath: 8 FMA lanes, and 8 more for fused Gram products and GEMM row pairs \(the 4x4 array is not on it yet\); max\(MACs / 16, RTL bytes / 16 B per cycle\) = [1-9][0-9]* cycles, RTL at [0-9.]+x$' \
+  grep -Eq '^  datapath: 16 of the 4x4 array.s PEs: 1 tile of 8 FMA lanes and 8 more for fused Gram products and GEMM row pairs; max\(MACs / 16, RTL bytes / 16 B per cycle\) = [1-9][0-9]* cycles, RTL at [0-9.]+x$' \
     "$work/out.txt" || fail "no datapath line"
   grep -q '^  SPMM: ' "$work/out.txt" && fail "an SPMM column-block note where X fits the gather buffer"
   grep -q '"spmm_column_blocks": 1' "$work/r.json" || fail "report has no single SPMM column block"
@@ -91,7 +91,7 @@ runtime)
   expect 0 'simulator: .*\(built\)' -- --config "$config" --workload bicgstab --grid 4 --n 2 --iters 1 --dram-latency 3:30
   grep -q '^cello sim: PASS$' "$work/out.txt" || fail "no PASS"
   grep -Eq "$same" "$work/out.txt" || fail "DRAM bytes per region differ from the executor's"
-  grep -q '^  datapath: 4 FMA lanes (the 2x2 array' "$work/out.txt" || fail "no 4-lane datapath line"
+  grep -q "^  datapath: 4 of the 2x2 array's PEs: 1 tile of 4 FMA lanes;" "$work/out.txt" || fail "no 4-lane datapath line"
   expect 0 'simulator: .*\(cached\)' -- --config "$config" --workload gcn --grid 4 --n 4 --o 2 --iters 1
   grep -Eq "$same" "$work/out.txt" || fail "DRAM bytes per region differ from the executor's"
   # 216 rows: SPMM in three one-column blocks, GEMM in two register-file passes.
