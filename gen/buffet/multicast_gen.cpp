@@ -31,7 +31,7 @@ void credit_vector(SvModule& m) {
   m.section("Credit vector: a request leaves only while every masked target has a credit, and takes one from each",
             R"(
 always_comb begin
-  for (int k = 0; k < K; k++) has_cr[k] = cnt_q[k] != '0;
+  for (int k = 0; k < K; k++) has_cr[k] = cnt_q[k*CW +: CW] != '0;
 end
 assign req_ok    = &(~req_mask | has_cr);
 assign dn_valid  = req_valid && req_ok && mq_space;
@@ -41,8 +41,9 @@ assign take      = req_valid && req_ready;
 assign cr_ready  = '1;
 always_ff @(posedge clk) begin
   for (int k = 0; k < K; k++) begin
-    if (!rst_n) cnt_q[k] <= '0;
-    else cnt_q[k] <= cnt_q[k] + (cr_valid[k] ? cr_num[k*CW +: CW] : '0) - {{(CW-1){1'b0}}, take && req_mask[k]};
+    if (!rst_n) cnt_q[k*CW +: CW] <= '0;
+    else cnt_q[k*CW +: CW] <= cnt_q[k*CW +: CW] + (cr_valid[k] ? cr_num[k*CW +: CW] : '0)
+                             - {{(CW-1){1'b0}}, take && req_mask[k]};
   end
 end)");
 }
@@ -75,7 +76,7 @@ void add_multicast(Design& design, const MulticastShape& s, const nlohmann::json
   multicast_parts::declare_ports(m, s);
   m.localparam("K", std::to_string(s.targets), "targets");
   m.localparam("CW", std::to_string(s.count_width), "bits of one credit count");
-  m.array("cnt_q", s.count_width, s.targets, "credits of each target: free slots not yet reserved");
+  m.signal("cnt_q", s.targets * s.count_width, "credits of target k in bits [k*CW +: CW]: free slots not yet reserved");
   m.signal("has_cr", s.targets, "target k has at least one credit");
   m.signal("req_ok", 1, "every masked target has a credit");
   m.signal("take", 1, "request accepted: reserve one slot in each masked target");
