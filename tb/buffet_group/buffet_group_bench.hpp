@@ -156,6 +156,8 @@ class GroupBench {
   Sim<V>& sim() { return sim_; }
   const buffet::BuffetGroupModel& model() const { return model_; }
   uint64_t status() { return static_cast<uint64_t>(sim_.dut().status_err); }
+  // The DRAM producer stops after this many fills (default: never).
+  void set_dram_budget(uint64_t fills) { dram_budget_ = fills; }
 
   // Runs the programs to completion (every op accepted, every response checked).
   GroupRunStats run(const GroupProgram& l2, const std::vector<GroupProgram>& l1, const GroupRates& rates,
@@ -272,7 +274,8 @@ class GroupBench {
         }
     }
     // ---- 1. drive
-    if (!fill_valid_ && dram_credits_ > 0 && rng_.chance(rates.fill)) {
+    if (!fill_valid_ && dram_credits_ > 0 && dram_sent_ < dram_budget_ && rng_.chance(rates.fill)) {
+      ++dram_sent_;
       fill_valid_ = true;
       fill_data_ = rng_.bits(static_cast<int>(F.width));
       --dram_credits_;
@@ -460,7 +463,7 @@ class GroupBench {
   std::deque<uint64_t> flight_time_;  // cycle from which each element in flight may be delivered
   CreditPort l2_credit_{F.l2_depth}, l1_credit_{F.l1_depth};
   bool fill_valid_ = false;
-  uint64_t fill_data_ = 0, dram_credits_ = 0, l1_credits_ = 0;
+  uint64_t fill_data_ = 0, dram_credits_ = 0, l1_credits_ = 0, dram_sent_ = 0, dram_budget_ = ~0ULL;
 };
 
 }  // namespace cello::tb
