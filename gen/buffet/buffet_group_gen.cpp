@@ -190,7 +190,8 @@ void add_buffet_group(Design& design, const BuffetGroupConfig& c) {
   add_buffet(design, s.l1);
   if (s.mc)
     add_multicast(design, {c.mcast_name(), s.K, s.IW2, s.W, s.CW1},
-                  {{"buffet_group", c.name}, {"targets", s.K}, {"index_width", s.IW2}, {"data_width", s.W}});
+                  {{"buffet_group", c.name}, {"targets", s.K}, {"index_width", s.IW2}, {"data_width", s.W},
+                   {"count_width", s.CW1}});
   SvModule m = group_parts::group_module(s);
   group_parts::declare_ports(m, s);
   group_parts::declare_nets(m, s);

@@ -71,7 +71,7 @@ void add_multicast(Design& design, const MulticastShape& s, const nlohmann::json
              "upstream's response fills all masked targets in the same cycle. Each target\n"
              "returns its shrinks' credits on its own lane of cr_*.");
   m.record_config(config);
-  m.note(fmt::format("K = {} targets, credit counts of {} bits, mask FIFO of 2 entries (one upstream read in flight).",
+  m.note(fmt::format("K = {} targets, credit counts of {} bits, mask FIFO of 2 entries (a flop-RAM L2 has one read in flight).",
                      s.targets, s.count_width));
   multicast_parts::declare_ports(m, s);
   m.localparam("K", std::to_string(s.targets), "targets");
