@@ -7,6 +7,7 @@
 #include <set>
 
 #include "gen/buffet/buffet_gen.hpp"
+#include "gen/buffet/buffet_group_gen.hpp"
 #include "gen/chord/chord_gen.hpp"
 #include "sw/common/error.hpp"
 #include "gen/design.hpp"
@@ -37,6 +38,7 @@ nlohmann::json HwConfig::to_json() const {
   put_blocks(j, "mac_arrays", mac_arrays);
   put_blocks(j, "regfiles", regfiles);
   put_blocks(j, "pipeline_buffers", pipeline_buffers);
+  put_blocks(j, "buffet_groups", buffet_groups);
   if (top) j["top"] = top->to_json();
   return j;
 }
@@ -124,6 +126,11 @@ HwConfig parse_hw_config(const nlohmann::json& j, const std::string& file) {
   parse_blocks(r, "pipeline_buffers", c.pipeline_buffers, owners, [](const PipelineBufferConfig& b) {
     return std::vector<std::string>{b.name, b.buffet_name()};
   });
+  parse_blocks(r, "buffet_groups", c.buffet_groups, owners, [](const BuffetGroupConfig& g) {
+    std::vector<std::string> names{g.name, g.l2_name(), g.l1_name()};
+    if (g.multicast()) names.push_back(g.mcast_name());
+    return names;
+  });
   std::optional<ConfigReader> t;
   if (r.has("top")) {
     t.emplace(r.object("top"));
@@ -152,6 +159,7 @@ Design generate_design(const HwConfig& cfg) {
   for (const auto& a : cfg.mac_arrays) add_mac_array(d, a);
   for (const auto& f : cfg.regfiles) add_regfile(d, f);
   for (const auto& b : cfg.pipeline_buffers) add_pipeline_buffer(d, b);
+  for (const auto& g : cfg.buffet_groups) add_buffet_group(d, g);
   // The top and its parts (docs/top.md).
   if (cfg.top) add_top(d, cfg);
   return d;

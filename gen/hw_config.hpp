@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gen/buffet/buffet_config.hpp"
+#include "gen/buffet/buffet_group_config.hpp"
 #include "gen/chord/chord_config.hpp"
 #include "gen/design.hpp"
 #include "gen/mac_array/mac_array_config.hpp"
@@ -30,6 +31,7 @@ struct HwConfig {
   std::vector<MacArrayConfig> mac_arrays;  // "mac_arrays": MAC arrays (docs/config.md)
   std::vector<RegfileConfig> regfiles;     // "regfiles": stand-alone register files
   std::vector<PipelineBufferConfig> pipeline_buffers;  // "pipeline_buffers": producer->consumer tile buffers
+  std::vector<BuffetGroupConfig> buffet_groups;  // "buffet_groups": L2 buffet filling K L1s (multicast)
   std::optional<TopConfig> top;  // "top": the accelerator that runs command streams (docs/config.md)
 
   nlohmann::json to_json() const;  // canonical form, all defaults filled in

@@ -12,7 +12,7 @@ namespace cello::area {
 namespace {
 // The block lists of the hardware config (gen/hw_config.cpp) a sweep may vary.
 const std::vector<std::string>& sections() {
-  static const std::vector<std::string> s = {"buffets", "chords", "mac_arrays", "regfiles", "pipeline_buffers"};
+  static const std::vector<std::string> s = {"buffets", "chords", "mac_arrays", "regfiles", "pipeline_buffers", "buffet_groups"};
   return s;
 }
 

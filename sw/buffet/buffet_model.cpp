@@ -8,7 +8,8 @@ namespace cello::buffet {
 
 constexpr const char* kWaitNames[] = {"ready", "index not filled", "slot awaiting an update",
                                       "slot not awaiting an update", "every scoreboard entry in use",
-                                      "shrink exceeds occupancy", "buffet full", "beyond the buffet size"};
+                                      "shrink exceeds occupancy", "buffet full", "a masked target has no credit",
+                                      "beyond the buffet size"};
 static_assert(names_cover(kWaitNames, Wait::Never));
 const char* to_string(Wait w) { return name_of(w, kWaitNames); }
 

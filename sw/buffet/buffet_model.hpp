@@ -22,6 +22,7 @@ enum class Wait {
   ScoreboardFull,  // will_update read while every scoreboard CAM entry is in use
   Occupancy,       // shrink larger than occupancy
   Full,            // fill with no free slot
+  NoCredit,        // multicast transfer while a masked target has no credit
   Never,           // can never become legal (index or count beyond the size)
 };
 
