@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <filesystem>
+#include <random>
 
 #include "sw/common/error.hpp"
 #include "tests/common/error_message.hpp"
@@ -473,4 +474,46 @@ TEST_CASE("a GEMM of several passes whose result overwrites its streamed operand
     }
   }
   CHECK(refused == 3);
+}
+
+TEST_CASE("tiles: the mapping rule's slices cover a launch's rows in order, in whole quanta", "[exec][tiles]") {
+  // Tiles per array (docs/top.md, "Tiles"): whole 2V-PE engines, a power of
+  // two, at most kMaxTiles; the default 4x4 has one.
+  CHECK(arch::engine_tiles(16, 131072) == 1);
+  CHECK(arch::engine_tiles(64, 131072) == 4);
+  CHECK(arch::engine_tiles(256, 131072) == 16);
+  CHECK(arch::engine_tiles(48, 131072) == 2);      // three tiles' PEs: rounded down to a power of two
+  CHECK(arch::engine_tiles(16, 64) == 2);          // a 64-word gather buffer holds V to 4: two 8-PE tiles
+  CHECK(arch::engine_tiles(4096, 131072) == arch::kMaxTiles);
+  CHECK(arch::engine_tiles(15, 131072) == 1);      // 8 lanes, no product unit
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const int tiles = 1 << std::uniform_int_distribution<int>(0, 4)(rng);
+    const uint64_t granule = uint64_t{4} << std::uniform_int_distribution<int>(0, 6)(rng);
+    const uint64_t rows = std::uniform_int_distribution<uint64_t>(1, 50000)(rng);
+    const uint64_t q = arch::tile_row_quantum(granule);
+    INFO(tiles << " tiles, " << granule << "-byte granules, " << rows << " rows");
+    uint64_t next = 0, longest = 0;
+    for (int t = 0; t < tiles; ++t) {
+      const arch::RowSlice s = arch::tile_rows(rows, tiles, t, granule);
+      CHECK(s.lo == next);                                  // in tile order, no gap, no overlap
+      CHECK(s.lo <= s.hi);
+      CHECK((s.lo % q == 0 || s.lo == rows));               // starts on a quantum (8 rows, a granule's words)
+      CHECK((s.hi % q == 0 || s.hi == rows));
+      longest = std::max(longest, s.hi - s.lo);
+      next = s.hi;
+    }
+    CHECK(next == rows);
+    // No slice is longer than the rows split evenly, rounded up to a quantum.
+    CHECK(longest <= ((rows + tiles - 1) / tiles + q - 1) / q * q);
+  }
+  // Which launches run on the tiles.
+  CHECK(arch::launch_on_tiles(Opcode::Gemm, 0, 0, 8, 131072));
+  CHECK_FALSE(arch::launch_on_tiles(Opcode::Gemm, stream::kLaunchPipeGram, 0, 8, 131072));
+  CHECK(arch::launch_on_tiles(Opcode::Eltw, stream::kLaunchRelu, 0, 8, 131072));
+  CHECK_FALSE(arch::launch_on_tiles(Opcode::Gram, 0, 0, 8, 131072));
+  CHECK(arch::launch_on_tiles(Opcode::Spmm, 0, 9604, 8, 131072));        // X in one 8-column block
+  CHECK_FALSE(arch::launch_on_tiles(Opcode::Spmm, 0, 9604, 16, 131072)); // two blocks
+  CHECK_FALSE(arch::launch_on_tiles(Opcode::Spmm, stream::kLaunchPipeGramX, 9604, 8, 131072));
+  CHECK_FALSE(arch::launch_on_tiles(Opcode::Spmm, 0, 200000, 1, 131072)); // gathered from DRAM
 }
