@@ -5,7 +5,7 @@
 // - `<top>_tile_dispatch` starts a launch on the tiles: a GEMM pass or an
 //   SPMM that pipelines no GRAM (the SPMM's dense operand in one gather
 //   block) and an ELTW on every tile, each on its slice of the result's rows
-//   (arch::launch_on_tiles, arch::tile_rows), any other launch on tile 0; it
+//   (exec::launch_on_tiles, arch::tile_rows), any other launch on tile 0; it
 //   reports done once every started tile is done.
 // - `<top>_tile_read_merge` puts the tiles' load units of one port on that
 //   port's one DRAM/CHORD client: round robin, the tile index above the

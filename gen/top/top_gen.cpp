@@ -76,11 +76,7 @@ struct TopShapes {
   int unit_tag(const ReadUnit&) const { return UT; }
 };
 
-// The tile-index bits of a top's tags (0 with one tile).
-int tile_bits_of(const arch::Arch& a) {
-  const int tiles = arch::engine_tiles(a);
-  return tiles > 1 ? bits_for(tiles - 1) : 0;
-}
+
 
 // Arbiter clients: 0 the operand load unit (port A), 1 the store unit, 2..4 the
 // CSR streams' load units (rp, col, val), 5 the operand port B's (lb), and 6
@@ -89,9 +85,14 @@ constexpr int kStoreClient = 1;
 
 }  // namespace
 
+int tile_tag_bits_of(const arch::Arch& a) {
+  const int tiles = arch::engine_tiles(a);
+  return tiles > 1 ? bits_for(tiles - 1) : 0;
+}
+
 int arbiter_tag_bits(const HwConfig& cfg, const arch::Arch& a) {
   const ChordConfig* c = top_chord(cfg);
-  const int lines = line_tag_bits(load_unit_shape(a)) + tile_bits_of(a);
+  const int lines = line_tag_bits(load_unit_shape(a)) + tile_tag_bits_of(a);
   if (!c || !chord_on_datapath(*c, static_cast<int>(a.granule_bytes))) return lines;
   return std::max(lines, bits_for(chord_dram_shape(a).slots - 1));
 }
@@ -119,7 +120,7 @@ TopShapes add_top_parts(Design& d, const HwConfig& cfg, const arch::Arch& a) {
   sh.chord = top_chord(cfg);
   sh.cj = sh.chord && chord_on_datapath(*sh.chord, mem.granule_bytes);
   sh.tiles = arch::engine_tiles(a);
-  sh.TB = tile_bits_of(a);
+  sh.TB = tile_tag_bits_of(a);
   sh.LW = line_tag_bits(mem);
   sh.UT = sh.LW + sh.TB;
   if (sh.cj) sh.CDT = bits_for(chord_dram_shape(a).slots - 1);

@@ -18,4 +18,8 @@ void add_top(Design& design, const HwConfig& cfg);
 // CHORD is on the datapath and they are wider.
 int arbiter_tag_bits(const HwConfig& cfg, const arch::Arch& a);
 
+// The tile index bits above a load unit's line tag in its client's tags (0 on
+// a top of one tile; docs/top.md, "Tiles").
+int tile_tag_bits_of(const arch::Arch& a);
+
 }  // namespace cello::gen

@@ -11,7 +11,6 @@
 
 #include "sw/common/bits.hpp"
 #include "sw/score/schedule.hpp"
-#include "sw/stream/format.hpp"
 #include "sw/traffic/models.hpp"
 
 namespace cello::arch {
@@ -111,23 +110,6 @@ inline int engine_tiles(int pes, int gather_words) {
 }
 inline int engine_tiles(const Arch& a) {
   return engine_tiles(static_cast<int>(a.pe_rows * a.pe_cols), static_cast<int>(a.gather_words));
-}
-// Whether a launch runs on every tile, each on its own rows of the result
-// (docs/top.md, "Tiles"): a GEMM pass that pipelines no GRAM, an ELTW, and an
-// SPMM that pipelines no GRAM and whose dense operand X (`x_rows` rows) fits
-// the gather buffer in one column block of the result's `z_cols` columns
-// (tile 0 fills every tile's copy of the buffer). Their rows are
-// independent; a GRAM sums over rows, and a fused launch keeps its Gram's
-// partial sums in one tile. `flags` are the launch record's.
-inline bool launch_on_tiles(stream::Opcode kind, uint64_t flags, uint64_t x_rows, uint64_t z_cols, uint64_t gather_words) {
-  const bool piped = (flags & (stream::kLaunchPipeGram | stream::kLaunchPipeGramX)) != 0;
-  switch (kind) {
-    case stream::Opcode::Eltw: return true;
-    case stream::Opcode::Gemm: return !piped;
-    case stream::Opcode::Spmm:
-      return !piped && z_cols >= 1 && z_cols <= static_cast<uint64_t>(spmm_block_cols(x_rows, gather_words));
-    default: return false;
-  }
 }
 // Tile t's result rows [lo, hi) of a launch on `tiles` tiles over `rows`
 // rows: slices of ceil(rows / (tiles q)) q rows in tile order, q = 8 rows

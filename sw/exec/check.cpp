@@ -483,6 +483,17 @@ std::vector<size_t> pipelined_grams(const stream::Stream& s, const ExecProgram& 
   return grams;
 }
 
+bool launch_on_tiles(stream::Opcode kind, uint64_t flags, uint64_t x_rows, uint64_t z_cols, uint64_t gather_words) {
+  const bool piped = (flags & (stream::kLaunchPipeGram | stream::kLaunchPipeGramX)) != 0;
+  switch (kind) {
+    case stream::Opcode::Eltw: return true;
+    case stream::Opcode::Gemm: return !piped;
+    case stream::Opcode::Spmm:
+      return !piped && z_cols >= 1 && z_cols <= static_cast<uint64_t>(arch::spmm_block_cols(x_rows, gather_words));
+    default: return false;
+  }
+}
+
 bool gemm_row_pairs(const arch::Arch& a, const stream::Record& rec, const ExecProgram& p, int streamed) {
   const auto v = static_cast<uint32_t>(arch::engine_lanes(a));
   if (!engine_row_pairs(a)) return false;

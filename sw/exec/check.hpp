@@ -72,6 +72,16 @@ struct ExecProgram {
 
 ExecProgram check_stream(const stream::Stream& s, const std::string& file, const arch::Arch& a);
 
+// Whether a launch runs on every tile of the top, each on its own rows of the
+// result (docs/top.md, "Tiles"; the tile dispatch's on_tiles): a GEMM pass
+// that pipelines no GRAM, an ELTW, and an SPMM that pipelines no GRAM and
+// whose dense operand X (`x_rows` rows) fits the gather buffer in one column
+// block of the result's `z_cols` columns (tile 0 fills every tile's copy of
+// the buffer). Their rows are independent; a GRAM sums over rows, and a fused
+// launch keeps its Gram's partial sums in one tile. `flags` are the launch
+// record's.
+bool launch_on_tiles(stream::Opcode kind, uint64_t flags, uint64_t x_rows, uint64_t z_cols, uint64_t gather_words);
+
 // Whether the top's engine runs GEMM pass `rec` on row pairs
 // (gen/top/stream_engine_pairs.cpp, docs/top.md "GEMM row pairs"): a top
 // with word pairs (a split array of V >= 2 lanes, granules of 2 words or

@@ -552,7 +552,7 @@ class Runner {
   std::vector<arch::RowSlice> tile_slices(stream::Opcode kind, uint64_t flags, const TensorDesc& out, uint64_t x_rows = 0) const {
     const int tiles = arch::engine_tiles(a_);
     const uint64_t rows = out.rows;
-    if (tiles == 1 || !arch::launch_on_tiles(kind, flags, x_rows, out.cols, a_.gather_words)) return {{0, rows}};
+    if (tiles == 1 || !exec::launch_on_tiles(kind, flags, x_rows, out.cols, a_.gather_words)) return {{0, rows}};
     std::vector<arch::RowSlice> v;
     for (int t = 0; t < tiles; ++t) {
       const arch::RowSlice r = arch::tile_rows(rows, tiles, t, g_);

@@ -28,6 +28,7 @@
 #include "Vchord_port.h"
 #include "gen/hw_config.hpp"
 #include "gen/top/chord_port_gen.hpp"
+#include "gen/top/top_gen.hpp"
 #include "gen/top/top_config.hpp"
 #include "tb/harness/checked.hpp"
 #include "tb/harness/port_words.hpp"
@@ -71,7 +72,7 @@ struct Totals {
 
 class Segment {
  public:
-  Segment(Sim<Vchord_port>& sim, Rng& rng, const gen::ChordPortShape& s, bool strays, bool ack_backlog)
+  Segment(Sim<Vchord_port>& sim, Rng& rng, const gen::ChordPortShape& s, bool strays, bool ack_backlog, bool deep)
       : sim_(sim), d_(sim.dut()), rng_(rng), s_(s), N_(static_cast<unsigned>(s.clients)),
         GB_(static_cast<unsigned>(std::countr_zero(static_cast<unsigned>(s.granule_bytes)))),
         WA_(static_cast<unsigned>(s.addr_bits) - GB_), DW_(static_cast<unsigned>(s.granule_bytes) / 4),
@@ -95,9 +96,17 @@ class Segment {
     ack_rate_ = ack_backlog ? 0.002 : random_rate(rng);
     rd_rate_ = random_rate(rng);
     wr_rate_ = random_rate(rng);
-    // Read data after up to 24 cycles, or, one segment in three, after up to
-    // twice the routing FIFO's depth, so that a deep FIFO fills too.
-    max_delay_ = 1 + rng.below(rng.chance(1.0 / 3) ? 2 * static_cast<uint64_t>(s.reads) + 24 : 24);
+    // Read data after up to 24 cycles, or, in `deep` segments and one other
+    // in three, after up to twice the routing FIFO's depth, so that a deep
+    // FIFO fills too.
+    max_delay_ = 1 + rng.below(deep || rng.chance(1.0 / 3) ? 2 * static_cast<uint64_t>(s.reads) + 24 : 24);
+    // A deep segment's reads all wait that long, and CHORD takes every read
+    // offered: the routing FIFO fills whatever the other draws.
+    if (deep) {
+      min_delay_ = 2 * static_cast<uint64_t>(s.reads);
+      max_delay_ = min_delay_ + 24;
+      rd_rate_ = 1;
+    }
   }
 
   Totals totals;
@@ -241,7 +250,7 @@ class Segment {
     if (issue) {
       std::vector<uint32_t> data(DW_);
       for (auto& x : data) x = static_cast<uint32_t>(rng_.bits(32));
-      taken_.push_back({slot_->client, slot_->read.tag, data, sim_.cycle() + 1 + rng_.below(max_delay_)});
+      taken_.push_back({slot_->client, slot_->read.tag, data, sim_.cycle() + 1 + min_delay_ + rng_.below(max_delay_ - min_delay_)});
       slot_.reset();
       sim_.note("CHORD read", taken_.back().tag);
     }
@@ -327,7 +336,7 @@ class Segment {
   std::deque<Write> stores_, fills_;
   bool store_on_ = false, fill_on_ = false;
   double store_rate_ = 1, fill_rate_ = 1, ack_rate_ = 1, rd_rate_ = 1, wr_rate_ = 1;
-  uint64_t max_delay_ = 1;
+  uint64_t min_delay_ = 0, max_delay_ = 1;
   // The reference: the read slot, the reads CHORD has taken (in order, the
   // routing FIFO's contents), the last client granted, the last write a fill,
   // acknowledgements pending, proto_err.
@@ -341,13 +350,14 @@ class Segment {
 
 void run(uint64_t seed, int segments) {
   const gen::HwConfig cfg = gen::load_hw_config(TOP_CONFIG);
-  const gen::ChordPortShape s = gen::chord_port_shape(*gen::top_chord(cfg), gen::load_unit_shape(gen::arch_of(cfg, TOP_CONFIG)));
+  const arch::Arch a = gen::arch_of(cfg, TOP_CONFIG);
+  const gen::ChordPortShape s = gen::chord_port_shape(*gen::top_chord(cfg), gen::load_unit_shape(a), gen::tile_tag_bits_of(a));
   CELLO_SEEDED_RNG(rng, seed);
   Sim<Vchord_port> sim;
   Totals all;
   run_checked(sim, [&] {
     for (int seg = 0; seg < segments; ++seg) {
-      Segment g(sim, rng, s, seg % 2 == 1, seg % 4 == 2);
+      Segment g(sim, rng, s, seg % 2 == 1, seg % 4 == 2, seg % 4 == 3);
       g.run();
       all.reads += g.totals.reads;
       all.stores += g.totals.stores;

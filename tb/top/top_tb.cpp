@@ -127,7 +127,7 @@ uint64_t expected_pair_steps(const stream::Stream& s, const exec::ExecProgram& p
 
 // The engines a stream starts (counter tile_starts): one per launch, and on a
 // top of several tiles, for a launch that runs on the tiles
-// (arch::launch_on_tiles), one per tile whose slice of rows is not empty
+// (exec::launch_on_tiles), one per tile whose slice of rows is not empty
 // (arch::tile_rows), tile 0 always.
 uint64_t expected_tile_starts(const stream::Stream& s, const exec::ExecProgram& p) {
   const arch::Arch& a = the_arch();
@@ -141,7 +141,7 @@ uint64_t expected_tile_starts(const stream::Stream& s, const exec::ExecProgram& 
       if (op.kind == stream::Opcode::Spmm)
         x_rows = p.tensors[static_cast<size_t>(p.tensors[static_cast<size_t>(op.a)].csr ? op.b : op.a)].rows;
       uint64_t n = 1;
-      if (tiles > 1 && arch::launch_on_tiles(op.kind, r.field("flags"), x_rows, z.cols, a.gather_words))
+      if (tiles > 1 && exec::launch_on_tiles(op.kind, r.field("flags"), x_rows, z.cols, a.gather_words))
         for (int t = 1; t < tiles; ++t) {
           const arch::RowSlice sl = arch::tile_rows(z.rows, tiles, t, a.granule_bytes);
           n += sl.lo < sl.hi;

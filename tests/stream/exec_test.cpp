@@ -508,12 +508,12 @@ TEST_CASE("tiles: the mapping rule's slices cover a launch's rows in order, in w
     CHECK(longest <= ((rows + tiles - 1) / tiles + q - 1) / q * q);
   }
   // Which launches run on the tiles.
-  CHECK(arch::launch_on_tiles(Opcode::Gemm, 0, 0, 8, 131072));
-  CHECK_FALSE(arch::launch_on_tiles(Opcode::Gemm, stream::kLaunchPipeGram, 0, 8, 131072));
-  CHECK(arch::launch_on_tiles(Opcode::Eltw, stream::kLaunchRelu, 0, 8, 131072));
-  CHECK_FALSE(arch::launch_on_tiles(Opcode::Gram, 0, 0, 8, 131072));
-  CHECK(arch::launch_on_tiles(Opcode::Spmm, 0, 9604, 8, 131072));        // X in one 8-column block
-  CHECK_FALSE(arch::launch_on_tiles(Opcode::Spmm, 0, 9604, 16, 131072)); // two blocks
-  CHECK_FALSE(arch::launch_on_tiles(Opcode::Spmm, stream::kLaunchPipeGramX, 9604, 8, 131072));
-  CHECK_FALSE(arch::launch_on_tiles(Opcode::Spmm, 0, 200000, 1, 131072)); // gathered from DRAM
+  CHECK(exec::launch_on_tiles(Opcode::Gemm, 0, 0, 8, 131072));
+  CHECK_FALSE(exec::launch_on_tiles(Opcode::Gemm, stream::kLaunchPipeGram, 0, 8, 131072));
+  CHECK(exec::launch_on_tiles(Opcode::Eltw, stream::kLaunchRelu, 0, 8, 131072));
+  CHECK_FALSE(exec::launch_on_tiles(Opcode::Gram, 0, 0, 8, 131072));
+  CHECK(exec::launch_on_tiles(Opcode::Spmm, 0, 9604, 8, 131072));        // X in one 8-column block
+  CHECK_FALSE(exec::launch_on_tiles(Opcode::Spmm, 0, 9604, 16, 131072)); // two blocks
+  CHECK_FALSE(exec::launch_on_tiles(Opcode::Spmm, stream::kLaunchPipeGramX, 9604, 8, 131072));
+  CHECK_FALSE(exec::launch_on_tiles(Opcode::Spmm, 0, 200000, 1, 131072)); // gathered from DRAM
 }
