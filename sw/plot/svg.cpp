@@ -138,10 +138,20 @@ std::string line_chart_svg(const LineChart& c) {
       first = false;
     }
     if (c.step && !first) pts += fmt::format("{:.1f},{:.1f} ", x1, prev_y);
-    s += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n", color, pts);
+    if (se.line)
+      s += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n", color, pts);
+    if (se.markers)
+      for (const auto& p : se.points) {
+        if ((c.log_x && p.x <= 0) || (c.log_y && p.y <= 0)) continue;
+        s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>\n", ax.map(p.x, x0, x1),
+                         ay.map(p.y, y0, y1), color);
+      }
     double ly = T + 10 + 20 * static_cast<double>(i);
-    s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"3\"/>\n", x1 + 12, ly,
-                     x1 + 32, ly, color);
+    if (se.line)
+      s += fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"3\"/>\n", x1 + 12, ly,
+                       x1 + 32, ly, color);
+    else
+      s += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"{}\"/>\n", x1 + 22, ly, color);
     s += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", x1 + 38, ly + 4, xml_escape(se.name));
   }
   return s + "</svg>\n";

@@ -15,6 +15,8 @@ struct XY {
 struct LineSeries {
   std::string name;
   std::vector<XY> points;
+  bool line = true;      // join the points
+  bool markers = false;  // a dot at every point (a scatter plot: line = false)
 };
 
 struct LineChart {

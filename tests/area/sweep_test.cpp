@@ -39,3 +39,18 @@ TEST_CASE("sweeps expand to the cartesian product, every block of the section se
   CHECK(expand_sweeps(base, {}).size() == 1);
   CHECK_THROWS_AS(expand_sweeps(base, {parse_sweep("chords.entries=4,8")}), cello::Error);
 }
+
+TEST_CASE("a top key sweeps the top section; manifests build axes from key paths", "[area][sweep]") {
+  nlohmann::json base = {{"name", "x"}, {"top", {{"granule_bytes", 16}}}};
+  auto pts = expand_sweeps(base, {parse_sweep("top.granule_bytes=32,64")});
+  REQUIRE(pts.size() == 2);
+  CHECK(pts[1].config["top"]["granule_bytes"] == 64);
+  CHECK_THROWS_WITH(expand_sweeps({{"name", "x"}}, {parse_sweep("top.granule_bytes=32")}),
+                    Catch::Contains("no \"top\" section"));
+  auto a = make_axis("chords.depth", {4096, 8192}, "m.json", "vary.chords.depth");
+  CHECK(a.section == "chords");
+  CHECK(a.values.size() == 2);
+  CHECK_THROWS_WITH(make_axis("chrds.depth", {1}, "m.json", "vary.chrds.depth"),
+                    Catch::Contains("m.json: vary.chrds.depth: unknown section"));
+  CHECK_THROWS_WITH(make_axis("chords.depth", {}, "m.json", "vary.chords.depth"), Catch::Contains("no values"));
+}
