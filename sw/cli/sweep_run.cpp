@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -49,8 +50,10 @@ class Progress {
     std::string line = fmt::format("cello sweep: {}/{} points done, {} failed, {} running", done, total, failed, running);
     if (queued) line += fmt::format(", {} queued", queued);
     line += fmt::format(", {:.0f} s elapsed, ETA {}", el, done == total ? "0 s" : e);
-    if (line == last_) return;
-    last_ = line;
+    // In a log, a line only when a count changes.
+    const std::string key = tty_ ? line : fmt::format("{} {} {} {} {}", total, done, failed, running, queued);
+    if (key == last_) return;
+    last_ = key;
     if (tty_) fmt::print("\r{}\x1b[K", line);
     else fmt::print("{}\n", line);
     std::fflush(stdout);
@@ -99,6 +102,14 @@ std::string shell_quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
+}
+
+// "cello-NAME" with every character but letters, digits, '.', '_' and '-' as '_'
+// (an #SBATCH line is not a shell line: no quoting).
+std::string job_name(const std::string& name) {
+  std::string out = "cello-";
+  for (char c : name) out += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ? c : '_';
+  return out;
 }
 
 std::string slurp_log(const fs::path& p) {
@@ -193,7 +204,6 @@ size_t run_local(const Sweep& s, const std::vector<const Point*>& todo, const Ru
   std::map<pid_t, Child> running;
   size_t next = 0, done = 0, failed = 0;
   Progress progress;
-  progress.show(todo.size(), 0, 0, 0);
   while (next < todo.size() || !running.empty()) {
     while (next < todo.size() && running.size() < static_cast<size_t>(std::max(1, o.jobs))) {
       const pid_t pid = spawn_point(o, *todo[next]);
@@ -257,15 +267,15 @@ std::vector<std::string> run_slurm(const Sweep& s, const std::vector<const Point
     for (size_t i = 0; i < argv.size(); ++i) cmd += (i ? " " : "") + (argv[i] == "\"$id\"" ? argv[i] : shell_quote(argv[i]));
     std::string text = "#!/bin/bash\n# Written by cello sweep run --backend slurm: one task per point of " +
                        s.name + " (docs/sweep.md).\n";
-    text += fmt::format("#SBATCH --job-name={}\n", shell_quote("cello-" + s.name));
+    text += fmt::format("#SBATCH --job-name={}\n", job_name(s.name));
     text += fmt::format("#SBATCH --array=0-{}\n", count - 1);
     text += fmt::format("#SBATCH --output={}\n", (sdir / "%A_%a.out").string());
     text += fmt::format("#SBATCH --time={}\n#SBATCH --cpus-per-task={}\n#SBATCH --mem={}\n", time, cpus, mem);
     if (!o.partition.empty()) text += fmt::format("#SBATCH --partition={}\n", o.partition);
     for (const auto& a : o.sbatch_args) text += "#SBATCH " + a + "\n";
-    text += "set -u\n";
     for (const auto& l : o.prologue) text += l + "\n";
     text += fmt::format("id=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" {})\n", shell_quote(ids.string()));
+    text += "[ -n \"$id\" ] || { echo \"cello sweep: no point for array task $SLURM_ARRAY_TASK_ID\"; exit 1; }\n";
     text += fmt::format("exec {} > {}/points/\"$id\"/log.txt 2>&1\n", cmd, shell_quote(dir));
     write_output(script.string(), text);
     const fs::path log = sdir / fmt::format("sbatch-{}-{}.log", stamp, n);
