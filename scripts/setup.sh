@@ -9,6 +9,7 @@ packages=(
   catch2 libfmt-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
   clang libclang-rt-14-dev
   z3 gzip
+  munge slurm-wlm
 )
 
 missing=()

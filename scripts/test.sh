@@ -7,7 +7,8 @@
 # in Yosys, not in our code) and data (real matrices: the same code paths as the
 # small inputs, at 100x the run time under ASan -O0) and long (the policy
 # options' family runs, the default family test's code three times over) are
-# left to the main pass; see docs/hardening.md.
+# left to the main pass, as is slurm (the one-node Slurm cluster of
+# docs/sweep.md, which runs the sweep code the cli tests run); see docs/hardening.md.
 #   scripts/test.sh [BUILD_DIR]      (default: build; the sanitizer build is BUILD_DIR-asan)
 #   CELLO_SANITIZE_PASS=0 scripts/test.sh     skip the sanitizer pass
 set -euo pipefail
@@ -24,6 +25,6 @@ if [ "${CELLO_SANITIZE_PASS:-1}" = 1 ]; then
   cmake -S . -B "$san" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g" -DCELLO_SANITIZE=ON
   cmake --build "$san" -j "$(nproc)"
   (cd "$san" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-     ctest --output-on-failure -j "$(nproc)" --timeout 300 -LE 'gate|fuzz|formal|yosys|^data$|^long$')
+     ctest --output-on-failure -j "$(nproc)" --timeout 300 -LE 'gate|fuzz|formal|yosys|^data$|^long$|^slurm$')
   echo "sanitizer pass: $(( $(date +%s) - t0 )) s"
 fi

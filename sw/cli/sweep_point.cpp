@@ -95,7 +95,10 @@ json run_area_tool(const Sweep& s, const Point& p, const std::string& work) {
   o.period_ns = s.area.value("period_ns", 0.0);
   const std::string top = cfg.top->name;
   auto blocks = evaluate_config(cfg, fs::path(work) / "area", o,
-                                [](const std::string& line) { fmt::print("  area: {}\n", line); }, {top});
+                                [](const std::string& line) {
+                                  fmt::print("  area: {}\n", line);
+                                  std::fflush(stdout);
+                                }, {top});
   if (blocks.empty()) throw Error("", "area", "the generated design has no module " + top);
   const BlockArea& b = blocks.front();
   const auto& t = b.flow.timing;

@@ -33,7 +33,16 @@ nlohmann::json run_sim_tool(const std::string& config, const Point& p, const Poi
     out["read_bytes"] = rep["dram_bytes"].value("rtl_read", uint64_t{0});
     out["write_bytes"] = rep["dram_bytes"].value("rtl_written", uint64_t{0});
   }
-  if (rep.contains("chord") && rep["chord"].contains("rtl")) out["chord"] = rep["chord"]["rtl"];
+  // The RTL's CHORD counters (the CHORD block's names, exec::chord_counter_values)
+  // under the executor's names; a top without CHORD on its datapath reports none.
+  if (rep.contains("chord") && rep["chord"].contains("rtl") && rep["chord"]["rtl"].is_object()) {
+    const nlohmann::json& rtl = rep["chord"]["rtl"];
+    out["chord"] = {{"read_hits", rtl.value("rd_hit", uint64_t{0})},
+                    {"read_misses", rtl.value("rd_miss", uint64_t{0})},
+                    {"write_hits", rtl.value("wr_hit", uint64_t{0})},
+                    {"spills", rtl.value("wr_spill", uint64_t{0})},
+                    {"evicted_words", rtl.value("evict", uint64_t{0})}};
+  }
   return out;
 }
 
