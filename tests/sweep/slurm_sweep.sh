@@ -39,7 +39,6 @@ cluster_pids() {
 }
 cleanup() {
   trap - EXIT INT TERM
-  [ -n "${watchdog:-}" ] && kill "$watchdog" 2>/dev/null
   [ -n "${SLURM_CONF:-}" ] && timeout 5 scancel --user=root >/dev/null 2>&1
   local victims p i
   victims=$(cluster_pids | sort -u)
@@ -64,9 +63,17 @@ cleanup() {
 trap cleanup EXIT
 trap 'echo "interrupted"; status=1; cleanup' INT TERM
 
-# The time bound: past it, the whole test fails and cleans up.
-( sleep "$bound"; echo "FAIL: the test took more than $bound s"; kill -TERM $$ ) &
-watchdog=$!
+# The time bound: every wait below is bounded, and each cello run gets the
+# time that is left (timeout kills it past that, and the test fails).
+deadline=$(( $(date +%s) + bound ))
+bounded() {
+  local left=$(( deadline - $(date +%s) ))
+  [ "$left" -gt 0 ] || { echo "FAIL: the test took more than $bound s"; return 124; }
+  timeout --kill-after=5 "$left" "$@"
+  local rc=$?
+  [ $rc = 124 ] && echo "FAIL: the test took more than $bound s (killed: $*)"
+  return $rc
+}
 
 # Two free TCP ports on the loopback address.
 free_port() {
@@ -115,6 +122,7 @@ TaskPlugin=task/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/builtin
+SchedulerParameters=sched_min_interval=0,sched_interval=1
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 MpiDefault=none
@@ -147,9 +155,9 @@ fail() {
   exit 1
 }
 t0=$(date +%s.%N)
-"$cello" sweep run "$manifest" --out "$tmp/local" -j 2 || fail "the local backend failed"
+bounded "$cello" sweep run "$manifest" --out "$tmp/local" -j 2 || fail "the local backend failed"
 t1=$(date +%s.%N)
-"$cello" sweep run "$manifest" --out "$tmp/slurm" --backend slurm --poll 0.2 --mem 100M --time 00:05:00 ||
+bounded "$cello" sweep run "$manifest" --out "$tmp/slurm" --backend slurm --poll 0.2 --mem 100M --time 00:05:00 ||
   fail "the slurm backend failed"
 t2=$(date +%s.%N)
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "wall time: local -j 2 %.2f s, slurm %.2f s\n", b - a, c - b }'
@@ -163,6 +171,6 @@ for f in report.csv report.json $(cd "$tmp/local" && ls plots/*.svg); do
   cmp "$tmp/local/$f" "$tmp/slurm/$f" || fail "$f differs between the local and the slurm backend"
 done
 # A rerun finds every report complete and submits nothing.
-"$cello" sweep run "$manifest" --out "$tmp/slurm" --backend slurm | grep -q ", 0 to run," || fail "a rerun did not skip the complete points"
+bounded "$cello" sweep run "$manifest" --out "$tmp/slurm" --backend slurm | grep -q ", 0 to run," || fail "a rerun did not skip the complete points"
 echo "PASS: $points points through Slurm, report.csv, report.json and $(ls "$tmp/local/plots" | wc -l) plots equal the local backend's"
 status=0
