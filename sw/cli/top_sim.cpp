@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -49,6 +50,16 @@ std::map<std::string, std::string> rtl_of(const fs::path& dir) {
 }
 
 // Serialises builds of one simulator between concurrent `cello sim` runs.
+// This process's name in a cache folder that several machines share (the nodes
+// of a cluster, docs/sweep.md): host name and pid.
+std::string process_tag() {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0 || !host[0]) return std::to_string(::getpid());
+  std::string h;
+  for (const char* c = host; *c; ++c) h += std::isalnum(static_cast<unsigned char>(*c)) || *c == '-' || *c == '.' ? *c : '_';
+  return fmt::format("{}-{}", h, ::getpid());
+}
+
 class DirLock {
  public:
   explicit DirLock(const fs::path& file) : fd_(::open(file.c_str(), O_CREAT | O_RDWR, 0644)) {
@@ -76,7 +87,7 @@ Simulator simulator_for(const std::string& config, const fs::path& cache) {
   std::error_code ec;
   fs::create_directories(cache, ec);
   if (ec) throw Error(cache.string(), "--cache", "cannot create: " + ec.message());
-  const fs::path scratch = cache / fmt::format("rtl-{}", ::getpid());
+  const fs::path scratch = cache / fmt::format("rtl-{}", process_tag());
   const std::string top = gen::run_gen(config, scratch.string()).config.top->name;
   const auto rtl = rtl_of(scratch);
   fs::remove_all(scratch, ec);
@@ -422,7 +433,7 @@ SimRun run_sim(const SimOptions& o) {
 
   // Run it.
   std::error_code ec;
-  const fs::path run = cache / fmt::format("run-{}", ::getpid());
+  const fs::path run = cache / fmt::format("run-{}", process_tag());
   fs::create_directories(run, ec);
   if (ec) throw Error(run.string(), "--cache", "cannot create: " + ec.message());
   stream::write_bytes((run / "commands.bin").string(), stream::encode(st));
