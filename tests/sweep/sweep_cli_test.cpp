@@ -304,3 +304,25 @@ TEST_CASE("every bad manifest is one line naming the file, the place and the rea
   }
   CHECK(!fs::exists(dir / "out"));  // a bad manifest runs nothing
 }
+
+TEST_CASE("a model point gives every memory system's bytes, and CELLO's equal the executor's walk", "[sweep]") {
+  const fs::path dir = fresh("model");
+  const fs::path m = dir / "m.json";
+  std::ofstream(m) << R"({"vary": {"chords.depth": [1024, 16384]}, "workloads": [{"workload": "cg", "grid": 8, "n": 4, "iters": 2}],
+                          "run": ["model", "exec"]})";
+  const Run r = run_cello({"sweep", "run", m.string(), "--out", (dir / "out").string()}, "model");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  const json rep = report_of(dir / "out");
+  REQUIRE(rep.at("table").size() == 2);
+  for (const auto& row : rep.at("table")) {
+    const json point = json::parse(slurp(dir / "out" / "points" / row.at("id").get<std::string>() / "report.json"));
+    CHECK(point.at("tools") == json::array({"exec", "model"}));  // run in the tools' order, not the manifest's
+    const auto& ex = point.at("exec");
+    CHECK(row.at("model_cello_bytes").get<uint64_t>() ==
+          ex.at("cello_read_bytes").get<uint64_t>() + ex.at("cello_write_bytes").get<uint64_t>());
+    for (const char* sys : {"model_flexagon_bytes", "model_flat_bytes", "model_ideal_bytes"}) CHECK(row.at(sys).is_number());
+  }
+  // A bigger CHORD moves fewer bytes under CELLO.
+  CHECK(rep.at("table")[1].at("model_cello_bytes").get<uint64_t>() < rep.at("table")[0].at("model_cello_bytes").get<uint64_t>());
+}
