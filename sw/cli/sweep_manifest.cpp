@@ -321,7 +321,9 @@ Sweep load_manifest(const std::string& path) {
   try {
     configs = area::expand_sweeps(base, axes);
   } catch (const Error& e) {
-    r.fail("vary", e.what());
+    std::string why = e.what();
+    if (why.rfind("--sweep: ", 0) == 0) why = why.substr(9);  // expand_sweeps speaks of --sweep: "KEY: reason"
+    r.fail("vary", why);
   }
   if (configs.size() * given.size() * seeds.size() > kMaxPoints)
     r.fail("", fmt::format("{} points; a sweep has at most {}", configs.size() * given.size() * seeds.size(), kMaxPoints));

@@ -292,6 +292,8 @@ TEST_CASE("every bad manifest is one line naming the file, the place and the rea
       {"same_point", R"({"workloads": [{"workload": "cg", "grid": 4}, {"workload": "cg", "grid": 4}]})",
        "base: two points are the same design, workload and seed"},
       {"area", "{\"area\": {\"liberty\": \"none.lib\"}, " + wl + "}", "area.liberty: "},
+      {"no_section", "{\"base\": {\"name\": \"x\", \"mac_arrays\": [{\"name\": \"mac\"}], \"pipeline_buffers\": [{\"name\": \"pipe\"}], \"top\": {\"mac_array\": \"mac\", \"pipeline_buffer\": \"pipe\"}}, \"vary\": {\"chords.depth\": [1024]}, " + wl + "}",
+       "vary: chords.depth: the config has no \"chords\" blocks to sweep"},
   };
   for (const auto& c : cases) {
     const fs::path m = dir / (std::string(c.name) + ".json");
@@ -325,4 +327,45 @@ TEST_CASE("a model point gives every memory system's bytes, and CELLO's equal th
   }
   // A bigger CHORD moves fewer bytes under CELLO.
   CHECK(rep.at("table")[1].at("model_cello_bytes").get<uint64_t>() < rep.at("table")[0].at("model_cello_bytes").get<uint64_t>());
+}
+
+TEST_CASE("with an Fmax the table gives the time to solution, and the plots are time and the Pareto front", "[sweep]") {
+  const fs::path dir = fresh("pareto");
+  const std::string out = (dir / "out").string();
+  REQUIRE(run_cello({"sweep", "run", kManifest, "--out", out}, "pareto_run").code == 0);
+  // Give every point an area and an Fmax as the area tool reports them (the
+  // area flow itself takes Yosys minutes): a larger CHORD is larger and slower.
+  const json sweep = json::parse(slurp(fs::path(out) / "sweep.json"));
+  for (const auto& p : sweep.at("points")) {
+    const fs::path f = fs::path(out) / "points" / p.at("id").get<std::string>() / "report.json";
+    json r = json::parse(slurp(f));
+    const double depth = p.at("at").at("chords.depth").get<double>();
+    r["area"] = {{"area_um2", 1e5 + 50 * depth}, {"fmax_mhz", 200 - depth / 100}};
+    std::ofstream(f) << r.dump(2);
+  }
+  const Run r = run_cello({"sweep", "report", out}, "pareto_report");
+  INFO(r.output);
+  REQUIRE(r.code == 0);
+  const json table = report_of(out).at("table");
+  REQUIRE(table.size() == sweep.at("points").size());
+  for (const auto& row : table) {
+    const double depth = row.at("chords.depth").get<double>();
+    CHECK(row.at("area_um2").get<double>() == Approx(1e5 + 50 * depth));
+    CHECK(row.at("time_us").get<double>() == Approx(row.at("cycles").get<double>() / (200 - depth / 100)));
+  }
+  CHECK(fs::exists(fs::path(out) / "plots" / "time_vs_chords_depth.svg"));
+  const std::string svg = slurp(fs::path(out) / "plots" / "pareto_area_time.svg");
+  CHECK(svg.find("Pareto front") != std::string::npos);
+  // Every point is drawn once in the scatter, and the front once more; the
+  // front's points: sorted by area, each faster than every smaller one.
+  std::vector<std::pair<double, double>> pts;
+  for (const auto& row : table) pts.push_back({row.at("area_um2"), row.at("time_us")});
+  std::sort(pts.begin(), pts.end());
+  size_t front = 0;
+  double best = 1e300;
+  for (const auto& [a, t] : pts)
+    if (t < best) best = t, ++front;
+  size_t n = 0;
+  for (size_t at = svg.find("<circle"); at != std::string::npos; at = svg.find("<circle", at + 1)) ++n;
+  CHECK(n == pts.size() + front + 1);  // + the legend's dot of the scatter
 }
