@@ -96,8 +96,10 @@ void add_sweep(CLI::App& app) {
   run->add_option("--time", a->run.time, "slurm: time limit per task (default from the tools: exec 00:30:00 ... area 08:00:00)");
   run->add_option("--cpus", a->run.cpus, "slurm: CPUs per task (default from the tools: 1, sim 2)")->check(CLI::Range(1, 1024));
   run->add_option("--mem", a->run.mem, "slurm: memory per task, e.g. 4G (default from the tools: exec 4G, others 8G)");
-  run->add_option("--sbatch-arg", a->run.sbatch_args, "slurm: one more #SBATCH line, e.g. --account=lab (repeatable)");
-  run->add_option("--prologue", a->run.prologue, "slurm: a shell line each task runs first, e.g. 'module load verilator' (repeatable)");
+  run->add_option("--sbatch-arg", a->run.sbatch_args, "slurm: one more #SBATCH line, e.g. --sbatch-arg=--account=lab (repeatable)")
+      ->allow_extra_args(false);
+  run->add_option("--prologue", a->run.prologue, "slurm: a shell line each task runs first, e.g. 'module load verilator' (repeatable)")
+      ->allow_extra_args(false);
   run->add_option("--max-array", a->run.max_array, "slurm: tasks per job array")->capture_default_str()->check(CLI::Range(1, 1000000));
   run->add_flag("--no-wait", [a](int64_t) { a->run.wait = false; }, "slurm: return once submitted");
   run->add_option("--poll", a->run.poll_seconds, "slurm: seconds between squeue polls")->capture_default_str()->check(CLI::Range(0.1, 3600.0));
