@@ -54,6 +54,14 @@ fs::path fresh(const std::string& name) {
   return d;
 }
 
+// A 4-point manifest for the tests that need a sweep folder, not the 8 points of small.json.
+std::string four_points(const fs::path& dir) {
+  const fs::path m = dir / "four.json";
+  std::ofstream(m) << R"({"vary": {"chords.depth": [512, 4096]}, "workloads": [{"workload": "cg", "grid": 4, "n": 2, "iters": 2}],
+                          "seeds": [1, 2]})";
+  return m.string();
+}
+
 json report_of(const fs::path& dir) { return json::parse(slurp(dir / "report.json")); }
 
 // The manifest's points, counted from the manifest itself.
@@ -130,13 +138,13 @@ TEST_CASE("a local sweep's table holds what cello exec says of every point", "[s
 
 TEST_CASE("a rerun skips complete points and runs again those without a good report", "[sweep]") {
   const fs::path dir = fresh("rerun");
-  const std::string out = (dir / "out").string();
-  REQUIRE(run_cello({"sweep", "run", kManifest, "--out", out, "-j", "2"}, "rerun1").code == 0);
+  const std::string out = (dir / "out").string(), manifest = four_points(dir);
+  REQUIRE(run_cello({"sweep", "run", manifest, "--out", out, "-j", "2"}, "rerun1").code == 0);
   const json table = report_of(out).at("table");
   const std::string gone = table[0].at("id"), broken = table[1].at("id"), kept = table[2].at("id");
   const fs::path kept_report = fs::path(out) / "points" / kept / "report.json";
   const auto kept_time = fs::last_write_time(kept_report);
-  const Run again = run_cello({"sweep", "run", kManifest, "--out", out}, "rerun2");
+  const Run again = run_cello({"sweep", "run", manifest, "--out", out}, "rerun2");
   INFO(again.output);
   CHECK(again.output.find(", 0 to run,") != std::string::npos);
 
@@ -149,7 +157,7 @@ TEST_CASE("a rerun skips complete points and runs again those without a good rep
   CHECK(report_of(out).at("missing") == 2);
   CHECK(rep.output.find("MISSING " + gone) != std::string::npos);
 
-  const Run third = run_cello({"sweep", "run", kManifest, "--out", out, "-j", "1"}, "rerun3");
+  const Run third = run_cello({"sweep", "run", manifest, "--out", out, "-j", "1"}, "rerun3");
   INFO(third.output);
   CHECK(third.code == 0);
   CHECK(third.output.find(", 2 to run, " + std::to_string(table.size() - 2) + " complete") != std::string::npos);
@@ -162,7 +170,7 @@ TEST_CASE("a rerun skips complete points and runs again those without a good rep
 TEST_CASE("cello sweep point writes the same report again, wall times aside", "[sweep]") {
   const fs::path dir = fresh("point");
   const std::string out = (dir / "out").string();
-  REQUIRE(run_cello({"sweep", "run", kManifest, "--out", out}, "point_run").code == 0);
+  REQUIRE(run_cello({"sweep", "run", four_points(dir), "--out", out}, "point_run").code == 0);
   const std::string id = report_of(out).at("table")[3].at("id");
   const fs::path file = fs::path(out) / "points" / id / "report.json";
   json before = json::parse(slurp(file));
@@ -184,8 +192,9 @@ TEST_CASE("cello sweep point writes the same report again, wall times aside", "[
 TEST_CASE("a point that fails is FAIL with its first error line, and the run exits 1", "[sweep]") {
   const fs::path dir = fresh("fail");
   const fs::path m = dir / "m.json";
-  // 1 MiB of DRAM cannot hold CG on a 20^3 grid; 64 MiB can.
-  std::ofstream(m) << R"({"vary": {"top.memory_mb": [1, 64]}, "workloads": [{"workload": "cg", "grid": 20, "n": 4}]})";
+  // 1 MiB of DRAM cannot hold CG with N = 8 on a 14^3 grid; it holds a 4^3 one.
+  std::ofstream(m) << R"({"vary": {"top.memory_mb": [1]},
+                          "workloads": [{"workload": "cg", "grid": 14, "n": 8}, {"workload": "cg", "grid": 4, "n": 8}]})";
   const Run r = run_cello({"sweep", "run", m.string(), "--out", (dir / "out").string()}, "fail");
   INFO(r.output);
   CHECK(r.code == 1);
@@ -332,7 +341,7 @@ TEST_CASE("a model point gives every memory system's bytes, and CELLO's equal th
 TEST_CASE("with an Fmax the table gives the time to solution, and the plots are time and the Pareto front", "[sweep]") {
   const fs::path dir = fresh("pareto");
   const std::string out = (dir / "out").string();
-  REQUIRE(run_cello({"sweep", "run", kManifest, "--out", out}, "pareto_run").code == 0);
+  REQUIRE(run_cello({"sweep", "run", four_points(dir), "--out", out}, "pareto_run").code == 0);
   // Give every point an area and an Fmax as the area tool reports them (the
   // area flow itself takes Yosys minutes): a larger CHORD is larger and slower.
   const json sweep = json::parse(slurp(fs::path(out) / "sweep.json"));
