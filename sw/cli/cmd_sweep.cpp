@@ -46,6 +46,7 @@ void run_sweep(const SweepArgs& a) {
   const auto t0 = std::chrono::steady_clock::now();
   if (a.backend != "local" && a.backend != "slurm")
     throw Error("", "--backend", "\"" + a.backend + "\" is not a backend (local or slurm)");
+  if (a.backend == "slurm") sweep::check_slurm_options(a.run);
   const sweep::Sweep s = sweep::load_manifest(a.manifest);
   sweep::RunOptions o = a.run;
   write_output((fs::path(o.dir) / "sweep.json").string(), s.to_json().dump(2) + "\n");

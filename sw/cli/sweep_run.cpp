@@ -239,7 +239,19 @@ size_t run_local(const Sweep& s, const std::vector<const Point*>& todo, const Ru
   return failed;
 }
 
+void check_slurm_options(const RunOptions& o) {
+  // Each of these becomes one #SBATCH line of the script.
+  for (const auto& [value, option] : {std::pair{o.partition, "--partition"}, std::pair{o.time, "--time"}, std::pair{o.mem, "--mem"}})
+    if (value.find_first_of(" \t\r\n'\"") != std::string::npos)
+      throw Error("", option, "\"" + value + "\" holds a space, a quote or a line break");
+  for (const auto& a : o.sbatch_args)
+    if (a.find_first_of("\r\n") != std::string::npos) throw Error("", "--sbatch-arg", "holds a line break");
+  for (const auto& l : o.prologue)
+    if (l.find_first_of("\r\n") != std::string::npos) throw Error("", "--prologue", "holds a line break; give one --prologue per line");
+}
+
 std::vector<std::string> run_slurm(const Sweep& s, const std::vector<const Point*>& todo, const RunOptions& o) {
+  check_slurm_options(o);
   if (!program_available("sbatch")) throw Error("sbatch", "--backend slurm", "not found on PATH (load Slurm's module, or apt-get install slurm-client)");
   const Request req = request_for(s.tools);
   const std::string time = o.time.empty() ? req.time : o.time, mem = o.mem.empty() ? req.mem : o.mem;
@@ -269,7 +281,6 @@ std::vector<std::string> run_slurm(const Sweep& s, const std::vector<const Point
                        s.name + " (docs/sweep.md).\n";
     text += fmt::format("#SBATCH --job-name={}\n", job_name(s.name));
     text += fmt::format("#SBATCH --array=0-{}\n", count - 1);
-    text += fmt::format("#SBATCH --output={}\n", (sdir / "%A_%a.out").string());
     text += fmt::format("#SBATCH --time={}\n#SBATCH --cpus-per-task={}\n#SBATCH --mem={}\n", time, cpus, mem);
     if (!o.partition.empty()) text += fmt::format("#SBATCH --partition={}\n", o.partition);
     for (const auto& a : o.sbatch_args) text += "#SBATCH " + a + "\n";
@@ -279,7 +290,10 @@ std::vector<std::string> run_slurm(const Sweep& s, const std::vector<const Point
     text += fmt::format("exec {} > {}/points/\"$id\"/log.txt 2>&1\n", cmd, shell_quote(dir));
     write_output(script.string(), text);
     const fs::path log = sdir / fmt::format("sbatch-{}-{}.log", stamp, n);
-    const ProcessResult r = run_process({"sbatch", "--parsable", script.string()}, log);
+    // The output path goes on sbatch's command line, not in an #SBATCH line, so
+    // that no folder name has to be quoted for Slurm's parser.
+    const ProcessResult r =
+        run_process({"sbatch", "--parsable", "--output=" + (sdir / "%A_%a.out").string(), script.string()}, log);
     const std::string out = slurp_log(log);
     if (r.exit_code != 0) throw Error(script.string(), "sbatch", last_text_line(out).empty() ? fmt::format("exit code {}", r.exit_code) : last_text_line(out));
     std::string id = last_text_line(out);

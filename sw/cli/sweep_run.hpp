@@ -32,6 +32,9 @@ std::vector<const Point*> pending_points(const Sweep& s, const RunOptions& o);
 // Each returns the number of points that have no PASS report afterwards.
 size_t run_local(const Sweep& s, const std::vector<const Point*>& todo, const RunOptions& o);
 
+// Refuses Slurm options that would not stay on their line of the job script.
+void check_slurm_options(const RunOptions& o);
+
 // Writes the job script(s) into DIR/slurm/, submits them with sbatch and, when
 // o.wait, polls squeue until every task has left the queue. Returns the job ids.
 std::vector<std::string> run_slurm(const Sweep& s, const std::vector<const Point*>& todo, const RunOptions& o);

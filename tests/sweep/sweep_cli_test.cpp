@@ -246,6 +246,15 @@ TEST_CASE("the slurm backend writes one job array whose tasks run sweep point", 
   CHECK(text.find("\nmodule load verilator\n") != std::string::npos);
   CHECK(text.find("#SBATCH --job-name=cello-sweep_test\n") != std::string::npos);
   CHECK(text.find("' 'sweep' 'point' '" + fs::absolute(out).string() + "' \"$id\" > ") != std::string::npos);
+  CHECK(args.find("--output=" + fs::absolute(out).string() + "/slurm/%A_%a.out ") != std::string::npos);
+  // A value that would break out of its #SBATCH line is refused before anything is submitted.
+  fs::remove(dir / "sbatch.args");
+  const Run bad = run_cello({"sweep", "run", kManifest, "--out", out, "--backend", "slurm", "--no-wait", "--partition",
+                             "short\n#SBATCH --uid=0"},
+                            "fake_slurm_bad");
+  CHECK(bad.code == 2);
+  CHECK(bad.output == "cello: error: --partition: \"short\\n#SBATCH --uid=0\" holds a space, a quote or a line break\n");
+  CHECK(!fs::exists(dir / "sbatch.args"));
   // The ids file lists every point, in the sweep's order.
   const size_t at = text.find("p\" '") + 4;
   const std::string ids = slurp(text.substr(at, text.find('\'', at) - at));
