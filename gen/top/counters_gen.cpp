@@ -68,8 +68,7 @@ void add_counters(Design& design, const std::string& module, int count_bits) {
   m.record_config(params);
   for (int k = 0; k < N; ++k) m.note(fmt::format("register {:2}: {} ({})", k + 2, cs[k].name, cs[k].meaning));
   m.clock_reset();
-  if (EW == 1) m.input("event_pulse", N, "one bit per counter: count this cycle");
-  else m.input("event_pulse", N * EW, fmt::format("per counter k, at [{0} k +: {0}]: how many to count this cycle (one per tile)", EW));
+  m.input("event_pulse", N * EW, fmt::format("per counter k, at [{0} k +: {0}]: how many to count this cycle (up to one per tile)", EW));
   m.input("status_word", 11, "{err_in_header, halted, done, running, status[6:0]}");
   m.input("err_record", 64, "record that stopped the top");
   m.input("reg_addr", RB, "register read: index");
@@ -94,8 +93,7 @@ always_comb begin
   endcase
 end)",
                                                 fmt::arg("N", N), fmt::arg("RB", RB), fmt::arg("READS", reads),
-                                                fmt::arg("COUNT", EW == 1 ? "      if (event_pulse[k]) count_q[k] <= count_q[k] + 64'd1;"
-                                                                          : fmt::format("      count_q[k] <= count_q[k] + 64'(event_pulse[{0} * k +: {0}]);", EW))));
+                                                fmt::arg("COUNT", fmt::format("      count_q[k] <= count_q[k] + 64'(event_pulse[{0} * k +: {0}]);", EW))));
   top_parts::finish_part(design, m, "counters", params);
 }
 

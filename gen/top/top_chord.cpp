@@ -50,9 +50,7 @@ std::string route_wiring(const ChordDatapathShape& s) {
     const std::string sep = i ? ", " : "";
     addrs = fmt::format("{}_dram_req_addr[{}:{}]", u, AW - 1, GB) + sep + addrs;
     valids = fmt::format("{0}_dram_req_valid && {0}_to_chord", u) + sep + valids;
-    const int tw = s.read_unit_tag_bits.at(i);
-    tags = (tw < s.unit_tag_bits ? fmt::format("{{{}'d0, {}_dram_req_tag}}", s.unit_tag_bits - tw, u) : u + "_dram_req_tag") + sep +
-           tags;
+    tags = u + "_dram_req_tag" + sep + tags;
     units += fmt::format("assign {0}_to_chord = cr_r_chord[{1}];\nassign {0}_fill_wait = cr_r_fill[{1}] && !fc_credit;\n", u, i);
     grants += std::string(i ? " || " : "") + fmt::format("({0}_dram_req_valid && {0}_dram_req_ready && cr_r_fill[{1}])", u, i);
   }

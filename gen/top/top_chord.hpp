@@ -33,7 +33,6 @@ struct ChordDatapathShape {
   int id_bits = 16;          // CHORD's ids
   int fill_queue = 64;       // fills in flight or waiting for CHORD's write port (a power of two)
   std::vector<std::string> read_units;  // the units port's clients, in order
-  std::vector<int> read_unit_tag_bits;  // each one's tag (at most unit_tag_bits; padded with zeros to it)
   std::vector<int> non_fill_clients;    // arbiter clients whose responses are never fills (store, CHORD's adapter)
 };
 

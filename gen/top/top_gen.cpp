@@ -72,8 +72,6 @@ struct TopShapes {
   int TB = 0, LW = 0, UT = 0;
   int CDT = 0;  // CHORD's DRAM adapter's tag (with CHORD on the datapath)
   bool tiled() const { return tiles > 1; }
-  // The tag width of read unit u's DRAM/CHORD client.
-  int unit_tag(const ReadUnit&) const { return UT; }
 };
 
 
@@ -234,10 +232,7 @@ void declare_top_signals(SvModule& m, const TopParts& p, const TopShapes& sh) {
   }
   declare_part_signals(m, ar, "arb_", std::vector<std::string>(std::begin(kDramPorts), std::end(kDramPorts)));
   const int counters = static_cast<int>(top_counters().size());
-  if (sh.tiled())
-    m.signal("events", counters * bits_for(sh.tiles), "counter events (top_counters order): a count per counter");
-  else
-    m.signal("events", counters, "counter events (top_counters order)");
+  m.signal("events", counters * (sh.tiled() ? bits_for(sh.tiles) : 1), "counter events (top_counters order): a count per counter");
   m.signal("status_word", 11, "{err_in_header, halted, done, running, status}");
   m.signal("quiet", 1, "no read or write outstanding");
   m.signal("err_record", 64, "record that stopped the top");
@@ -263,6 +258,15 @@ std::string tile_concat(int tiles, const std::string& name) {
   return "{" + s + "}";
 }
 
+// A merge's ports other than its merged side (dram_req_*, dram_rsp_*): the
+// tiles' (t_*) and CHORD's routing inputs, which the top wires by hand.
+std::vector<std::string> merged_side_skip(const SvModule& merge) {
+  std::vector<std::string> skip;
+  for (const auto& port : merge.ports())
+    if (port.name.rfind("dram_", 0) != 0) skip.push_back(port.name);
+  return skip;
+}
+
 void declare_tile_signals(SvModule& m, const TopParts& p, const TopShapes& sh) {
   const int AW = sh.mem.addr_bits, G = sh.mem.granule_bytes, E = sh.tiles, CW = engine_count_bits(AW);
   for (const ReadUnit& u : kReadUnits) {
@@ -270,34 +274,17 @@ void declare_tile_signals(SvModule& m, const TopParts& p, const TopShapes& sh) {
     std::vector<std::string> skip = {"inval", "dram_rsp_data", "dram_rsp_tag"};
     if (!u.pins) skip.push_back("req_pin");
     for (int t = 0; t < E; ++t) declare_part_signals(m, u.pairs ? p.ldp : p.ld, tile_name(t, n + "_"), skip);
-    m.signal(n + "_dram_req_valid", 1, n + " merged: a tile's granule request");
-    m.signal(n + "_dram_req_ready", 1, n + " merged: taken");
-    m.signal(n + "_dram_req_addr", AW, n + " merged: its address");
-    m.signal(n + "_dram_req_tag", sh.UT, n + " merged: {tile, line tag}");
-    m.signal(n + "_dram_rsp_valid", 1, n + " merged: a response");
-    m.signal(n + "_dram_rsp_ready", 1, n + " merged: taken by its tile");
-    m.signal(n + "_dram_rsp_data", 8 * G, n + " merged: its granule");
-    m.signal(n + "_dram_rsp_tag", sh.UT, n + " merged: {tile, line tag}");
+    declare_part_signals(m, *p.read_merge, n + "_", merged_side_skip(*p.read_merge));
     m.signal(n + "_tile_rsp_data", 8 * G, n + ": the response's granule, to every tile's unit");
     m.signal(n + "_tile_rsp_tag", sh.LW, n + ": the response's line tag, to every tile's unit");
     m.signal(n + "_idle", 1, n + ": every tile's unit is idle");
     m.signal(n + "_inval", 1, n + ": empty every tile's reuse window");
   }
   for (int t = 0; t < E; ++t) declare_part_signals(m, p.st, tile_name(t, "st_"), {"flush"});
-  for (const auto& [name, width, what] : std::vector<std::tuple<std::string, int, std::string>>{
-           {"st_dram_req_valid", 1, "a tile's granule write"},
-           {"st_dram_req_ready", 1, "taken"},
-           {"st_dram_req_addr", AW, "its address"},
-           {"st_dram_req_data", 8 * G, "its granule"},
-           {"st_dram_req_strb", G, "its byte enables"},
-           {"st_dram_req_tag", sh.TB, "its tile"},
-           {"st_dram_rsp_valid", 1, "an acknowledgement"},
-           {"st_dram_rsp_ready", 1, "taken by its tile"},
-           {"st_dram_rsp_tag", sh.TB, "a DRAM acknowledgement's tile"},
-           {"st_flush", 1, "every tile's store unit: send the open granules"},
-           {"st_idle", 1, "every tile's store unit is idle"},
-           {"st_pending", port_width(p.st, "pending"), "the tiles' store units' outstanding writes, OR-ed: zero when none has any"}})
-    m.signal(name, width, "store merged: " + what);
+  declare_part_signals(m, *p.write_merge, "st_", merged_side_skip(*p.write_merge));
+  m.signal("st_flush", 1, "every tile's store unit: send the open granules");
+  m.signal("st_idle", 1, "every tile's store unit is idle");
+  m.signal("st_pending", port_width(p.st, "pending"), "the tiles' store units' outstanding writes, OR-ed: zero when none has any");
   for (const auto& [name, what] : std::vector<std::pair<std::string, std::string>>{{"tile_start", "start"},
                                                                                    {"tile_done", "done pulse"},
                                                                                    {"tile_err", "err pulse"},
@@ -559,10 +546,10 @@ struct ArbiterClients {
 // shape. With CHORD on the datapath a unit's request goes to the arbiter or
 // the units port (<u>_to_chord), and its responses come from either, the
 // arbiter's first.
-// A client's tag (LW bits, or UT for the tiles' merged operand units) is
-// padded to the arbiter's (TW), which may be wider for CHORD's adapter, and
-// its responses take their low bits. The tiles' store client's tag is the
-// tile (TB bits).
+// A read client's tag (UT bits: a load unit's line tag, with the tile index
+// above it on tiles) is padded to the arbiter's (TW), which may be wider for
+// CHORD's adapter, and its responses take their low bits. The tiles' store
+// client's tag is the tile (TB bits).
 ArbiterClients arbiter_clients(const TopShapes& sh) {
   const DramArbiterShape& arb = sh.arb;
   const int G = sh.mem.granule_bytes, TW = arb.tag_bits, UT = sh.UT;
@@ -593,7 +580,7 @@ ArbiterClients arbiter_clients(const TopShapes& sh) {
     const std::string routed = store ? "!st_to_chord" : fmt::format("!{0}_to_chord && !{0}_fill_wait", u);
     ac.req_valid += (cj ? fmt::format("{}_dram_req_valid && {}", u, routed) : u + "_dram_req_valid") + sep;
     ac.req_addr += u + "_dram_req_addr" + sep;
-    const int LW = store ? sh.TB : sh.unit_tag(kReadUnits[i]);
+    const int LW = store ? sh.TB : UT;
     const std::string unit_rsp_tag = low_bits("arb_c_rsp_tag", LW, TW);
     ac.req_tag += (store && !sh.tiled() ? fmt::format("{}'d0", TW) : padded(u + "_dram_req_tag", LW, TW)) + sep;
     if (store && sh.tiled()) ac.read_wiring += fmt::format("assign st_dram_rsp_tag   = {};\n", unit_rsp_tag);
@@ -619,7 +606,7 @@ ArbiterClients arbiter_clients(const TopShapes& sh) {
                                     "assign {0}_dram_rsp_valid = arb_c_rsp_valid[{1}] || cp_r_rsp_valid[{2}];\n"
                                     "assign {0}_dram_rsp_data  = arb_c_rsp_valid[{1}] ? arb_c_rsp_rdata : cp_r_rsp_rdata;\n"
                                     "assign {0}_dram_rsp_tag   = arb_c_rsp_valid[{1}] ? {3} : {4};\n",
-                                    u, c, i, unit_rsp_tag, low_bits("cp_r_rsp_tag", LW, UT));
+                                    u, c, i, unit_rsp_tag, "cp_r_rsp_tag");
       chord_rsp_ready += (chord_rsp_ready.empty() ? "" : ", ") + fmt::format("!arb_c_rsp_valid[{}]", c);  // highest unit first
     }
     if (!store) ac.read_wiring += fmt::format("assign {0}_inval = seq_ld_inval;\n", u);
@@ -707,10 +694,7 @@ ChordDatapathShape chord_datapath_shape(const TopShapes& sh, const arch::Arch& a
   // adapter's slots), so a launch whose reads are all fills (a solver's first
   // touch of its inputs) streams at DRAM's rate; at least a load unit's lines.
   c.fill_queue = std::max(sh.mem.lines, chord_dram_shape(a).slots);
-  for (const ReadUnit& u : kReadUnits) {
-    c.read_units.push_back(u.name);
-    c.read_unit_tag_bits.push_back(sh.unit_tag(u));
-  }
+  for (const ReadUnit& u : kReadUnits) c.read_units.push_back(u.name);
   c.non_fill_clients = {kStoreClient, sh.arb.clients - 1};
   return c;
 }

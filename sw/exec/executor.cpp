@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <stdexcept>
 
 #include "sw/common/bits.hpp"
@@ -623,7 +624,7 @@ class Runner {
   // with C, all of it on port A), C's block on port B (the C cursor), and the
   // result's block through the store unit.
   std::optional<Launches> spmm_launch(const ExecOp& op) const {
-    const int csr = desc(op.a).csr ? op.a : op.b, x = desc(op.a).csr ? op.b : op.a;
+    const int csr = desc(op.a).csr ? op.a : op.b, x = spmm_dense(r_.program, op);
     const TensorDesc& X = desc(x);
     const uint64_t N = desc(op.out).cols, w = static_cast<uint64_t>(arch::spmm_block_cols(X.rows, a_.gather_words));
     if (w == 0) return std::nullopt;
@@ -694,8 +695,7 @@ class Runner {
     if (const auto it = csr_reads_.find(key); it != csr_reads_.end()) return it->second;
     const TensorDesc& m = desc(csr);
     const std::vector<int64_t>& all = csr_[static_cast<size_t>(csr)].row_ptr;
-    const std::vector<int64_t> row_ptr(all.begin() + static_cast<ptrdiff_t>(rows.lo),
-                                       all.begin() + static_cast<ptrdiff_t>(rows.hi) + 1);
+    const std::span<const int64_t> row_ptr(all.data() + rows.lo, rows.hi - rows.lo + 1);
     const uint64_t rp_base = m.base + 4 * rows.lo;
     const uint64_t base = m.base / g_, col = m.col_at(g_), val = m.val_at(g_);
     CsrReads r;
