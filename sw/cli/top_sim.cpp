@@ -324,7 +324,7 @@ void print_datapath(const arch::Arch& a, const exec::ExecProgram& p, const exec:
   bool too_tall = false;
   for (const exec::ExecOp& op : p.ops) {
     if (op.kind != stream::Opcode::Spmm) continue;
-    const exec::TensorDesc& x = p.tensors[static_cast<size_t>(p.tensors[static_cast<size_t>(op.a)].csr ? op.b : op.a)];
+    const exec::TensorDesc& x = p.tensors[static_cast<size_t>(exec::spmm_dense(p, op))];
     const uint64_t w = static_cast<uint64_t>(arch::spmm_block_cols(x.rows, a.gather_words));
     if (w == 0) {
       too_tall = true;

@@ -97,6 +97,10 @@ inline bool engine_row_pairs(const arch::Arch& a) {
 }
 // The streamed operand of GEMM op: the one not bound rf.
 inline int gemm_streamed(const ExecOp& op) { return op.bind[1] == stream::Bind::Rf ? op.b : op.a; }
+// An SPMM's dense operand X (the operand that is not CSR).
+inline int spmm_dense(const ExecProgram& p, const ExecOp& op) {
+  return p.tensors.at(static_cast<size_t>(op.a)).csr ? op.b : op.a;
+}
 
 // The GRAM ops (indices into p.ops) the top runs from its pipeline buffer: the
 // GRAM of the op before's result Z (bound pipe) with itself (bound pipe; the op

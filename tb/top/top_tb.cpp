@@ -99,7 +99,7 @@ uint64_t expected_product_steps(const stream::Stream& s, const exec::ExecProgram
       if (!(z_flag || x_flag) || z.cols == 0 || z.cols > 8) continue;
       if (op.kind == stream::Opcode::Gemm && x_flag) continue;
       if (op.kind == stream::Opcode::Spmm) {
-        const exec::TensorDesc& x = p.tensors[static_cast<size_t>(p.tensors[static_cast<size_t>(op.a)].csr ? op.b : op.a)];
+        const exec::TensorDesc& x = p.tensors[static_cast<size_t>(exec::spmm_dense(p, op))];
         const int w = arch::spmm_block_cols(x.rows, a.gather_words);
         if ((w != 0 && static_cast<uint32_t>(w) < z.cols) || (x_flag && x.rows != z.rows)) continue;
         if (!z_flag && !arch::engine_xz_from_buffer(w, z.cols, v)) continue;  // X^T Z on the producer's lanes
@@ -139,7 +139,7 @@ uint64_t expected_tile_starts(const stream::Stream& s, const exec::ExecProgram& 
       const exec::TensorDesc& z = p.tensors[static_cast<size_t>(r.field("out"))];
       uint64_t x_rows = 0;
       if (op.kind == stream::Opcode::Spmm)
-        x_rows = p.tensors[static_cast<size_t>(p.tensors[static_cast<size_t>(op.a)].csr ? op.b : op.a)].rows;
+        x_rows = p.tensors[static_cast<size_t>(exec::spmm_dense(p, op))].rows;
       uint64_t n = 1;
       if (tiles > 1 && exec::launch_on_tiles(op.kind, r.field("flags"), x_rows, z.cols, a.gather_words))
         for (int t = 1; t < tiles; ++t) {
