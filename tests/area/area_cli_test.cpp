@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "sw/common/run_process.hpp"
+#include "tests/common/cli_run.hpp"
 #include "sw/common/skip_test.hpp"
 #include <nlohmann/json.hpp>
 
@@ -38,25 +38,11 @@ void need_liberty() {
   if (!fs::exists(data_dir() / "liberty")) skip_test((data_dir() / "liberty").string() + " is absent (set CELLO_DATA)");
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-struct Run {
-  int code;
-  std::string output;
-};
+using cello::test::slurp;
+using Run = cello::test::CliRun;
 
 Run run_cello(const std::vector<std::string>& args, const std::string& tag) {
-  fs::create_directories(kWork);
-  std::vector<std::string> argv{CELLO_BIN};
-  argv.insert(argv.end(), args.begin(), args.end());
-  fs::path log = kWork / (tag + ".log");
-  auto r = cello::run_process(argv, log);
-  return {r.exit_code, slurp(log)};
+  return cello::test::run_cli(CELLO_BIN, kWork, args, tag);
 }
 
 json area_run(const std::string& tag, const json& config, const std::vector<std::string>& extra = {}) {

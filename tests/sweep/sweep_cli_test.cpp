@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sw/common/run_process.hpp"
+#include "tests/common/cli_run.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -26,25 +26,11 @@ namespace {
 const fs::path kWork = fs::path(CELLO_SWEEP_WORK);
 const std::string kManifest = CELLO_SWEEP_MANIFEST;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-struct Run {
-  int code;
-  std::string output;
-};
+using cello::test::slurp;
+using Run = cello::test::CliRun;
 
 Run run_cello(const std::vector<std::string>& args, const std::string& tag) {
-  fs::create_directories(kWork);
-  std::vector<std::string> argv{CELLO_BIN};
-  argv.insert(argv.end(), args.begin(), args.end());
-  const fs::path log = kWork / (tag + ".log");
-  const auto r = cello::run_process(argv, log);
-  return {r.exit_code, slurp(log)};
+  return cello::test::run_cli(CELLO_BIN, kWork, args, tag);
 }
 
 fs::path fresh(const std::string& name) {
